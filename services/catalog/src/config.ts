@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
+
+export const CatalogConfigSchema = {
+  ...CommonConfig,
+  ...DatabaseConfig,
+  ...HealthConfig(8083),
+  DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_catalog' }),
+  /** The model catalog shipped with the product; operators may point at their own file. */
+  MODEL_CATALOG_PATH: Type.String({ minLength: 1, default: join(import.meta.dir, '..', 'models.json') }),
+  /** Largest file accepted by uploads (the gateway enforces the same figure first). */
+  FILE_MAX_BYTES: Type.Integer({ minimum: 1, default: 32 * 1024 * 1024 }),
+};
+
+export const loadCatalogConfig = (env: Record<string, string | undefined> = process.env) =>
+  loadConfig(CatalogConfigSchema, env);
+export type CatalogConfig = ReturnType<typeof loadCatalogConfig>;

@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { notFound } from '../../../../shared/errors/api-error';
+import { Model, type ModelListQuery, type ModelPage } from '../../../../shared/schema/model';
+import { validate } from '../../../../shared/validation/validate';
+
+const CatalogFile = Type.Array(Type.Omit(Model, ['type']));
+
+/** The model catalog: a shipped file, validated at start so a bad file stops the service. */
+export class ModelCatalog {
+  private constructor(private readonly models: Model[]) {}
+
+  static fromJson(text: string): ModelCatalog {
+    const entries = validate(CatalogFile, JSON.parse(text), 'models');
+    return new ModelCatalog(entries.map((m) => ({ type: 'model' as const, ...m })));
+  }
+
+  static async fromFile(path: string): Promise<ModelCatalog> {
+    return ModelCatalog.fromJson(await Bun.file(path).text());
+  }
+
+  get(id: string): Model {
+    const model = this.models.find((m) => m.id === id);
+    if (!model) throw notFound(`model ${id} not found`);
+    return model;
+  }
+
+  find(id: string): Model | undefined {
+    return this.models.find((m) => m.id === id);
+  }
+
+  /** Newest first, paged by id the way the SDK's `Page` does (after_id / before_id). */
+  list(query: ModelListQuery): ModelPage {
+    const ordered = [...this.models].sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+    const limit = query.limit ?? 20;
+    let start = 0;
+    let end = ordered.length;
+    if (query.after_id !== undefined) start = ordered.findIndex((m) => m.id === query.after_id) + 1;
+    if (query.before_id !== undefined) end = Math.max(0, ordered.findIndex((m) => m.id === query.before_id));
+    const window = ordered.slice(start, end);
+    const data = query.before_id !== undefined && query.after_id === undefined ? window.slice(-limit) : window.slice(0, limit);
+    return {
+      data,
+      has_more: data.length < window.length,
+      first_id: data[0]?.id ?? null,
+      last_id: data[data.length - 1]?.id ?? null,
+    };
+  }
+}

@@ -1,0 +1,9 @@
+import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { ModelCatalog } from '../domain/model-catalog';
+
+type S = typeof catalogSubjects.listModels;
+export const listModels =
+  (catalog: ModelCatalog): Handler<S['request'], S['reply']> =>
+  async (query) =>
+    catalog.list(query);

@@ -1,0 +1,9 @@
+import { runService, stopOnSignal } from '../../../shared/runtime/run-until-signal';
+import { loadCatalogConfig } from './config';
+import { startCatalog } from './start-catalog';
+
+await runService(async () => {
+  const config = loadCatalogConfig();
+  const runtime = await startCatalog(config);
+  stopOnSignal(runtime.stop, config.SHUTDOWN_GRACE_MS, runtime.logger);
+}, 'catalog');

@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import type { Logger } from '../../../shared/log/logger';
+import { startServiceRuntime } from '../../../shared/runtime/service-runtime';
+import type { Clock } from '../../../shared/time/clock';
+import type { DeploymentsConfig } from './config';
+import { outbox } from './db/schema';
+import { registerDeploymentHandlers } from './service';
+
+export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
+
+export async function startDeployments(config: DeploymentsConfig, options: { clock?: Clock; logger?: Logger } = {}) {
+  const runtime = await startServiceRuntime('deployments', config, {
+    migrationsFolder: DEPLOYMENTS_MIGRATIONS,
+    outbox,
+    ...options,
+  });
+  registerDeploymentHandlers(runtime.server);
+  return runtime;
+}

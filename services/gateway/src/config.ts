@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox';
+import { CommonConfig, ConfigError, DatabaseConfig, loadConfig } from '../../../shared/config/load-config';
+
+export const GatewayConfigSchema = {
+  ...CommonConfig,
+  ...DatabaseConfig,
+  DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_gateway' }),
+  /** Public HTTP port; /healthz and /readyz are served here too. */
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** First part of the versioning header names (`anthropic-version`, `anthropic-beta`). */
+  API_HEADER_PREFIX: Type.String({ pattern: '^[a-z][a-z0-9-]*$', default: 'anthropic' }),
+  /** The documented development key; refused in production, where enabling it stops start-up. */
+  ALLOW_DEV_KEY: Type.Optional(Type.Boolean()),
+  /** base64 of 32 bytes sealing page cursors. Required in production. */
+  CURSOR_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** How long a looked-up API key is trusted before the database is asked again (revocation delay). */
+  KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 30000 }),
+  /** Largest JSON body accepted; larger bodies get 413. */
+  MAX_BODY_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
+  /** Largest file upload accepted by POST /v1/files. */
+  FILE_MAX_BYTES: Type.Integer({ minimum: 1, default: 32 * 1024 * 1024 }),
+};
+
+/** A fixed key for development only; publishing it is safe because production refuses it. */
+const DEVELOPMENT_CURSOR_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env) {
+  const raw = loadConfig(GatewayConfigSchema, env);
+  const production = raw.NODE_ENV === 'production';
+  if (production && raw.ALLOW_DEV_KEY === true) {
+    throw new ConfigError('Invalid configuration: ALLOW_DEV_KEY must not be true when NODE_ENV=production');
+  }
+  if (production && !raw.CURSOR_KEY) {
+    throw new ConfigError('Invalid configuration: CURSOR_KEY is required when NODE_ENV=production');
+  }
+  const cursorKey = Buffer.from(raw.CURSOR_KEY ?? DEVELOPMENT_CURSOR_KEY, 'base64');
+  if (cursorKey.length !== 32) throw new ConfigError('Invalid configuration: CURSOR_KEY must be base64 of 32 bytes');
+  return { ...raw, allowDevKey: raw.ALLOW_DEV_KEY ?? !production, cursorKey };
+}
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

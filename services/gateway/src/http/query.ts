@@ -1,0 +1,30 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import { invalidRequest } from '../../../../shared/errors/api-error';
+import { validate } from '../../../../shared/validation/validate';
+
+/** Parameters the gateway itself consumes on every route. */
+const GATEWAY_PARAMS = new Set(['beta']);
+
+function coerce(schema: unknown, raw: string): unknown {
+  const type = (schema as { type?: string; anyOf?: unknown[] }).type;
+  if (type === 'integer' || type === 'number') return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+  return raw;
+}
+
+/**
+ * Reads the query string against a route's schema: unknown parameters and repeated
+ * single-valued ones are 400, values are converted by their declared type and validated.
+ */
+export function parseQuery<T extends TObject>(url: URL, schema: T): Static<T> {
+  const out: Record<string, unknown> = {};
+  const seen = new Set<string>();
+  for (const [name, value] of url.searchParams) {
+    if (GATEWAY_PARAMS.has(name)) continue;
+    const property = schema.properties[name];
+    if (!property) throw invalidRequest(`${name}: unknown query parameter`);
+    if (seen.has(name)) throw invalidRequest(`${name}: must be given at most once`);
+    seen.add(name);
+    out[name] = coerce(property, value);
+  }
+  return validate(schema, out);
+}

@@ -1,0 +1,15 @@
+import { permissionDenied } from '../../../../shared/errors/api-error';
+import type { Tenant } from '../../../../shared/schema/tenant';
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** 403s: a read-only key on a mutating route, or a workspace header that is not the key's. */
+export function checkPermission(tenant: Tenant, method: string, headers: Headers): void {
+  const workspace = headers.get('anthropic-workspace-id');
+  if (workspace !== null && workspace !== tenant.workspace_id) {
+    throw permissionDenied('anthropic-workspace-id does not match the API key\'s workspace');
+  }
+  if (tenant.scope === 'read_only' && !READ_METHODS.has(method)) {
+    throw permissionDenied('this API key is read-only');
+  }
+}

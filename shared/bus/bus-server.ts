@@ -1,0 +1,86 @@
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { ApiError } from '../errors/api-error';
+import type { Logger } from '../log/logger';
+import { validate } from '../validation/validate';
+import { contextFromHeaders, type CallContext } from './call-context';
+import type { PayloadCodec } from './payload-codec';
+import type { ReplyEnvelope } from './reply-envelope';
+import { rpcSubject, type Subject } from './subject';
+
+export type Handler<Req extends TSchema, Rep extends TSchema> = (
+  request: Static<Req>,
+  ctx: CallContext,
+) => Promise<Static<Rep>>;
+
+/**
+ * Serves subjects in queue groups so N replicas share the load. Messages are handled
+ * concurrently; in-flight work is tracked so a graceful stop can finish it before draining.
+ */
+export class BusServer {
+  private readonly subscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly codec: PayloadCodec,
+    private readonly options: { prefix: string; logger: Logger },
+  ) {}
+
+  handle<Req extends TSchema, Rep extends TSchema>(subject: Subject<Req, Rep>, handler: Handler<Req, Rep>): this {
+    const sub = this.nc.subscribe(rpcSubject(this.options.prefix, subject), { queue: subject.service });
+    this.subscriptions.push(sub);
+    (async () => {
+      for await (const msg of sub) {
+        const work = this.respond(subject, handler, msg).finally(() => this.inFlight.delete(work));
+        this.inFlight.add(work);
+      }
+    })().catch((err) => this.options.logger.error('subscription ended', { operation: subject.name, error: err }));
+    return this;
+  }
+
+  /** Stops taking new requests and waits for the ones already accepted. */
+  async stop(): Promise<void> {
+    await Promise.all(this.subscriptions.map((s) => s.drain().catch(() => undefined)));
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async respond<Req extends TSchema, Rep extends TSchema>(
+    subject: Subject<Req, Rep>,
+    handler: Handler<Req, Rep>,
+    msg: Msg,
+  ): Promise<void> {
+    const started = performance.now();
+    const ctx = contextFromHeaders(msg.headers);
+    let envelope: ReplyEnvelope;
+    try {
+      const raw = await this.codec.decode(msg.data, msg.headers);
+      const request = validate(subject.request, raw);
+      envelope = { ok: true, result: await handler(request, ctx) };
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : new ApiError('api_error', undefined, { cause: err });
+      if (apiError.type === 'api_error') {
+        this.options.logger.error('handler failed', {
+          request_id: ctx.request_id,
+          operation: subject.name,
+          error: apiError.cause ?? apiError,
+        });
+      }
+      envelope = { ok: false, error: { type: apiError.type, message: apiError.message, status: apiError.status } };
+    }
+    try {
+      const { data, headers } = await this.codec.encode(envelope);
+      msg.respond(data, { headers });
+    } catch (err) {
+      this.options.logger.error('reply failed', { request_id: ctx.request_id, operation: subject.name, error: err });
+    }
+    this.options.logger.info('bus request', {
+      request_id: ctx.request_id,
+      organization_id: ctx.tenant?.organization_id,
+      workspace_id: ctx.tenant?.workspace_id,
+      operation: subject.name,
+      status: envelope.ok ? 'ok' : envelope.error.type,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    });
+  }
+}

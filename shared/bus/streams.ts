@@ -1,0 +1,46 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, JetStreamApiError } from '@nats-io/jetstream';
+
+/**
+ * Domain events, one stream per publishing domain. Request/reply lives under `rpc.` so no
+ * stream ever captures a request. Subjects carry no prefix in a default install, so the agent
+ * runtime subscribes to the plain `sessions.created`.
+ */
+export const STREAMS = {
+  deployments: { name: 'DEPLOYMENT_EVENTS', subjects: 'deployments.>' },
+  vaults: { name: 'VAULT_EVENTS', subjects: 'vaults.>' },
+  catalog: { name: 'CATALOG_EVENTS', subjects: 'catalog.>' },
+  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>' },
+} as const;
+export type StreamKey = keyof typeof STREAMS;
+
+export const eventSubject = (prefix: string, subject: string) => (prefix ? `${prefix}.${subject}` : subject);
+export const streamName = (prefix: string, stream: StreamKey) =>
+  (prefix ? `${prefix.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_` : '') + STREAMS[stream].name;
+
+/** Idempotent: creates the streams or brings their subjects up to date; safe from every replica. */
+export async function ensureStreams(nc: NatsConnection, prefix: string): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  for (const key of Object.keys(STREAMS) as StreamKey[]) {
+    const config = {
+      name: streamName(prefix, key),
+      subjects: [eventSubject(prefix, STREAMS[key].subjects)],
+      // Outbox rows are published with their event id as msgID; a relay that retries after a
+      // crash is deduplicated by the server inside this window.
+      duplicate_window: 10 * 60 * 1_000_000_000,
+    };
+    try {
+      await jsm.streams.add(config);
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError)) throw err;
+      await jsm.streams.update(config.name, { subjects: config.subjects, duplicate_window: config.duplicate_window });
+    }
+  }
+}
+
+export async function deleteStreams(nc: NatsConnection, prefix: string): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  for (const key of Object.keys(STREAMS) as StreamKey[]) {
+    await jsm.streams.delete(streamName(prefix, key)).catch(() => undefined);
+  }
+}

@@ -1,0 +1,58 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { invalidRequest } from '../errors/api-error';
+import { PagePosition } from '../schema/common';
+import { isValid } from '../validation/validate';
+
+/** What a cursor is bound to: reusing it anywhere else is refused. */
+export interface CursorBinding {
+  endpoint: string;
+  tenant: string;
+  filters: Record<string, unknown>;
+  limit: number;
+}
+
+const INVALID = 'invalid page cursor';
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function bindingDigest(binding: CursorBinding): Buffer {
+  return createHash('sha256').update(canonical(binding)).digest();
+}
+
+/**
+ * Cursors are AES-256-GCM sealed positions; the endpoint, tenant, filters and limit are the
+ * associated data, so a cursor that was altered, forged, or reused with other filters, another
+ * limit, endpoint or tenant fails authentication and is refused.
+ */
+export function sealCursor(key: Buffer, binding: CursorBinding, position: PagePosition): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(bindingDigest(binding));
+  const body = Buffer.concat([cipher.update(JSON.stringify(position), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+export function openCursor(key: Buffer, binding: CursorBinding, token: string): PagePosition {
+  if (!/^[A-Za-z0-9_-]{40,2048}$/.test(token)) throw invalidRequest(INVALID);
+  const raw = Buffer.from(token, 'base64url');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAAD(bindingDigest(binding));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const text = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
+    const position = JSON.parse(text) as unknown;
+    if (!isValid(PagePosition, position)) throw new Error('bad position');
+    return position;
+  } catch {
+    throw invalidRequest(INVALID);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The one error type that crosses every boundary. Handlers throw it, the bus carries its
+ * `type`/`status`/`message`, and the gateway's single error handler turns it into the envelope.
+ */
+export const API_ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'billing_error',
+  'permission_error',
+  'not_found_error',
+  'rate_limit_error',
+  'timeout_error',
+  'api_error',
+  'overloaded_error',
+] as const;
+export type ApiErrorType = (typeof API_ERROR_TYPES)[number];
+
+export const DEFAULT_STATUS: Record<ApiErrorType, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  rate_limit_error: 429,
+  timeout_error: 504,
+  api_error: 500,
+  overloaded_error: 503,
+};
+
+export const DEFAULT_MESSAGE: Record<ApiErrorType, string> = {
+  invalid_request_error: 'Invalid request',
+  authentication_error: 'Authentication error',
+  billing_error: 'Billing error',
+  permission_error: 'Permission denied',
+  not_found_error: 'Not found',
+  rate_limit_error: 'Rate limited',
+  timeout_error: 'Request timeout',
+  api_error: 'Internal server error',
+  overloaded_error: 'Overloaded',
+};
+
+export class ApiError extends Error {
+  readonly type: ApiErrorType;
+  readonly status: number;
+
+  constructor(type: ApiErrorType, message?: string, options?: { status?: number; cause?: unknown }) {
+    super(message ?? DEFAULT_MESSAGE[type], { cause: options?.cause });
+    this.name = 'ApiError';
+    this.type = type;
+    this.status = options?.status ?? DEFAULT_STATUS[type];
+  }
+}
+
+export const invalidRequest = (message: string, status = 400) =>
+  new ApiError('invalid_request_error', message, { status });
+export const notFound = (message = 'Not found') => new ApiError('not_found_error', message);
+export const conflict = (message: string) => new ApiError('invalid_request_error', message, { status: 409 });
+export const authenticationFailed = (message = 'Authentication error') =>
+  new ApiError('authentication_error', message);
+export const permissionDenied = (message = 'Permission denied') => new ApiError('permission_error', message);
+export const internalError = (cause?: unknown) =>
+  new ApiError('api_error', DEFAULT_MESSAGE.api_error, { cause });
+
+export function isApiErrorType(value: unknown): value is ApiErrorType {
+  return typeof value === 'string' && (API_ERROR_TYPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export const ID_PREFIXES = {
+  deployment: 'depl_',
+  vault: 'vlt_',
+  credential: 'vcrd_',
+  agent: 'agent_',
+  environment: 'env_',
+  file: 'file_',
+  memoryStore: 'memstore_',
+  session: 'sesn_',
+  deploymentRun: 'drun_',
+  request: 'req_',
+  apiKey: 'key_',
+  event: 'evt_',
+} as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/**
+ * Random base62 text. Rejection sampling keeps every character equally likely, so ids are
+ * not guessable and carry no creation order to the outside.
+ */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function newId(kind: IdKind): string {
+  return ID_PREFIXES[kind] + randomBase62(24);
+}

@@ -1,0 +1,122 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { Server } from 'bun';
+import { BusClient } from '../bus/bus-client';
+import { BusServer } from '../bus/bus-server';
+import { OutboxRelay } from '../bus/outbox-relay';
+import { PayloadCodec } from '../bus/payload-codec';
+import { ensureStreams } from '../bus/streams';
+import { connectDatabase, type DatabaseHandle } from '../db/connect';
+import { migrateDatabase } from '../db/migrate';
+import type { OutboxTable } from '../db/outbox-table';
+import { startHealthServer } from '../http/health-server';
+import { createLogger, type LogLevel, type Logger } from '../log/logger';
+import { systemClock, type Clock } from '../time/clock';
+
+export interface RuntimeConfig {
+  NODE_ENV: 'development' | 'test' | 'production';
+  LOG_LEVEL: LogLevel;
+  NATS_URL: string;
+  BUS_PREFIX: string;
+  BUS_TIMEOUT_MS: number;
+  SHUTDOWN_GRACE_MS: number;
+  MYSQL_URL: string;
+  MYSQL_PASSWORD?: string;
+  MYSQL_POOL_SIZE: number;
+  DATABASE_NAME: string;
+  HEALTH_PORT?: number;
+}
+
+export interface RuntimeOptions {
+  migrationsFolder: string;
+  outbox?: OutboxTable;
+  clock?: Clock;
+  metrics?: () => string;
+  logger?: Logger;
+}
+
+/** What every service process has: bus both ways, its own database, health, and an orderly stop. */
+export interface ServiceRuntime {
+  readonly name: string;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly nc: NatsConnection;
+  readonly database: DatabaseHandle;
+  readonly client: BusClient;
+  readonly server: BusServer;
+  readonly relay: OutboxRelay | undefined;
+  readonly codec: PayloadCodec;
+  healthPort(): number | undefined;
+  ready(): Promise<void>;
+  /** Runs before the bus drains, e.g. to stop a worker loop. */
+  onStop(hook: () => Promise<void>): void;
+  stop(): Promise<void>;
+}
+
+export function bucketName(prefix: string): string {
+  return `${prefix ? prefix.replace(/[^A-Za-z0-9_-]/g, '_') + '_' : ''}BUS_PAYLOADS`;
+}
+
+export async function startServiceRuntime(
+  name: string,
+  config: RuntimeConfig,
+  options: RuntimeOptions,
+): Promise<ServiceRuntime> {
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, { service: name });
+  const clock = options.clock ?? systemClock;
+  const nc = await connect({
+    servers: config.NATS_URL.split(','),
+    name,
+    maxReconnectAttempts: -1,
+  });
+  const database = await connectDatabase(config, config.DATABASE_NAME);
+  await migrateDatabase(database, options.migrationsFolder);
+  await ensureStreams(nc, config.BUS_PREFIX);
+
+  const codec = new PayloadCodec(nc, bucketName(config.BUS_PREFIX));
+  const client = new BusClient(nc, codec, { prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
+  const server = new BusServer(nc, codec, { prefix: config.BUS_PREFIX, logger });
+  const relay = options.outbox
+    ? new OutboxRelay(nc, database.db, options.outbox, { prefix: config.BUS_PREFIX, logger, clock })
+    : undefined;
+  relay?.start();
+
+  let stopping = false;
+  const ready = async () => {
+    if (stopping) throw new Error('shutting down');
+    if (nc.isClosed()) throw new Error('bus connection closed');
+    await nc.flush();
+    await database.ping();
+  };
+  const health =
+    config.HEALTH_PORT === undefined
+      ? undefined
+      : startHealthServer(config.HEALTH_PORT, { ready, metrics: options.metrics });
+  const hooks: Array<() => Promise<void>> = [];
+
+  logger.info('service started', { health_port: health?.port });
+  return {
+    name,
+    logger,
+    clock,
+    nc,
+    database,
+    client,
+    server,
+    relay,
+    codec,
+    healthPort: () => (health as Server<unknown> | undefined)?.port,
+    ready,
+    onStop: (hook) => void hooks.push(hook),
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      await server.stop();
+      for (const hook of hooks) await hook().catch((err) => logger.error('stop hook failed', { error: err }));
+      await relay?.stop();
+      await nc.drain().catch(() => undefined);
+      await database.close().catch(() => undefined);
+      health?.stop(true);
+      logger.info('service stopped');
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** RFC 3339 UTC with milliseconds, e.g. 2026-11-22T09:00:00.000Z. */
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const Metadata = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 512 }), {
+  maxProperties: 16,
+});
+export type Metadata = Static<typeof Metadata>;
+
+/** Metadata on update: a string upserts, null deletes; the 16-pair limit applies to the result. */
+export const MetadataPatch = Type.Record(
+  Type.String({ maxLength: 64 }),
+  Type.Union([Type.String({ maxLength: 512 }), Type.Null()]),
+);
+export type MetadataPatch = Static<typeof MetadataPatch>;
+
+export const ErrorEnvelope = Type.Object(
+  {
+    type: Type.Literal('error'),
+    error: Type.Object({ type: Type.String(), message: Type.String() }, { additionalProperties: false }),
+    request_id: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
+
+/** Where a keyset page stopped: the last row's sort key. Never shown to clients unsealed. */
+export const PagePosition = Type.Object(
+  { created_at: Type.String(), id: Type.String() },
+  { additionalProperties: false },
+);
+export type PagePosition = Static<typeof PagePosition>;
+
+/** Bus form of a list call: typed filters, page size, and where the previous page stopped. */
+export const ListRequest = <F extends TSchema>(filters: F) =>
+  Type.Object(
+    { filters, limit: Type.Integer({ minimum: 1, maximum: 1000 }), after: Type.Union([PagePosition, Type.Null()]) },
+    { additionalProperties: false },
+  );
+
+export const ListReply = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), next: Type.Union([PagePosition, Type.Null()]) }, { additionalProperties: false });
+
+/** HTTP form of a list page. */
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), next_page: Type.Union([Type.String(), Type.Null()]) });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Query-string booleans arrive as text; only these two spellings are accepted. */
+export const QueryBoolean = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+
+export const IdParam = Type.String({ minLength: 1, maxLength: 128 });

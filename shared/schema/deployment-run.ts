@@ -1,0 +1,71 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp } from './common';
+
+export const AgentReference = Type.Object(
+  { type: Type.Literal('agent'), id: Type.String(), version: Type.Integer() },
+  { additionalProperties: false },
+);
+export type AgentReference = Static<typeof AgentReference>;
+
+/** Run error kinds: the interface's paused-reason kinds plus the two that never pause. */
+export const PAUSING_RUN_ERRORS = [
+  'environment_archived_error',
+  'agent_archived_error',
+  'environment_not_found_error',
+  'vault_not_found_error',
+  'file_not_found_error',
+  'session_resource_not_found_error',
+  'workspace_archived_error',
+  'organization_disabled_error',
+  'memory_store_archived_error',
+  'skill_not_found_error',
+  'vault_archived_error',
+  'unknown_error',
+  'self_hosted_resources_unsupported_error',
+  'mcp_egress_blocked_error',
+] as const;
+export const NON_PAUSING_RUN_ERRORS = ['session_rate_limited_error', 'session_creation_rejected_error'] as const;
+export type RunErrorType = (typeof PAUSING_RUN_ERRORS)[number] | (typeof NON_PAUSING_RUN_ERRORS)[number];
+
+export const RunErrorTypeSchema = Type.Union(
+  [...PAUSING_RUN_ERRORS, ...NON_PAUSING_RUN_ERRORS].map((t) => Type.Literal(t)),
+);
+export const RunError = Type.Object({ type: RunErrorTypeSchema, message: Type.String() }, { additionalProperties: false });
+export type RunError = Static<typeof RunError>;
+
+export const TriggerContext = Type.Union([
+  Type.Object({ type: Type.Literal('manual') }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('schedule'), scheduled_at: Timestamp }, { additionalProperties: false }),
+]);
+export type TriggerContext = Static<typeof TriggerContext>;
+
+export const DeploymentRun = Type.Object(
+  {
+    type: Type.Literal('deployment_run'),
+    id: Type.String(),
+    deployment_id: Type.String(),
+    agent: AgentReference,
+    trigger_context: TriggerContext,
+    session_id: Nullable(Type.String()),
+    error: Nullable(RunError),
+    created_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type DeploymentRun = Static<typeof DeploymentRun>;
+
+/** The fire operation (manual run, or a scheduler claim). Idempotent per scheduled occurrence. */
+export const FireDeploymentRequest = Type.Object(
+  { deployment_id: Type.String(), trigger: TriggerContext },
+  { additionalProperties: false },
+);
+export const FireDeploymentReply = Type.Union([
+  /** A run was recorded (or had been already, for this occurrence): success or failed run. */
+  Type.Object({ outcome: Type.Literal('fired'), run: DeploymentRun }, { additionalProperties: false }),
+  /** Nothing recorded: a scheduled fire of a deployment that is paused, archived or gone. */
+  Type.Object(
+    { outcome: Type.Literal('skipped'), reason: Type.Union([Type.Literal('paused'), Type.Literal('archived'), Type.Literal('not_found'), Type.Literal('unscheduled')]) },
+    { additionalProperties: false },
+  ),
+]);
+export type FireDeploymentReply = Static<typeof FireDeploymentReply>;

@@ -1,0 +1,282 @@
+import { describe, expect, test } from 'bun:test';
+import {
+  compileSchedule,
+  nextOccurrence,
+  nextOccurrences,
+  occurrencesBetween,
+  validateSchedule,
+  type CompiledSchedule,
+} from '../../../shared/cron/index.ts';
+import { compileScheduleUnchecked } from '../../../shared/cron/compile-schedule.ts';
+import { oracleOccurrences } from './oracle.ts';
+
+const DAY = 86_400_000;
+const iso = (dates: Date[]): string[] => dates.map((d) => d.toISOString());
+const compile = (expression: string, timezone = 'UTC'): CompiledSchedule => compileSchedule({ expression, timezone });
+
+/** The engine must agree with the brute-force oracle through every entry point. */
+function expectAgreesWithOracle(schedule: CompiledSchedule, from: Date, to: Date): void {
+  const expected = iso(oracleOccurrences(schedule.fields, schedule.timezone, from, to));
+
+  expect(iso(occurrencesBetween(schedule, from, to, 100_000))).toEqual(expected);
+  expect(iso(nextOccurrences(schedule, from, expected.length))).toEqual(expected);
+
+  // Stepping one occurrence at a time, and probing just before each one, lands on each in turn.
+  let cursor = from;
+  for (const instant of expected) {
+    const next = nextOccurrence(schedule, cursor);
+    expect(next?.toISOString()).toBe(instant);
+    expect(nextOccurrence(schedule, new Date(Date.parse(instant) - 1))?.toISOString()).toBe(instant);
+    cursor = next ?? cursor;
+  }
+}
+
+describe('engine agrees with the brute-force oracle around DST transitions', () => {
+  const transitions: [string, string][] = [
+    ['America/New_York', '2026-03-08'], // spring forward 02:00 -> 03:00
+    ['America/New_York', '2026-11-01'], // fall back 02:00 -> 01:00
+    ['Europe/London', '2026-03-29'], // 01:00 -> 02:00
+    ['Europe/London', '2026-10-25'], // 02:00 -> 01:00
+    ['Australia/Lord_Howe', '2026-04-05'], // fall back 02:00 -> 01:30
+    ['Australia/Lord_Howe', '2026-10-04'], // spring forward 02:00 -> 02:30
+    ['America/Santiago', '2026-04-05'], // transitions at local midnight
+    ['America/Santiago', '2026-09-06'],
+    ['Asia/Beirut', '2026-10-25'], // falls back from 00:00 to 23:00 of the previous day
+  ];
+  const expressions = [
+    '30 2 * * *',
+    '30 1 * * *',
+    '15 2 * * *',
+    '45 1 * * *',
+    '*/15 * * * *',
+    '0 * * * *',
+    '0,30 0,23 * * *',
+    '59 23 * * *',
+  ];
+  for (const [timezone, date] of transitions) {
+    const from = new Date(Date.parse(`${date}T00:00:00Z`) - 2 * DAY);
+    const to = new Date(Date.parse(`${date}T00:00:00Z`) + 2 * DAY);
+    for (const expression of expressions) {
+      test(`${timezone} ${date} ${expression}`, () => {
+        expectAgreesWithOracle(compile(expression, timezone), from, to);
+      });
+    }
+  }
+
+  test('dom/dow OR over a month', () => {
+    expectAgreesWithOracle(
+      compile('0 9 13 * 5', 'Europe/Paris'),
+      new Date('2026-02-01T00:00:00Z'),
+      new Date('2026-03-01T00:00:00Z'),
+    );
+  });
+
+  test('Feb 29 in a zone, across the leap day', () => {
+    expectAgreesWithOracle(
+      compile('0 0,12 29 2 *', 'Pacific/Kiritimati'),
+      new Date('2028-02-27T00:00:00Z'),
+      new Date('2028-03-02T00:00:00Z'),
+    );
+  });
+});
+
+describe('engine agrees with the oracle on seeded random schedules near transitions', () => {
+  let seed = 20260308;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const pick = <T,>(items: T[]): T => items[Math.floor(random() * items.length)];
+  const transitions: [string, string][] = [
+    ['America/New_York', '2026-03-08T07:00:00Z'],
+    ['America/New_York', '2026-11-01T06:00:00Z'],
+    ['Europe/London', '2026-10-25T01:00:00Z'],
+    ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'],
+    ['Australia/Lord_Howe', '2026-10-03T15:30:00Z'],
+    ['America/Santiago', '2026-04-05T03:00:00Z'],
+    ['America/Havana', '2026-03-08T05:00:00Z'],
+    ['Asia/Beirut', '2026-10-24T21:00:00Z'],
+    ['Pacific/Chatham', '2026-04-04T14:00:00Z'],
+  ];
+  const parts = {
+    minute: ['*', '0', '30', '15,45', '*/7', '0-10/5', '59', '1/20'],
+    hour: ['*', '0', '1', '2', '23', '0-3', '1/6', '22-23'],
+    dayOfMonth: ['*', '*', '*', '5,25', '1-7', '13', '*/2'],
+    month: ['*', '*', '*', 'MAR-NOV', '3,4,9,10,11'],
+    dayOfWeek: ['*', '*', '*', '0', 'SAT,SUN', '1-5', '7'],
+  };
+  for (let i = 0; i < 40; i++) {
+    const [timezone, transition] = pick(transitions);
+    const expression = [parts.minute, parts.hour, parts.dayOfMonth, parts.month, parts.dayOfWeek].map(pick).join(' ');
+    const from = new Date(Date.parse(transition) - Math.floor(random() * 2 * DAY));
+    const to = new Date(from.getTime() + 2 * DAY);
+    test(`${timezone} ${from.toISOString()} ${expression}`, () => {
+      expectAgreesWithOracle(compile(expression, timezone), from, to);
+    });
+  }
+});
+
+describe('literal wall-clock semantics', () => {
+  test('a local time skipped by spring-forward does not fire that day', () => {
+    const schedule = compile('30 2 * * *', 'America/New_York');
+    expect(iso(nextOccurrences(schedule, new Date('2026-03-07T12:00:00Z'), 2))).toEqual([
+      '2026-03-09T06:30:00.000Z',
+      '2026-03-10T06:30:00.000Z',
+    ]);
+  });
+
+  test('a local time repeated by fall-back fires twice', () => {
+    const schedule = compile('30 1 * * *', 'America/New_York');
+    expect(iso(nextOccurrences(schedule, new Date('2026-10-31T12:00:00Z'), 3))).toEqual([
+      '2026-11-01T05:30:00.000Z',
+      '2026-11-01T06:30:00.000Z',
+      '2026-11-02T06:30:00.000Z',
+    ]);
+    // Between the two fires, the second is still ahead.
+    expect(nextOccurrence(schedule, new Date('2026-11-01T05:30:00Z'))?.toISOString()).toBe('2026-11-01T06:30:00.000Z');
+  });
+
+  test('Lord Howe half-hour shift: 02:15 skipped in spring, 01:45 twice in autumn', () => {
+    const spring = compile('15 2 * * *', 'Australia/Lord_Howe');
+    expect(iso(nextOccurrences(spring, new Date('2026-10-03T00:00:00Z'), 2))).toEqual([
+      '2026-10-04T15:15:00.000Z', // Oct 5, 02:15 +11:00; Oct 4 has no 02:15
+      '2026-10-05T15:15:00.000Z',
+    ]);
+    const autumn = compile('45 1 * * *', 'Australia/Lord_Howe');
+    expect(iso(nextOccurrences(autumn, new Date('2026-04-04T00:00:00Z'), 3))).toEqual([
+      '2026-04-04T14:45:00.000Z', // Apr 5, 01:45 +11:00
+      '2026-04-04T15:15:00.000Z', // Apr 5, 01:45 +10:30
+      '2026-04-05T15:15:00.000Z',
+    ]);
+  });
+});
+
+describe('calendar rules', () => {
+  test('Feb 29 fires only in leap years', () => {
+    const schedule = compile('0 12 29 2 *');
+    expect(nextOccurrence(schedule, new Date('2026-01-01T00:00:00Z'))?.toISOString()).toBe('2028-02-29T12:00:00.000Z');
+    expect(iso(nextOccurrences(schedule, new Date('2026-01-01T00:00:00Z'), 3))).toEqual([
+      '2028-02-29T12:00:00.000Z',
+      '2032-02-29T12:00:00.000Z',
+      '2036-02-29T12:00:00.000Z',
+    ]);
+    // 2100 is not a leap year: the longest possible gap, eight years.
+    expect(nextOccurrence(schedule, new Date('2096-03-01T00:00:00Z'))?.toISOString()).toBe('2104-02-29T12:00:00.000Z');
+  });
+
+  test('day-of-month and day-of-week are ORed when both are restricted', () => {
+    const schedule = compile('0 9 13 * 5');
+    expect(iso(nextOccurrences(schedule, new Date('2026-02-01T00:00:00Z'), 6))).toEqual([
+      '2026-02-06T09:00:00.000Z', // Fri
+      '2026-02-13T09:00:00.000Z', // Fri 13th
+      '2026-02-20T09:00:00.000Z',
+      '2026-02-27T09:00:00.000Z',
+      '2026-03-06T09:00:00.000Z',
+      '2026-03-13T09:00:00.000Z',
+    ]);
+    expect(iso(nextOccurrences(schedule, new Date('2026-04-01T00:00:00Z'), 3))).toEqual([
+      '2026-04-03T09:00:00.000Z', // Fri
+      '2026-04-10T09:00:00.000Z', // Fri
+      '2026-04-13T09:00:00.000Z', // Mon 13th
+    ]);
+  });
+
+  test('only the restricted one of day-of-month/day-of-week applies when the other is *', () => {
+    expect(iso(nextOccurrences(compile('0 9 13 * *'), new Date('2026-02-01T00:00:00Z'), 2))).toEqual([
+      '2026-02-13T09:00:00.000Z',
+      '2026-03-13T09:00:00.000Z',
+    ]);
+    expect(iso(nextOccurrences(compile('0 9 * * 5'), new Date('2026-02-01T00:00:00Z'), 2))).toEqual([
+      '2026-02-06T09:00:00.000Z',
+      '2026-02-13T09:00:00.000Z',
+    ]);
+  });
+
+  test('month and day names', () => {
+    const schedule = compile('0 9 * JAN-MAR MON-FRI', 'Europe/Berlin');
+    expect(iso(nextOccurrences(schedule, new Date('2026-03-28T00:00:00Z'), 3))).toEqual([
+      '2026-03-30T07:00:00.000Z', // Mon, CEST
+      '2026-03-31T07:00:00.000Z', // Tue
+      '2027-01-01T08:00:00.000Z', // Fri, CET
+    ]);
+  });
+
+  test('7 is Sunday', () => {
+    const after = new Date('2026-01-01T00:00:00Z');
+    const sundays = iso(nextOccurrences(compile('0 9 * * 7'), after, 3));
+    expect(sundays).toEqual(['2026-01-04T09:00:00.000Z', '2026-01-11T09:00:00.000Z', '2026-01-18T09:00:00.000Z']);
+    expect(iso(nextOccurrences(compile('0 9 * * 0'), after, 3))).toEqual(sundays);
+    expect(iso(nextOccurrences(compile('0 9 * * SUN'), after, 3))).toEqual(sundays);
+  });
+
+  test('a yearly schedule', () => {
+    const schedule = compile('0 0 1 1 *', 'Asia/Tokyo');
+    expect(iso(nextOccurrences(schedule, new Date('2026-06-01T00:00:00Z'), 5))).toEqual([
+      '2026-12-31T15:00:00.000Z',
+      '2027-12-31T15:00:00.000Z',
+      '2028-12-31T15:00:00.000Z',
+      '2029-12-31T15:00:00.000Z',
+      '2030-12-31T15:00:00.000Z',
+    ]);
+  });
+});
+
+describe('never-firing expressions', () => {
+  test.each(['0 0 31 2 *', '0 0 30 2 *', '0 0 31 4,6,9,11 *', '0 0 30,31 FEB *'])('%s is rejected', (expression) => {
+    expect(() => compile(expression)).toThrow(/^expression never fires/);
+    expect(validateSchedule({ expression, timezone: 'UTC' })).toMatch(/^expression never fires/);
+  });
+
+  test('ORed with a weekday it fires', () => {
+    expect(validateSchedule({ expression: '0 0 31 2 1', timezone: 'UTC' })).toBeNull();
+  });
+
+  test('the search still terminates with no results if handed one', () => {
+    const schedule = compileScheduleUnchecked({ expression: '0 0 31 2 *', timezone: 'America/New_York' });
+    const started = performance.now();
+    expect(nextOccurrences(schedule, new Date('2026-01-01T00:00:00Z'), 5)).toEqual([]);
+    expect(nextOccurrence(schedule, new Date('2026-01-01T00:00:00Z'))).toBeNull();
+    expect(occurrencesBetween(schedule, new Date('2026-01-01T00:00:00Z'), new Date('2126-01-01T00:00:00Z'), 5)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('bounds and arguments', () => {
+  const hourly = compile('0 * * * *');
+
+  test('strictly after, whole minutes, even when after has seconds', () => {
+    expect(nextOccurrence(hourly, new Date('2026-05-05T09:00:00Z'))?.toISOString()).toBe('2026-05-05T10:00:00.000Z');
+    expect(nextOccurrence(hourly, new Date('2026-05-05T08:59:59.999Z'))?.toISOString()).toBe('2026-05-05T09:00:00.000Z');
+    expect(nextOccurrence(hourly, new Date('2026-05-05T09:00:00.001Z'))?.toISOString()).toBe('2026-05-05T10:00:00.000Z');
+  });
+
+  test('occurrencesBetween is (from, to] and honours the limit', () => {
+    const from = new Date('2026-05-05T09:00:00Z');
+    const to = new Date('2026-05-05T12:00:00Z');
+    expect(iso(occurrencesBetween(hourly, from, to, 10))).toEqual([
+      '2026-05-05T10:00:00.000Z',
+      '2026-05-05T11:00:00.000Z',
+      '2026-05-05T12:00:00.000Z',
+    ]);
+    expect(occurrencesBetween(hourly, from, to, 2)).toHaveLength(2);
+    expect(occurrencesBetween(hourly, to, from, 10)).toEqual([]);
+    expect(occurrencesBetween(hourly, from, from, 10)).toEqual([]);
+  });
+
+  test('count below 1 yields nothing; invalid dates throw', () => {
+    expect(nextOccurrences(hourly, new Date('2026-05-05T09:00:00Z'), 0)).toEqual([]);
+    expect(() => nextOccurrence(hourly, new Date('nope'))).toThrow(RangeError);
+  });
+});
+
+test('10,000 schedules get their next occurrence quickly', () => {
+  const zones = ['UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata'];
+  const expressions = ['*/5 * * * *', '0 9 * * MON-FRI', '30 2 * * *', '0 0 1 * *', '15 14 13 * 5', '0 0 29 2 *'];
+  const schedules = Array.from({ length: 10_000 }, (_, i) =>
+    compile(expressions[i % expressions.length], zones[i % zones.length]),
+  );
+  const after = new Date('2026-03-07T23:59:30Z');
+  const started = performance.now();
+  for (const schedule of schedules) expect(nextOccurrence(schedule, after)).not.toBeNull();
+  expect(performance.now() - started).toBeLessThan(3000);
+});

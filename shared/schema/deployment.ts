@@ -1,17 +1,260 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { ListReply, ListRequest } from './common';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { ListReply, ListRequest, Nullable } from './common';
+import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 
 /**
- * The deployment resource. The foundation declares only what listing needs; the deployments
- * issue fills in the full request and response shapes here (one file, one source of truth).
+ * The deployment resource: request and response shapes, one source of truth for the gateway
+ * (body validation), the bus (both directions) and the deployments service. Shapes follow the
+ * SDK's `resources/beta/deployments.d.ts`; limits are the interface's Limits table, exactly.
+ * Every object is closed (`additionalProperties: false`): unknown properties are refused at
+ * every depth.
  */
-export const Deployment = Type.Object(
-  { type: Type.Literal('deployment'), id: Type.String() },
-  { additionalProperties: true },
+const closed = <P extends TProperties>(properties: P, description?: string) =>
+  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+
+/**
+ * RFC 3339 UTC with milliseconds, the only form this service emits. A pattern rather than the
+ * shared `format: 'date-time'` Timestamp: that format is registered only where Elysia is loaded,
+ * so a service process validating a deployment reply without Elysia would refuse every one.
+ */
+const Instant = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' });
+
+/** int32 ceiling for integer fields the interface types as int32. */
+const INT32_MAX = 2147483647;
+
+export const FileId = Type.String({ minLength: 1, maxLength: 128 });
+
+// ---------------------------------------------------------------------------------------------
+// Content blocks
+
+export const TextBlock = closed({ type: Type.Literal('text'), text: Type.String({ minLength: 1 }) });
+
+const Base64Source = closed({ type: Type.Literal('base64'), media_type: Type.String({ minLength: 1 }), data: Type.String() });
+const UrlSource = closed({ type: Type.Literal('url'), url: Type.String({ minLength: 1 }) });
+const FileSource = closed({ type: Type.Literal('file'), file_id: FileId });
+const PlainTextSource = closed({ type: Type.Literal('text'), media_type: Type.Literal('text/plain'), data: Type.String() });
+
+export const ImageBlock = closed({
+  type: Type.Literal('image'),
+  source: Type.Union([Base64Source, UrlSource, FileSource], { description: 'must be a base64, url or file source' }),
+});
+export const DocumentBlock = closed({
+  type: Type.Literal('document'),
+  source: Type.Union([Base64Source, PlainTextSource, UrlSource, FileSource], {
+    description: 'must be a base64, text, url or file source',
+  }),
+  title: Type.Optional(Nullable(Type.String())),
+  context: Type.Optional(Nullable(Type.String())),
+});
+export const RedactedBlock = closed({ type: Type.Literal('redacted') });
+
+export const UserContentBlock = Type.Union([TextBlock, ImageBlock, DocumentBlock, RedactedBlock], {
+  description: 'must be a text, image, document or redacted block',
+});
+
+// ---------------------------------------------------------------------------------------------
+// Initial events
+
+export const TextRubric = closed({ type: Type.Literal('text'), content: Type.String({ maxLength: 262144 }) });
+export const FileRubric = closed({ type: Type.Literal('file'), file_id: FileId });
+export const Rubric = Type.Union([TextRubric, FileRubric], { description: 'must be a text or file rubric' });
+
+export const UserMessageEvent = closed({ type: Type.Literal('user.message'), content: Type.Array(UserContentBlock) });
+
+export const DEFAULT_MAX_ITERATIONS = 3;
+export const UserDefineOutcomeEventParams = closed({
+  type: Type.Literal('user.define_outcome'),
+  description: Type.String(),
+  rubric: Rubric,
+  max_iterations: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 20 }))),
+});
+/** Response form: `max_iterations` resolved (3 when it was omitted or null). */
+export const UserDefineOutcomeEvent = closed({
+  type: Type.Literal('user.define_outcome'),
+  description: Type.String(),
+  rubric: Rubric,
+  max_iterations: Type.Integer({ minimum: 1, maximum: 20 }),
+});
+
+export const SystemMessageEvent = closed({ type: Type.Literal('system.message'), content: Type.Array(TextBlock) });
+
+export const InitialEventParams = Type.Union([UserMessageEvent, UserDefineOutcomeEventParams, SystemMessageEvent], {
+  description: 'must be a user.message, user.define_outcome or system.message event',
+});
+export type InitialEventParams = Static<typeof InitialEventParams>;
+export const InitialEvent = Type.Union([UserMessageEvent, UserDefineOutcomeEvent, SystemMessageEvent]);
+export type InitialEvent = Static<typeof InitialEvent>;
+
+// ---------------------------------------------------------------------------------------------
+// Session resources
+
+export const Checkout = Type.Union(
+  [
+    closed({ type: Type.Literal('branch'), name: Type.String({ minLength: 1, maxLength: 255 }) }),
+    closed({ type: Type.Literal('commit'), sha: Type.String({ minLength: 7, maxLength: 64 }) }),
+  ],
+  { description: 'must be a branch or commit checkout' },
 );
-export type Deployment = Static<typeof Deployment>;
+
+const MountPath = Type.String({ minLength: 1, maxLength: 4096 });
+
+/** `github_repository` is the SDK's name for the same kind; accepted and echoed as sent. */
+export const REPOSITORY_RESOURCE_TYPES = ['hosted_repository', 'github_repository'] as const;
+const repositoryParams = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
+  closed({
+    type: Type.Literal(kind),
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    /** Write-only: stored encrypted, never returned, never logged. */
+    authorization_token: Type.String({ minLength: 1, maxLength: 4096 }),
+    mount_path: Type.Optional(Nullable(MountPath)),
+    checkout: Type.Optional(Nullable(Checkout)),
+  });
+const repositoryConfig = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
+  closed({ type: Type.Literal(kind), url: Type.String(), mount_path: Type.String(), checkout: Nullable(Checkout) });
+
+export const FileResourceParams = closed({
+  type: Type.Literal('file'),
+  file_id: FileId,
+  mount_path: Type.Optional(Nullable(MountPath)),
+});
+export const FileResourceConfig = closed({ type: Type.Literal('file'), file_id: Type.String(), mount_path: Type.String() });
+
+export const MemoryStoreAccess = Type.Union([Type.Literal('read_write'), Type.Literal('read_only')]);
+export const MemoryStoreResourceParams = closed({
+  type: Type.Literal('memory_store'),
+  memory_store_id: Type.String({ pattern: '^memstore_', description: 'must be a memory store id (prefix memstore_)' }),
+  access: Type.Optional(Nullable(MemoryStoreAccess)),
+  instructions: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+});
+export const MemoryStoreResourceConfig = closed({
+  type: Type.Literal('memory_store'),
+  memory_store_id: Type.String(),
+  access: MemoryStoreAccess,
+  instructions: Nullable(Type.String()),
+});
+
+export const SessionResourceParams = Type.Union(
+  [repositoryParams('hosted_repository'), repositoryParams('github_repository'), FileResourceParams, MemoryStoreResourceParams],
+  { description: 'must be a hosted_repository, github_repository, file or memory_store resource' },
+);
+export type SessionResourceParams = Static<typeof SessionResourceParams>;
+export const SessionResourceConfig = Type.Union([
+  repositoryConfig('hosted_repository'),
+  repositoryConfig('github_repository'),
+  FileResourceConfig,
+  MemoryStoreResourceConfig,
+]);
+export type SessionResourceConfig = Static<typeof SessionResourceConfig>;
+
+// ---------------------------------------------------------------------------------------------
+// Agent, schedule, budget, metadata
+
+export const AgentParam = Type.Union(
+  [
+    Type.String({ minLength: 1, maxLength: 128 }),
+    closed({
+      type: Type.Literal('agent'),
+      id: Type.String({ minLength: 1, maxLength: 128 }),
+      version: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX })),
+    }),
+  ],
+  { description: 'must be an agent id of 1 to 128 characters or {"type": "agent", "id", "version"}' },
+);
+export type AgentParam = Static<typeof AgentParam>;
+
+export const ScheduleParams = closed({
+  type: Type.Literal('cron'),
+  expression: Type.String({ minLength: 1, maxLength: 256 }),
+  timezone: Type.String({ minLength: 1 }),
+});
+export type ScheduleParams = Static<typeof ScheduleParams>;
+
+export const Schedule = closed({
+  type: Type.Literal('cron'),
+  expression: Type.String(),
+  timezone: Type.String(),
+  last_run_at: Nullable(Instant),
+  upcoming_runs_at: Type.Array(Instant, { maxItems: 5 }),
+});
+export type Schedule = Static<typeof Schedule>;
+
+export const Budget = closed({
+  type: Type.Literal('limit'),
+  max_list_cost: closed({
+    currency: Type.Literal('USD'),
+    amount: Type.String({
+      pattern: '^(0|[1-9][0-9]{0,17})$',
+      description: 'must be an integer amount in minor units (cents), without leading zeros, at most 18 digits',
+    }),
+  }),
+});
+export type Budget = Static<typeof Budget>;
+
+/**
+ * Up to 16 pairs, values up to 512 characters. Key length (at most 64) is checked by
+ * `metadataKeyError` below: a JSON-schema record cannot constrain its keys with a message that
+ * names the key.
+ */
+export const DeploymentMetadata = Type.Record(Type.String(), Type.String({ maxLength: 512 }), { maxProperties: 16 });
+export const METADATA_KEY_MAX = 64;
+export function metadataKeyError(metadata: Record<string, string> | undefined): string | undefined {
+  const key = Object.keys(metadata ?? {}).find((k) => k.length > METADATA_KEY_MAX);
+  return key === undefined ? undefined : `metadata: key '${key.slice(0, 80)}' must be at most ${METADATA_KEY_MAX} characters`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create request and the deployment itself
+
+export const DeploymentCreateRequest = closed({
+  name: Type.String({ minLength: 1, maxLength: 256 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
+  agent: AgentParam,
+  environment_id: Type.String({ minLength: 1, maxLength: 128 }),
+  vault_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
+  initial_events: Type.Array(InitialEventParams, { minItems: 1, maxItems: 50 }),
+  resources: Type.Optional(Type.Array(SessionResourceParams, { maxItems: 500 })),
+  metadata: Type.Optional(DeploymentMetadata),
+  schedule: Type.Optional(Nullable(ScheduleParams)),
+  budget: Type.Optional(Nullable(Budget)),
+});
+export type DeploymentCreateRequest = Static<typeof DeploymentCreateRequest>;
 
 export const DeploymentStatus = Type.Union([Type.Literal('active'), Type.Literal('paused')]);
+export type DeploymentStatus = Static<typeof DeploymentStatus>;
+
+export const PausedReason = Type.Union([
+  closed({ type: Type.Literal('manual') }),
+  closed({
+    type: Type.Literal('error'),
+    error: closed({ type: Type.Union(PAUSING_RUN_ERRORS.map((t) => Type.Literal(t))) }),
+  }),
+]);
+export type PausedReason = Static<typeof PausedReason>;
+
+/** As returned: every field present except `budget`, which is omitted when none is set. */
+export const Deployment = closed({
+  type: Type.Literal('deployment'),
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  agent: AgentReference,
+  environment_id: Type.String(),
+  vault_ids: Type.Array(Type.String()),
+  initial_events: Type.Array(InitialEvent),
+  resources: Type.Array(SessionResourceConfig),
+  metadata: Type.Record(Type.String(), Type.String()),
+  schedule: Nullable(Schedule),
+  status: DeploymentStatus,
+  paused_reason: Nullable(PausedReason),
+  budget: Type.Optional(Budget),
+  created_at: Instant,
+  updated_at: Instant,
+  archived_at: Nullable(Instant),
+});
+export type Deployment = Static<typeof Deployment>;
+
+// ---------------------------------------------------------------------------------------------
+// Listing
 
 /** Filters as the deployments service receives them, already checked for consistency. */
 export const DeploymentListFilters = Type.Object(

@@ -2,6 +2,7 @@ import { type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { invalidRequest } from '../errors/api-error';
+import './formats';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 

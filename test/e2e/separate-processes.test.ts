@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Subprocess } from 'bun';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { deleteStreams } from '../../shared/bus/streams';
+import { dropDatabase } from '../../shared/db/connect';
+import { randomBase62 } from '../../shared/ids/ids';
+import { DEVELOPMENT_API_KEY } from '../../services/gateway/src/auth/development-key';
+import { SERVICES } from '../../deploy/bin/services';
+import { apiClient } from '../support/api';
+import { infrastructure } from '../support/infrastructure';
+
+/**
+ * The product as it runs in production: five separate processes that share nothing but NATS
+ * and the database server. Catches what an in-process stack cannot (e.g. a module only one
+ * process happens to load).
+ */
+const root = join(import.meta.dir, '..', '..');
+const id = randomBase62(8).toLowerCase();
+const processes = new Map<string, Subprocess<'ignore', 'pipe', 'pipe'>>();
+let gatewayUrl = '';
+
+async function waitForLine(proc: Subprocess<'ignore', 'pipe', 'pipe'>, match: RegExp, timeoutMs = 30000): Promise<string> {
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value);
+      const line = buffer.split('\n').find((l) => match.test(l));
+      if (line) return line;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  throw new Error(`no line matching ${match} (got: ${buffer.slice(-500)})`);
+}
+
+beforeAll(async () => {
+  const infra = await infrastructure();
+  for (const service of SERVICES) {
+    const proc = Bun.spawn(['bun', `services/${service}/src/main.ts`], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'info',
+        MYSQL_URL: infra.mysqlUrl,
+        NATS_URL: infra.natsUrl,
+        BUS_PREFIX: `p${id}`,
+        DATABASE_NAME: `p_${id}_${service}`,
+        HEALTH_PORT: '0',
+        PORT: '0',
+      } as Record<string, string>,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    processes.set(service, proc);
+    const line = await waitForLine(proc, service === 'gateway' ? /gateway listening/ : /service started/);
+    if (service === 'gateway') gatewayUrl = `http://127.0.0.1:${JSON.parse(line).port}`;
+  }
+});
+
+afterAll(async () => {
+  for (const proc of processes.values()) proc.kill('SIGKILL');
+  const infra = await infrastructure();
+  for (const service of SERVICES) await dropDatabase({ MYSQL_URL: infra.mysqlUrl, MYSQL_POOL_SIZE: 1 }, `p_${id}_${service}`);
+  const nc = await connect({ servers: infra.natsUrl });
+  await deleteStreams(nc, `p${id}`);
+  await nc.close();
+});
+
+describe('five separate processes', () => {
+  test('serve the API through the bus', async () => {
+    const call = apiClient(gatewayUrl, DEVELOPMENT_API_KEY);
+    const models = await call('GET', '/v1/models');
+    expect(models.status).toBe(200);
+    expect(models.body.data.length).toBeGreaterThan(0);
+    const deployments = await call('GET', '/v1/deployments');
+    expect(deployments.status).toBe(200);
+  });
+
+  test('SIGTERM drains and exits cleanly', async () => {
+    const catalog = processes.get('catalog')!;
+    catalog.kill('SIGTERM');
+    expect(await catalog.exited).toBe(0);
+    const res = await apiClient(gatewayUrl, DEVELOPMENT_API_KEY)('GET', '/v1/models');
+    expect(res.status).toBe(503);
+    expect(res.body.error.type).toBe('overloaded_error');
+  });
+});

@@ -1,5 +1,5 @@
 import { Type, type Static, type TProperties } from '@sinclair/typebox';
-import { ListReply, ListRequest, Nullable } from './common';
+import { ListReply, ListRequest, Nullable, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 
 /**
@@ -11,13 +11,6 @@ import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
  */
 const closed = <P extends TProperties>(properties: P, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
-
-/**
- * RFC 3339 UTC with milliseconds, the only form this service emits. A pattern rather than the
- * shared `format: 'date-time'` Timestamp: that format is registered only where Elysia is loaded,
- * so a service process validating a deployment reply without Elysia would refuse every one.
- */
-const Instant = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' });
 
 /** int32 ceiling for integer fields the interface types as int32. */
 const INT32_MAX = 2147483647;
@@ -173,8 +166,8 @@ export const Schedule = closed({
   type: Type.Literal('cron'),
   expression: Type.String(),
   timezone: Type.String(),
-  last_run_at: Nullable(Instant),
-  upcoming_runs_at: Type.Array(Instant, { maxItems: 5 }),
+  last_run_at: Nullable(Timestamp),
+  upcoming_runs_at: Type.Array(Timestamp, { maxItems: 5 }),
 });
 export type Schedule = Static<typeof Schedule>;
 
@@ -247,9 +240,9 @@ export const Deployment = closed({
   status: DeploymentStatus,
   paused_reason: Nullable(PausedReason),
   budget: Type.Optional(Budget),
-  created_at: Instant,
-  updated_at: Instant,
-  archived_at: Nullable(Instant),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  archived_at: Nullable(Timestamp),
 });
 export type Deployment = Static<typeof Deployment>;
 

@@ -1,13 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
+import { MasterKeyConfig, parseMasterKeyRing } from '../../../shared/crypto/master-key-ring';
 
 export const DeploymentsConfigSchema = {
   ...CommonConfig,
   ...DatabaseConfig,
   ...HealthConfig(8081),
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_deployments' }),
+  /** Wrap each deployment's data key, which seals its repository tokens. Required in production. */
+  ...MasterKeyConfig,
 };
 
-export const loadDeploymentsConfig = (env: Record<string, string | undefined> = process.env) =>
-  loadConfig(DeploymentsConfigSchema, env);
+/** Parses the environment; a bad value (including the master keys) stops start-up naming it. */
+export const loadDeploymentsConfig = (env: Record<string, string | undefined> = process.env) => {
+  const raw = loadConfig(DeploymentsConfigSchema, env);
+  return { ...raw, masterKeys: parseMasterKeyRing(raw) };
+};
 export type DeploymentsConfig = ReturnType<typeof loadDeploymentsConfig>;

@@ -4,6 +4,7 @@ import { startServiceRuntime } from '../../../shared/runtime/service-runtime';
 import type { Clock } from '../../../shared/time/clock';
 import type { DeploymentsConfig } from './config';
 import { outbox } from './db/schema';
+import { createDeploymentsCore } from './deployments-core';
 import { registerDeploymentHandlers } from './service';
 
 export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
@@ -14,6 +15,13 @@ export async function startDeployments(config: DeploymentsConfig, options: { clo
     outbox,
     ...options,
   });
-  registerDeploymentHandlers(runtime.server);
+  const core = createDeploymentsCore({
+    db: runtime.database.db,
+    clock: runtime.clock,
+    bus: runtime.client,
+    masterKeys: config.masterKeys,
+    relay: runtime.relay,
+  });
+  registerDeploymentHandlers(runtime.server, core);
   return runtime;
 }

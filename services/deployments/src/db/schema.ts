@@ -1,4 +1,70 @@
+import { datetime, index, int, mysqlTable, primaryKey, text, varchar } from 'drizzle-orm/mysql-core';
 import { defineOutboxTable } from '../../../../shared/db/outbox-table';
+import { jsonColumn } from '../../../../shared/db/json-column';
+import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '../../../../shared/schema/deployment';
 
 /** The deployments service's own tables. */
 export const outbox = defineOutboxTable();
+
+/**
+ * One row per deployment. What lists filter and sort on is a column; the rest of the resource
+ * (events, resources in their returned form, metadata) is JSON, read whole with the row.
+ * Timestamps are DATETIME(3): milliseconds, the precision the API shows and cursors carry.
+ */
+export const deployments = mysqlTable(
+  'deployments',
+  {
+    id: varchar('id', { length: 40 }).primaryKey(),
+    organizationId: varchar('organization_id', { length: 64 }).notNull(),
+    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    name: varchar('name', { length: 256 }).notNull(),
+    description: text('description'),
+    agentId: varchar('agent_id', { length: 128 }).notNull(),
+    agentVersion: int('agent_version').notNull(),
+    environmentId: varchar('environment_id', { length: 128 }).notNull(),
+    vaultIds: jsonColumn<string[]>('vault_ids').notNull(),
+    initialEvents: jsonColumn<InitialEvent[]>('initial_events').notNull(),
+    /** The config form: write-only credentials are never in here (see deployment_secrets). */
+    resources: jsonColumn<SessionResourceConfig[]>('resources').notNull(),
+    metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    scheduleExpression: varchar('schedule_expression', { length: 256 }),
+    scheduleTimezone: varchar('schedule_timezone', { length: 64 }),
+    lastRunAt: datetime('last_run_at', { mode: 'date', fsp: 3 }),
+    status: varchar('status', { length: 16, enum: ['active', 'paused'] }).notNull(),
+    pausedReason: jsonColumn<PausedReason>('paused_reason'),
+    budget: jsonColumn<Budget>('budget'),
+    /** Grows with every change; carried by every deployment event so consumers drop stale ones. */
+    revision: int('revision').notNull(),
+    /** This deployment's data key, wrapped by the master key `dataKeyId`; null when it holds no secret. */
+    dataKeyId: varchar('data_key_id', { length: 32 }),
+    dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),
+    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
+    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
+    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+  },
+  (t) => [
+    // Keyset order of every list: newest first, id breaking ties. One index per filter shape, so
+    // each page is a range read in index order whatever the filters (include_archived=true uses
+    // the first; the default, archived_at IS NULL, the second; status and agent_id their own).
+    index('deployments_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id),
+    index('deployments_tenant_live_created').on(t.organizationId, t.workspaceId, t.archivedAt, t.createdAt, t.id),
+    index('deployments_tenant_status_created').on(t.organizationId, t.workspaceId, t.status, t.archivedAt, t.createdAt, t.id),
+    index('deployments_tenant_agent_created').on(t.organizationId, t.workspaceId, t.agentId, t.createdAt, t.id),
+  ],
+);
+export type DeploymentRow = typeof deployments.$inferSelect;
+
+/**
+ * Write-only resource credentials (repository tokens), sealed under the deployment's data key
+ * and bound to (deployment, resource position). Kept apart from `deployments` so no list or get
+ * ever reads them by accident.
+ */
+export const deploymentSecrets = mysqlTable(
+  'deployment_secrets',
+  {
+    deploymentId: varchar('deployment_id', { length: 40 }).notNull(),
+    resourceIndex: int('resource_index').notNull(),
+    sealed: text('sealed').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deploymentId, t.resourceIndex] })],
+);

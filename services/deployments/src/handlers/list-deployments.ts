@@ -1,7 +1,10 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { deploymentSubjects } from '../../../../shared/bus/subjects/deployments';
+import type { DeploymentsCore } from '../deployments-core';
 
 type S = typeof deploymentSubjects.list;
 
-/** Placeholder until deployments are stored: an empty, final page. */
-export const listDeployments = (): Handler<S['request'], S['reply']> => async () => ({ data: [], next: null });
+export const listDeployments =
+  (core: DeploymentsCore): Handler<S['request'], S['reply']> =>
+  (request, ctx) =>
+    core.list(ctx, request);

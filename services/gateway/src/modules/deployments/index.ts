@@ -1,11 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import { Elysia } from 'elysia';
-import { ApiError } from '../../../../../shared/errors/api-error';
+import { deploymentSubjects } from '../../../../../shared/bus/subjects/deployments';
 import { jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { servePage } from '../../routing/pagination';
-import { deploymentListRoute } from './model';
+import { DeploymentCreateBody, deploymentListRoute } from './model';
 
 /** /v1/deployments: served by the deployments service. */
 export const deploymentsModule = (deps: GatewayDeps) =>
@@ -14,7 +13,6 @@ export const deploymentsModule = (deps: GatewayDeps) =>
     .get('/v1/deployments', ({ call, url }) =>
       servePage(deploymentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
-    .post('/v1/deployments', ({ body }) => {
-      jsonBody(Type.Object({}, { additionalProperties: true }), body);
-      throw new ApiError('api_error', 'creating deployments is not implemented yet', { status: 501 });
-    });
+    .post('/v1/deployments', ({ body, call }) =>
+      deps.bus.call(deploymentSubjects.create, call, jsonBody(DeploymentCreateBody, body)),
+    );

@@ -1,0 +1,169 @@
+import type { BusClient } from '../../../shared/bus/bus-client';
+import type { CallContext } from '../../../shared/bus/call-context';
+import { recordEvent } from '../../../shared/bus/outbox';
+import type { OutboxRelay } from '../../../shared/bus/outbox-relay';
+import { catalogReferenceSubjects } from '../../../shared/bus/subjects/catalog';
+import { vaultSubjects } from '../../../shared/bus/subjects/vaults';
+import { generateDataKey, sealSecret, wrapDataKey } from '../../../shared/crypto/envelope';
+import type { MasterKeyRing } from '../../../shared/crypto/master-key-ring';
+import type { Database } from '../../../shared/db/connect';
+import { ApiError, invalidRequest } from '../../../shared/errors/api-error';
+import { newId } from '../../../shared/ids/ids';
+import type { PagePosition } from '../../../shared/schema/common';
+import {
+  metadataKeyError,
+  type Deployment,
+  type DeploymentCreateRequest,
+  type DeploymentListFilters,
+} from '../../../shared/schema/deployment';
+import { deploymentEvents } from '../../../shared/schema/deployment-events';
+import type { CheckVaultsReply } from '../../../shared/schema/references';
+import type { Tenant } from '../../../shared/schema/tenant';
+import type { Clock } from '../../../shared/time/clock';
+import { insertDeployment, listDeploymentPage } from './db/deployment-queries';
+import { outbox, type DeploymentRow } from './db/schema';
+import { toDeployment } from './domain/deployment-view';
+import { checkSystemMessagePlacement, resolveInitialEvents, rubricFileReferences } from './domain/initial-events';
+import { checkModelRules, checkReferences, uniqueIds } from './domain/references';
+import { resolveResources } from './domain/resources';
+import { compileRequestedSchedule } from './domain/schedule';
+
+export interface DeploymentsCoreDeps {
+  db: Database;
+  clock: Clock;
+  /** Asks the catalog and the vaults service about references. */
+  bus: BusClient;
+  masterKeys: MasterKeyRing;
+  relay?: Pick<OutboxRelay, 'poke'>;
+}
+
+/** Where a repository token is sealed: bound to its deployment and its position in `resources`. */
+export const repositoryTokenRecordId = (deploymentId: string, resourceIndex: number) =>
+  `${deploymentId}/resources/${resourceIndex}`;
+
+function tenantOf(ctx: CallContext): Tenant {
+  if (!ctx.tenant) throw new ApiError('authentication_error');
+  return ctx.tenant;
+}
+
+/**
+ * The deployments service's core: creation and listing. Built from its dependencies so tests
+ * and the process wire it the same way; the bus handlers are thin adapters over it.
+ */
+export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
+  const { db, clock, bus, masterKeys } = deps;
+
+  async function create(ctx: CallContext, request: DeploymentCreateRequest): Promise<Deployment> {
+    const tenant = tenantOf(ctx);
+
+    // Rules that need nothing but the request, cheapest first.
+    const metadataError = metadataKeyError(request.metadata);
+    if (metadataError) throw invalidRequest(metadataError);
+    const schedule = request.schedule ? compileRequestedSchedule(request.schedule) : null;
+    const systemMessageAt = checkSystemMessagePlacement(request.initial_events);
+    const resources = resolveResources(request.resources ?? []);
+    const initialEvents = resolveInitialEvents(request.initial_events);
+
+    // References, asked of their owners in one request each, in parallel.
+    const agent =
+      typeof request.agent === 'string'
+        ? { id: request.agent, version: null }
+        : { id: request.agent.id, version: request.agent.version ?? null };
+    const vaults = (request.vault_ids ?? []).map((id, i) => ({ id, path: `vault_ids.${i}` }));
+    const files = [...resources.files, ...rubricFileReferences(request.initial_events)];
+    const memoryStores = resources.memoryStores;
+    const [catalogReply, vaultReply] = await Promise.all([
+      bus.call(catalogReferenceSubjects.resolveReferences, ctx, {
+        agent,
+        environment_id: request.environment_id,
+        file_ids: uniqueIds(files),
+        memory_store_ids: uniqueIds(memoryStores),
+      }),
+      vaults.length === 0
+        ? Promise.resolve<CheckVaultsReply>({ vaults: [] })
+        : bus.call(vaultSubjects.checkVaults, ctx, { vault_ids: uniqueIds(vaults) }),
+    ]);
+    const resolvedAgent = checkReferences(
+      { agent, environmentId: request.environment_id, vaults, files, memoryStores },
+      catalogReply,
+      vaultReply,
+    );
+    checkModelRules(resolvedAgent, { systemMessageAt, hasBudget: Boolean(request.budget) });
+
+    // Write-only tokens: sealed under this deployment's own data key, never stored in clear.
+    const id = newId('deployment');
+    let dataKey: { keyId: string; wrapped: string } | null = null;
+    let secrets: Array<{ resourceIndex: number; sealed: string }> = [];
+    if (resources.tokens.length > 0) {
+      const key = generateDataKey();
+      dataKey = wrapDataKey(masterKeys, key, id);
+      secrets = resources.tokens.map((t) => ({
+        resourceIndex: t.index,
+        sealed: sealSecret(key, t.token, repositoryTokenRecordId(id, t.index)),
+      }));
+      key.fill(0);
+    }
+
+    const now = clock.now();
+    const row: DeploymentRow = {
+      id,
+      organizationId: tenant.organization_id,
+      workspaceId: tenant.workspace_id,
+      name: request.name,
+      description: request.description ?? null,
+      agentId: resolvedAgent.id,
+      agentVersion: resolvedAgent.version,
+      environmentId: request.environment_id,
+      vaultIds: request.vault_ids ?? [],
+      initialEvents,
+      resources: resources.configs,
+      metadata: request.metadata ?? {},
+      scheduleExpression: schedule?.expression ?? null,
+      scheduleTimezone: schedule?.timezone ?? null,
+      lastRunAt: null,
+      status: 'active',
+      pausedReason: null,
+      budget: request.budget ?? null,
+      revision: 1,
+      dataKeyId: dataKey?.keyId ?? null,
+      dataKeyWrapped: dataKey?.wrapped ?? null,
+      createdAt: now,
+      updatedAt: now,
+      archivedAt: null,
+    };
+    await db.transaction(async (tx) => {
+      await insertDeployment(tx, row, secrets);
+      await recordEvent(
+        tx,
+        outbox,
+        deploymentEvents.created,
+        tenant,
+        {
+          deployment_id: id,
+          organization_id: tenant.organization_id,
+          workspace_id: tenant.workspace_id,
+          schedule: schedule ? { expression: schedule.expression, timezone: schedule.timezone } : null,
+          status: 'active',
+          archived: false,
+          revision: 1,
+        },
+        now,
+      );
+    });
+    deps.relay?.poke();
+    return toDeployment(row, now);
+  }
+
+  async function list(
+    ctx: CallContext,
+    request: { filters: DeploymentListFilters; limit: number; after: PagePosition | null },
+  ): Promise<{ data: Deployment[]; next: PagePosition | null }> {
+    const tenant = tenantOf(ctx);
+    const page = await listDeploymentPage(db, tenant, request.filters, request.limit, request.after);
+    const now = clock.now();
+    return { data: page.rows.map((row) => toDeployment(row, now)), next: page.next };
+  }
+
+  return { create, list };
+}
+export type DeploymentsCore = ReturnType<typeof createDeploymentsCore>;

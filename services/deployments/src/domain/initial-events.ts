@@ -1,0 +1,46 @@
+import { invalidRequest } from '../../../../shared/errors/api-error';
+import { DEFAULT_MAX_ITERATIONS, type InitialEvent, type InitialEventParams } from '../../../../shared/schema/deployment';
+
+/** Events a `system.message` may accompany (the interface's rule 3; only user.message exists here). */
+const ACCOMPANIED_KINDS = new Set(['user.message', 'user.tool_result', 'user.custom_tool_result']);
+
+/**
+ * Placement rules of `system.message`: at most one, the final event, right after the event it
+ * accompanies. Returns its index, or undefined when there is none.
+ */
+export function checkSystemMessagePlacement(events: InitialEventParams[]): number | undefined {
+  const positions = events.flatMap((e, i) => (e.type === 'system.message' ? [i] : []));
+  if (positions.length === 0) return undefined;
+  if (positions.length > 1) {
+    throw invalidRequest(`initial_events.${positions[1]}: at most one system.message event is allowed`);
+  }
+  const at = positions[0];
+  if (at !== events.length - 1) throw invalidRequest(`initial_events.${at}: system.message must be the final event`);
+  if (at === 0 || !ACCOMPANIED_KINDS.has(events[at - 1].type)) {
+    throw invalidRequest(`initial_events.${at}: system.message must immediately follow a user.message event`);
+  }
+  return at;
+}
+
+/** The stored and returned form: `max_iterations` resolved to its default when omitted or null. */
+export function resolveInitialEvents(events: InitialEventParams[]): InitialEvent[] {
+  return events.map((event) =>
+    event.type === 'user.define_outcome'
+      ? {
+          type: event.type,
+          description: event.description,
+          rubric: event.rubric,
+          max_iterations: event.max_iterations ?? DEFAULT_MAX_ITERATIONS,
+        }
+      : event,
+  );
+}
+
+/** Rubric files, each with the field path of its first use (for error messages). */
+export function rubricFileReferences(events: InitialEventParams[]): Array<{ id: string; path: string }> {
+  return events.flatMap((event, i) =>
+    event.type === 'user.define_outcome' && event.rubric.type === 'file'
+      ? [{ id: event.rubric.file_id, path: `initial_events.${i}.rubric.file_id` }]
+      : [],
+  );
+}

@@ -1,0 +1,44 @@
+import { compileSchedule, CronSyntaxError, isValidTimezone, nextOccurrences, type CompiledSchedule } from '../../../../shared/cron';
+import { invalidRequest } from '../../../../shared/errors/api-error';
+import type { ScheduleParams } from '../../../../shared/schema/deployment';
+
+export const UPCOMING_RUNS = 5;
+
+/** Compiles a requested schedule or throws a 400 naming the field that is wrong and why. */
+export function compileRequestedSchedule(schedule: ScheduleParams): CompiledSchedule {
+  try {
+    return compileSchedule({ expression: schedule.expression, timezone: schedule.timezone });
+  } catch (err) {
+    if (!(err instanceof CronSyntaxError)) throw err;
+    // The engine checks the expression first; a valid expression with a bad zone is a zone error.
+    const field = isValidTimezone(schedule.timezone) ? 'expression' : 'timezone';
+    throw invalidRequest(`schedule.${field}: ${err.message}`);
+  }
+}
+
+/**
+ * Compiled schedules of stored deployments, by expression and zone: a list page of 100
+ * deployments usually shares a handful of schedules. Bounded; cleared when full.
+ */
+const cache = new Map<string, CompiledSchedule>();
+const CACHE_LIMIT = 2_000;
+
+function compiledFor(expression: string, timezone: string): CompiledSchedule {
+  const key = `${timezone}\u0000${expression}`;
+  let compiled = cache.get(key);
+  if (!compiled) {
+    compiled = compileSchedule({ expression, timezone });
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * The next occurrences as the API lists them: exact wall-clock matches without jitter, strictly
+ * after `now`; none once the deployment is archived. Paused deployments still list theirs.
+ */
+export function upcomingRuns(schedule: { expression: string; timezone: string }, now: Date, archived: boolean): string[] {
+  if (archived) return [];
+  return nextOccurrences(compiledFor(schedule.expression, schedule.timezone), now, UPCOMING_RUNS).map((d) => d.toISOString());
+}

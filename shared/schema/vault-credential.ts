@@ -1,0 +1,229 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdParam, ListReply, ListRequest, Metadata, Nullable, Timestamp } from './common';
+import { ReferenceState } from './references';
+
+/**
+ * Vault credentials, in the shapes of the SDK's `BetaManagedAgentsCredential` and its auth
+ * unions. Request forms carry the secret fields; response forms never do. The secret is
+ * write-only: it leaves the vaults service only through `vaults.credentials.resolve`.
+ */
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: '^https?://[^\\s]+$',
+  description: 'must be an http or https URL',
+});
+const Host = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^(\\*\\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+  description: 'must be a bare hostname, an IPv4 address or a *. wildcard',
+});
+const Token = Type.String({ minLength: 1, maxLength: 8192 });
+
+export const CredentialNetworking = Type.Union([
+  Type.Object({ type: Type.Literal('unrestricted') }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('limited'), allowed_hosts: Type.Array(Host, { minItems: 1, maxItems: 16 }) },
+    { additionalProperties: false },
+  ),
+]);
+export type CredentialNetworking = Static<typeof CredentialNetworking>;
+
+export const InjectionLocation = Type.Object(
+  { body: Type.Boolean(), header: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type InjectionLocation = Static<typeof InjectionLocation>;
+
+const TokenEndpointAuthParams = Type.Union([
+  Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('client_secret_basic'), client_secret: Type.String({ minLength: 1, maxLength: 1024 }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('client_secret_post'), client_secret: Type.String({ minLength: 1, maxLength: 1024 }) },
+    { additionalProperties: false },
+  ),
+]);
+
+const OptionalText = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
+
+export const StaticBearerAuthParams = Type.Object(
+  { type: Type.Literal('static_bearer'), token: Token, mcp_server_url: Url },
+  { additionalProperties: false },
+);
+export const EnvironmentVariableAuthParams = Type.Object(
+  {
+    type: Type.Literal('environment_variable'),
+    secret_name: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: 'must be an environment variable name (letters, digits and _, not starting with a digit)',
+    }),
+    secret_value: Type.String({ minLength: 1, maxLength: 16384 }),
+    networking: CredentialNetworking,
+    injection_location: Type.Optional(
+      Type.Object({ body: Type.Optional(Type.Boolean()), header: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const McpOAuthAuthParams = Type.Object(
+  {
+    type: Type.Literal('mcp_oauth'),
+    access_token: Token,
+    mcp_server_url: Url,
+    expires_at: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
+    refresh: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            client_id: Type.String({ minLength: 1, maxLength: 1024 }),
+            refresh_token: Token,
+            token_endpoint: Url,
+            token_endpoint_auth: TokenEndpointAuthParams,
+            resource: OptionalText(2048),
+            scope: OptionalText(2048),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** `auth` of a create request: the secret travels here once and is sealed at once. */
+export const CredentialAuthParams = Type.Union([McpOAuthAuthParams, StaticBearerAuthParams, EnvironmentVariableAuthParams]);
+export type CredentialAuthParams = Static<typeof CredentialAuthParams>;
+
+/** `auth` as shown in responses: configuration only, never a secret or any part of one. */
+export const CredentialAuth = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal('mcp_oauth'),
+      mcp_server_url: Type.String(),
+      expires_at: Nullable(Timestamp),
+      refresh: Nullable(
+        Type.Object(
+          {
+            client_id: Type.String(),
+            token_endpoint: Type.String(),
+            token_endpoint_auth: Type.Object(
+              {
+                type: Type.Union([
+                  Type.Literal('none'),
+                  Type.Literal('client_secret_basic'),
+                  Type.Literal('client_secret_post'),
+                ]),
+              },
+              { additionalProperties: false },
+            ),
+            resource: Nullable(Type.String()),
+            scope: Nullable(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ type: Type.Literal('static_bearer'), mcp_server_url: Type.String() }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('environment_variable'),
+      secret_name: Type.String(),
+      networking: CredentialNetworking,
+      injection_location: InjectionLocation,
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type CredentialAuth = Static<typeof CredentialAuth>;
+
+export const VaultCredential = Type.Object(
+  {
+    type: Type.Literal('vault_credential'),
+    id: Type.String(),
+    vault_id: Type.String(),
+    display_name: Nullable(Type.String()),
+    auth: CredentialAuth,
+    metadata: Metadata,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    archived_at: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type VaultCredential = Static<typeof VaultCredential>;
+
+/** `POST /v1/vaults/{id}/credentials` body. */
+export const CredentialCreateRequest = Type.Object(
+  {
+    auth: CredentialAuthParams,
+    display_name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type CredentialCreateRequest = Static<typeof CredentialCreateRequest>;
+
+export const DeletedVaultCredential = Type.Object(
+  { type: Type.Literal('vault_credential_deleted'), id: Type.String() },
+  { additionalProperties: false },
+);
+export type DeletedVaultCredential = Static<typeof DeletedVaultCredential>;
+
+export const CredentialListFilters = Type.Object(
+  { vault_id: IdParam, include_archived: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type CredentialListFilters = Static<typeof CredentialListFilters>;
+
+/** Bus forms (the tenant travels in the call context). */
+export const CredentialCreateBusRequest = Type.Object(
+  { vault_id: IdParam, credential: CredentialCreateRequest },
+  { additionalProperties: false },
+);
+export const CredentialIdRequest = Type.Object(
+  { vault_id: IdParam, credential_id: IdParam },
+  { additionalProperties: false },
+);
+export const CredentialListRequest = ListRequest(CredentialListFilters);
+export const CredentialListReply = ListReply(VaultCredential);
+
+/**
+ * What the fire path and the agent runtime receive: every active credential of each vault,
+ * decrypted, in the create form with defaults filled in. Internal to the bus; never served
+ * over HTTP. `unreadable`: the vault's data key or a ciphertext failed to authenticate (or its
+ * master key is no longer configured); nothing of that vault is returned.
+ */
+export const ResolvedVaultState = Type.Union([ReferenceState, Type.Literal('unreadable')]);
+export type ResolvedVaultState = Static<typeof ResolvedVaultState>;
+
+export const ResolvedCredential = Type.Object(
+  { id: Type.String(), display_name: Nullable(Type.String()), auth: CredentialAuthParams },
+  { additionalProperties: false },
+);
+export type ResolvedCredential = Static<typeof ResolvedCredential>;
+
+export const ResolveCredentialsRequest = Type.Object(
+  { vault_ids: Type.Array(IdParam, { maxItems: 50 }) },
+  { additionalProperties: false },
+);
+export const ResolveCredentialsReply = Type.Object(
+  {
+    vaults: Type.Array(
+      Type.Object(
+        { id: Type.String(), state: ResolvedVaultState, credentials: Type.Array(ResolvedCredential) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ResolveCredentialsReply = Static<typeof ResolveCredentialsReply>;

@@ -1,13 +1,25 @@
 import { Type } from '@sinclair/typebox';
 import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
+import { MasterKeyConfig, parseMasterKeyRing } from '../../../shared/crypto/master-key-ring';
 
 export const VaultsConfigSchema = {
   ...CommonConfig,
   ...DatabaseConfig,
   ...HealthConfig(8082),
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_vaults' }),
+  /**
+   * MASTER_KEYS (`kid:base64-32-bytes,...`, every key still needed to unwrap) and MASTER_KEY_ID
+   * (the one new data keys are wrapped with). Outside production a public development key is
+   * used when unset; production refuses to start without them.
+   */
+  ...MasterKeyConfig,
+  /** Data keys re-wrapped per transaction by `rewrap-data-keys`. */
+  REWRAP_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10000, default: 100 }),
 };
 
-export const loadVaultsConfig = (env: Record<string, string | undefined> = process.env) =>
-  loadConfig(VaultsConfigSchema, env);
+/** Parsed at start: a bad key ring stops the process with a message naming the variable. */
+export function loadVaultsConfig(env: Record<string, string | undefined> = process.env) {
+  const raw = loadConfig(VaultsConfigSchema, env);
+  return { ...raw, masterKeys: parseMasterKeyRing(raw) };
+}
 export type VaultsConfig = ReturnType<typeof loadVaultsConfig>;

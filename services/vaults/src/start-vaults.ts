@@ -4,7 +4,7 @@ import { startServiceRuntime } from '../../../shared/runtime/service-runtime';
 import type { Clock } from '../../../shared/time/clock';
 import type { VaultsConfig } from './config';
 import { outbox } from './db/schema';
-
+import { registerVaultHandlers } from './service';
 
 export const VAULTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
@@ -14,6 +14,12 @@ export async function startVaults(config: VaultsConfig, options: { clock?: Clock
     outbox,
     ...options,
   });
-  
+  registerVaultHandlers(runtime.server, {
+    db: runtime.database.db,
+    clock: runtime.clock,
+    keys: config.masterKeys,
+    logger: runtime.logger,
+    eventsRecorded: () => runtime.relay?.poke(),
+  });
   return runtime;
 }

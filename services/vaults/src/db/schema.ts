@@ -1,4 +1,58 @@
+import { datetime, index, mediumtext, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
 import { defineOutboxTable } from '../../../../shared/db/outbox-table';
+import { jsonColumn } from '../../../../shared/db/json-column';
+import type { CredentialAuth } from '../../../../shared/schema/vault-credential';
 
 /** The vaults service's own tables. */
 export const outbox = defineOutboxTable();
+
+/**
+ * One row per vault. The vault's data key lives here, wrapped by a master key (`data_key_id`
+ * names which): deleting the row shreds every secret sealed under it.
+ */
+export const vaults = mysqlTable(
+  'vaults',
+  {
+    id: varchar('id', { length: 40 }).primaryKey(),
+    organizationId: varchar('organization_id', { length: 64 }).notNull(),
+    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    displayName: varchar('display_name', { length: 255 }).notNull(),
+    metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    dataKeyId: varchar('data_key_id', { length: 32 }).notNull(),
+    wrappedDataKey: text('wrapped_data_key').notNull(),
+    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
+    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
+    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+  },
+  (t) => [
+    index('vaults_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id),
+    // Rotation finds the data keys not yet under the active master key.
+    index('vaults_data_key_id').on(t.dataKeyId, t.id),
+  ],
+);
+export type VaultRow = typeof vaults.$inferSelect;
+
+/**
+ * Credentials. `sealed_secret` is the whole auth (secret fields included) sealed with the
+ * vault's data key, bound to the credential id; `auth` is the public part shown in responses.
+ * Archiving a credential destroys its sealed secret.
+ */
+export const vaultCredentials = mysqlTable(
+  'vault_credentials',
+  {
+    id: varchar('id', { length: 40 }).primaryKey(),
+    vaultId: varchar('vault_id', { length: 40 }).notNull(),
+    displayName: varchar('display_name', { length: 255 }),
+    kind: varchar('kind', { length: 32 }).$type<CredentialAuth['type']>().notNull(),
+    /** What two active credentials of one vault must not share: env var name or MCP server URL. */
+    target: varchar('target', { length: 2048 }).notNull(),
+    auth: jsonColumn<CredentialAuth>('auth').notNull(),
+    metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    sealedSecret: mediumtext('sealed_secret'),
+    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
+    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
+    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+  },
+  (t) => [index('vault_credentials_vault_created').on(t.vaultId, t.createdAt, t.id)],
+);
+export type VaultCredentialRow = typeof vaultCredentials.$inferSelect;

@@ -1,0 +1,95 @@
+import { invalidRequest } from '../../../../shared/errors/api-error';
+import { parseRfc3339 } from '../../../../shared/schema/rfc3339';
+import type { CredentialAuth, CredentialAuthParams } from '../../../../shared/schema/vault-credential';
+
+/** What a credential is made of once its request is checked: the sealed part and the shown part. */
+export interface PreparedAuth {
+  /** The whole auth with defaults filled in, secrets included: sealed, and what resolve returns. */
+  sealed: CredentialAuthParams;
+  /** Configuration only: stored in clear and shown in responses. */
+  shown: CredentialAuth;
+  /** Two active credentials of one vault must not share this (env var name or MCP server URL). */
+  target: string;
+}
+
+function checkUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidRequest(`${field}: must be an http or https URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidRequest(`${field}: must be an http or https URL`);
+  return value;
+}
+
+/** Checks what the schema cannot (URLs, times, at least one injection location) and splits the auth. */
+export function prepareAuth(auth: CredentialAuthParams, now: Date): PreparedAuth {
+  switch (auth.type) {
+    case 'static_bearer': {
+      checkUrl('auth.mcp_server_url', auth.mcp_server_url);
+      return {
+        sealed: { type: 'static_bearer', mcp_server_url: auth.mcp_server_url, token: auth.token },
+        shown: { type: 'static_bearer', mcp_server_url: auth.mcp_server_url },
+        target: `mcp:${auth.mcp_server_url}`,
+      };
+    }
+    case 'environment_variable': {
+      const injection = { body: auth.injection_location?.body ?? true, header: auth.injection_location?.header ?? true };
+      if (!injection.body && !injection.header) {
+        throw invalidRequest('auth.injection_location: at least one of body or header must be enabled');
+      }
+      const networking =
+        auth.networking.type === 'limited'
+          ? { type: 'limited' as const, allowed_hosts: auth.networking.allowed_hosts.map((h) => h.toLowerCase()) }
+          : { type: 'unrestricted' as const };
+      return {
+        sealed: {
+          type: 'environment_variable',
+          secret_name: auth.secret_name,
+          secret_value: auth.secret_value,
+          networking,
+          injection_location: injection,
+        },
+        shown: { type: 'environment_variable', secret_name: auth.secret_name, networking, injection_location: injection },
+        target: `env:${auth.secret_name}`,
+      };
+    }
+    case 'mcp_oauth': {
+      checkUrl('auth.mcp_server_url', auth.mcp_server_url);
+      let expiresAt: string | null = null;
+      if (auth.expires_at !== undefined && auth.expires_at !== null) {
+        const parsed = parseRfc3339(auth.expires_at);
+        if (!parsed) throw invalidRequest('auth.expires_at: must be an RFC 3339 timestamp');
+        if (parsed.getTime() <= now.getTime()) throw invalidRequest('auth.expires_at: must be in the future');
+        expiresAt = parsed.toISOString();
+      }
+      const refresh = auth.refresh ?? null;
+      if (refresh) checkUrl('auth.refresh.token_endpoint', refresh.token_endpoint);
+      const refreshShown = refresh && {
+        client_id: refresh.client_id,
+        token_endpoint: refresh.token_endpoint,
+        token_endpoint_auth: { type: refresh.token_endpoint_auth.type },
+        resource: refresh.resource ?? null,
+        scope: refresh.scope ?? null,
+      };
+      return {
+        sealed: {
+          type: 'mcp_oauth',
+          mcp_server_url: auth.mcp_server_url,
+          access_token: auth.access_token,
+          expires_at: expiresAt,
+          refresh: refresh && { ...refreshShown!, refresh_token: refresh.refresh_token, token_endpoint_auth: refresh.token_endpoint_auth },
+        },
+        shown: { type: 'mcp_oauth', mcp_server_url: auth.mcp_server_url, expires_at: expiresAt, refresh: refreshShown },
+        target: `mcp:${auth.mcp_server_url}`,
+      };
+    }
+  }
+}
+
+/** Human wording of a target, for the conflict message. */
+export const describeTarget = (target: string): string =>
+  target.startsWith('env:')
+    ? `environment variable ${target.slice(4)}`
+    : `MCP server ${target.slice(4)}`;

@@ -1,0 +1,22 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import { findVault, updateVault } from '../db/vault-queries';
+import { presentVault } from '../domain/present';
+import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+
+type S = typeof vaultSubjects.archive;
+
+/** Archiving is one-way and idempotent: archiving again returns the vault as it is. */
+export const archiveVault =
+  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  async ({ vault_id }, ctx) => {
+    const tenant = tenantOf(ctx);
+    return deps.db.transaction(async (tx) => {
+      const row = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      if (!row) throw vaultNotFound(vault_id);
+      if (row.archivedAt) return presentVault(row);
+      const now = deps.clock.now();
+      await updateVault(tx, vault_id, { archivedAt: now, updatedAt: now });
+      return presentVault({ ...row, archivedAt: now, updatedAt: now });
+    });
+  };

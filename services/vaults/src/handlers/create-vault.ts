@@ -1,0 +1,35 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import { generateDataKey, wrapDataKey } from '../../../../shared/crypto/envelope';
+import { newId } from '../../../../shared/ids/ids';
+import { insertVault } from '../db/vault-queries';
+import { presentVault } from '../domain/present';
+import { tenantOf, type VaultsDeps } from './deps';
+
+type S = typeof vaultSubjects.create;
+
+/** A new vault gets its own data key, stored only wrapped by the active master key. */
+export const createVault =
+  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  async (request, ctx) => {
+    const tenant = tenantOf(ctx);
+    const id = newId('vault');
+    const now = deps.clock.now();
+    const dataKey = generateDataKey();
+    const wrapped = wrapDataKey(deps.keys, dataKey, id);
+    dataKey.fill(0);
+    const row = {
+      id,
+      organizationId: tenant.organization_id,
+      workspaceId: tenant.workspace_id,
+      displayName: request.display_name,
+      metadata: request.metadata ?? {},
+      dataKeyId: wrapped.keyId,
+      wrappedDataKey: wrapped.wrapped,
+      createdAt: now,
+      updatedAt: now,
+      archivedAt: null,
+    };
+    await insertVault(deps.db, row);
+    return presentVault(row);
+  };

@@ -1,0 +1,31 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import { recordEvent } from '../../../../shared/bus/outbox';
+import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import { vaultEvents } from '../../../../shared/schema/vault';
+import { deleteCredentialsOfVault } from '../db/credential-queries';
+import { outbox } from '../db/schema';
+import { deleteVaultRow, findVault } from '../db/vault-queries';
+import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+
+type S = typeof vaultSubjects.delete;
+
+/**
+ * Crypto-shredding: the vault row (with its wrapped data key) and every credential go in one
+ * transaction, together with the `vaults.deleted` event, so nothing decryptable is left and
+ * every consumer hears of it exactly when it happened.
+ */
+export const deleteVault =
+  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  async ({ vault_id }, ctx) => {
+    const tenant = tenantOf(ctx);
+    const now = deps.clock.now();
+    await deps.db.transaction(async (tx) => {
+      const row = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      if (!row) throw vaultNotFound(vault_id);
+      await deleteCredentialsOfVault(tx, vault_id);
+      await deleteVaultRow(tx, vault_id);
+      await recordEvent(tx, outbox, vaultEvents.deleted, tenant, { vault_id, deleted_at: now.toISOString() }, now);
+    });
+    deps.eventsRecorded();
+    return { type: 'vault_deleted' as const, id: vault_id };
+  };

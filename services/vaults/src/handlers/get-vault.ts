@@ -1,0 +1,15 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import { findVault } from '../db/vault-queries';
+import { presentVault } from '../domain/present';
+import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+
+type S = typeof vaultSubjects.get;
+
+export const getVault =
+  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  async ({ vault_id }, ctx) => {
+    const row = await findVault(deps.db, tenantOf(ctx), vault_id);
+    if (!row) throw vaultNotFound(vault_id);
+    return presentVault(row);
+  };

@@ -1,0 +1,19 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import { listVaultsAfter, pageOf } from '../db/vault-queries';
+import { presentVault } from '../domain/present';
+import { tenantOf, type VaultsDeps } from './deps';
+
+type S = typeof vaultSubjects.list;
+
+export const listVaults =
+  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  async ({ filters, limit, after }, ctx) => {
+    const rows = await listVaultsAfter(deps.db, tenantOf(ctx), {
+      includeArchived: filters.include_archived,
+      after,
+      limit,
+    });
+    const { page, next } = pageOf(rows, limit);
+    return { data: page.map(presentVault), next };
+  };

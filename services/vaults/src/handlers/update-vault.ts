@@ -1,0 +1,33 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import { invalidRequest } from '../../../../shared/errors/api-error';
+import { findVault, updateVault as updateVaultRow } from '../db/vault-queries';
+import { applyMetadataPatch } from '../domain/metadata';
+import { presentVault } from '../domain/present';
+import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+
+type S = typeof vaultSubjects.update;
+
+/** Omitted or null fields stay; metadata is patched. An archived vault is frozen. */
+export const updateVault =
+  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  async ({ vault_id, update }, ctx) => {
+    const tenant = tenantOf(ctx);
+    return deps.db.transaction(async (tx) => {
+      const row = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      if (!row) throw vaultNotFound(vault_id);
+      if (row.archivedAt) throw invalidRequest(`vault ${vault_id} is archived and cannot be changed`);
+      const next = {
+        ...row,
+        displayName: update.display_name ?? row.displayName,
+        metadata: update.metadata ? applyMetadataPatch(row.metadata, update.metadata) : row.metadata,
+        updatedAt: deps.clock.now(),
+      };
+      await updateVaultRow(tx, vault_id, {
+        displayName: next.displayName,
+        metadata: next.metadata,
+        updatedAt: next.updatedAt,
+      });
+      return presentVault(next);
+    });
+  };

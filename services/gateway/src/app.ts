@@ -4,6 +4,7 @@ import { errorResponse } from './http/error-response';
 import { requestState } from './http/request-state';
 import { deploymentsModule } from './modules/deployments';
 import { modelsModule } from './modules/models';
+import { vaultsModule } from './modules/vaults';
 import type { GatewayDeps } from './routing/gateway-deps';
 
 /** Elysia's own failures, translated so that nothing leaves without the envelope. */
@@ -46,6 +47,7 @@ export function createGatewayApp(deps: GatewayDeps) {
       }
     })
     .use(modelsModule(deps))
+    .use(vaultsModule(deps))
     .use(deploymentsModule(deps));
 }
 export type GatewayApp = ReturnType<typeof createGatewayApp>;

@@ -1,0 +1,157 @@
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Logger } from '../log/logger';
+import { isValid } from '../validation/validate';
+import { EventEnvelope, type EventType } from './event';
+import { eventSubject, STREAMS, streamName } from './streams';
+
+export interface EventDelivery {
+  /** The subject on the wire (with the install prefix). */
+  subject: string;
+  /** 1 on first delivery; more after a nak, a lapsed ack wait or a restart. */
+  deliveryCount: number;
+  streamSequence: number;
+}
+
+export type EventHandler<P extends TSchema> = (event: EventEnvelope<Static<P>>, delivery: EventDelivery) => Promise<void>;
+
+export interface EventConsumerOptions<P extends TSchema> {
+  nc: NatsConnection;
+  prefix: string;
+  /** The event kinds handled, all with one payload schema. Other kinds the filter lets through are acked and ignored. */
+  events: readonly EventType<P>[];
+  /** Durable consumer name; replicas of one service share it and split the messages. */
+  durable: string;
+  /** Relative subject filter (e.g. `deployments.>`); default: everything in the events' stream. */
+  filterSubject?: string;
+  /**
+   * Must be idempotent: delivery is at least once. Resolve only once the effect is committed;
+   * the message is acked after that, and a rejection redelivers it after a delay.
+   */
+  handler: EventHandler<P>;
+  logger: Logger;
+  /** How long a delivered message may stay unacknowledged before the server redelivers it. */
+  ackWaitMs?: number;
+  /** Redelivery delay after a failed attempt: doubles from this... */
+  retryBaseMs?: number;
+  /** ...up to this. */
+  retryMaxMs?: number;
+  /** Messages pulled ahead of the handler. */
+  prefetch?: number;
+}
+
+export interface EventConsumer {
+  /** Stops pulling, lets the message being handled finish and ack, hands buffered ones back. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A typed durable JetStream consumer with explicit acks. Each message is validated against
+ * the envelope and its event kind's payload schema; a message that can never be valid is
+ * terminated (retrying cannot fix it) and logged as an error. Messages are handled one at a
+ * time per process.
+ */
+export async function startEventConsumer<P extends TSchema>(options: EventConsumerOptions<P>): Promise<EventConsumer> {
+  const first = options.events[0];
+  if (!first) throw new Error('startEventConsumer needs at least one event type');
+  if (options.events.some((e) => e.stream !== first.stream)) throw new Error('all events must come from one stream');
+  const stream = streamName(options.prefix, first.stream);
+  const filter = eventSubject(options.prefix, options.filterSubject ?? STREAMS[first.stream].subjects);
+  const ackWaitMs = options.ackWaitMs ?? 30_000;
+  await ensureDurable(options.nc, stream, { durable: options.durable, filter, ackWaitMs });
+
+  const byType = new Map(options.events.map((e) => [e.subject, e]));
+  const logger = options.logger.child({ consumer: options.durable });
+  const consumer = await jetstream(options.nc).consumers.get(stream, options.durable);
+  const messages = await consumer.consume({ max_messages: options.prefetch ?? 20 });
+  let stopping = false;
+
+  const handle = async (msg: JsMsg): Promise<void> => {
+    const delivery = { subject: msg.subject, deliveryCount: msg.info.deliveryCount, streamSequence: msg.seq };
+    let envelope: unknown;
+    try {
+      envelope = msg.json();
+    } catch {
+      envelope = undefined;
+    }
+    if (!isValid(EventEnvelope, envelope)) {
+      logger.error('malformed event terminated', delivery);
+      msg.term('malformed envelope');
+      return;
+    }
+    const type = byType.get(envelope.type);
+    if (!type) {
+      msg.ack();
+      return;
+    }
+    if (!isValid(type.payload, envelope.data)) {
+      logger.error('event payload breaks its schema; terminated', { ...delivery, event_id: envelope.id, type: envelope.type });
+      msg.term('invalid payload');
+      return;
+    }
+    try {
+      await options.handler(envelope as EventEnvelope<Static<P>>, delivery);
+      msg.ack();
+    } catch (err) {
+      const delay = Math.min(
+        options.retryMaxMs ?? 60_000,
+        (options.retryBaseMs ?? 1_000) * 2 ** Math.min(20, delivery.deliveryCount - 1),
+      );
+      logger.warn('event handler failed; redelivering', { ...delivery, event_id: envelope.id, retry_in_ms: delay, error: err });
+      msg.nak(delay);
+    }
+  };
+
+  const loop = (async () => {
+    for await (const msg of messages) {
+      // Buffered messages go back at once, for another replica or the next start.
+      if (stopping) msg.nak();
+      else await handle(msg);
+    }
+  })().catch((err) => logger.error('event consumer ended', { error: err }));
+
+  (async () => {
+    for await (const status of messages.status()) {
+      if (status.type === 'consumer_deleted' || status.type === 'consumer_not_found' || status.type === 'heartbeats_missed') {
+        logger.warn('event consumer status', { status: status.type });
+      }
+    }
+  })().catch(() => undefined);
+
+  return {
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      await messages.close();
+      await loop;
+    },
+  };
+}
+
+/** Creates the durable consumer, or brings an existing one's settings up to date. */
+async function ensureDurable(
+  nc: NatsConnection,
+  stream: string,
+  settings: { durable: string; filter: string; ackWaitMs: number },
+): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  try {
+    await jsm.consumers.add(stream, {
+      durable_name: settings.durable,
+      ack_policy: AckPolicy.Explicit,
+      // A new install (or a rebuilt database with a reset consumer) replays the stream.
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: settings.filter,
+      ack_wait: nanos(settings.ackWaitMs),
+      max_deliver: -1,
+    });
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError)) throw err;
+    const info = await jsm.consumers.info(stream, settings.durable);
+    if (info.config.filter_subject !== settings.filter) {
+      throw new Error(`consumer ${settings.durable} on ${stream} filters ${info.config.filter_subject}, expected ${settings.filter}`);
+    }
+    await jsm.consumers.update(stream, settings.durable, { ack_wait: nanos(settings.ackWaitMs) });
+  }
+}

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Type } from '@sinclair/typebox';
 import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
 
@@ -6,6 +7,26 @@ export const SchedulerConfigSchema = {
   ...DatabaseConfig,
   ...HealthConfig(8084),
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_scheduler' }),
+  /** Due schedules one worker claims per round trip; each batch's fires go out concurrently. */
+  SCHEDULER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  /** Pause between polls when nothing is due (a full batch polls again at once). */
+  SCHEDULER_POLL_MS: Type.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
+  /**
+   * How long a claim keeps other workers off a row. A worker that dies after claiming delays
+   * those fires by at most this much, so it must stay well under the shortest cron period
+   * (one minute), and above BUS_TIMEOUT_MS so a live worker keeps its claim while it waits.
+   */
+  SCHEDULER_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 50000, default: 30000 }),
+  /** After a bus error (timeout, no responders) the row stays due and is retried after this. */
+  SCHEDULER_RETRY_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 5000 }),
+  /** Missed occurrences older than this (past their fire time) are skipped, never fired. */
+  MISFIRE_WINDOW_MS: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600_000, default: 3600000 }),
+  /** Upper bound (exclusive) of the deterministic per-deployment delay added to every fire. */
+  JITTER_MAX_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 60000 }),
+  /** Names this process in claims and logs; unique per replica. */
+  SCHEDULER_WORKER_ID: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$', default: `${hostname().slice(0, 60)}-${process.pid}` }),
+  /** Durable JetStream consumer of deployment events; shared by every replica of one install. */
+  SCHEDULER_CONSUMER_NAME: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'scheduler-deployments' }),
 };
 
 export const loadSchedulerConfig = (env: Record<string, string | undefined> = process.env) =>

@@ -1,0 +1,139 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { defineEvent } from '../bus/event';
+import { ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+
+/**
+ * The agent resource (SDK `BetaManagedAgentsAgent`). Every change creates a new immutable
+ * version; `version` is the one shown. Tools, MCP servers, skills and multiagent configuration
+ * are not stored by this product yet: they are accepted only empty (or null) and echoed empty.
+ */
+
+const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+const EffortLevel = Type.Union(EFFORT_LEVELS.map((l) => Type.Literal(l)));
+const EffortObject = Type.Object({ type: EffortLevel }, { additionalProperties: false });
+export type EffortObject = Static<typeof EffortObject>;
+
+/** Response form: the model id plus whatever configuration was given (effort as an object). */
+export const AgentModelConfig = Type.Object(
+  {
+    id: Type.String(),
+    effort: Type.Optional(EffortObject),
+    inference_geo: Type.Optional(Type.String()),
+    speed: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('fast')])),
+  },
+  { additionalProperties: false },
+);
+export type AgentModelConfig = Static<typeof AgentModelConfig>;
+
+export const AgentModelConfigParams = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 256 }),
+    effort: Type.Optional(Nullable(Type.Union([EffortLevel, EffortObject], { description: 'must be one of "low", "medium", "high", "xhigh", "max" or {"type": <level>}' }))),
+    inference_geo: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
+    speed: Type.Optional(Nullable(Type.Union([Type.Literal('standard'), Type.Literal('fast')]))),
+  },
+  { additionalProperties: false },
+);
+export type AgentModelConfigParams = Static<typeof AgentModelConfigParams>;
+
+/** A model id string, or a model configuration object. */
+export const AgentModelParam = Type.Union([Type.String({ minLength: 1, maxLength: 256 }), AgentModelConfigParams], {
+  description: 'must be a model id or an object with an `id`',
+});
+export type AgentModelParam = Static<typeof AgentModelParam>;
+
+export const ExecutionIdentity = Type.Union([
+  Type.Object({ type: Type.Literal('service_account') }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('aws_role'), role_arn: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+]);
+export type ExecutionIdentity = Static<typeof ExecutionIdentity>;
+
+/** Accepted only empty: the product does not configure these yet. */
+const EmptyList = Type.Array(Type.Unknown(), { maxItems: 0 });
+
+const AgentDescription = Type.String({ maxLength: 2048 });
+const AgentSystem = Type.String({ maxLength: 100_000 });
+const AgentName = Type.String({ minLength: 1, maxLength: 256 });
+
+export const AgentCreateBody = Type.Object(
+  {
+    name: AgentName,
+    description: Type.Optional(Nullable(AgentDescription)),
+    model: AgentModelParam,
+    system: Type.Optional(Nullable(AgentSystem)),
+    metadata: Type.Optional(Metadata),
+    execution_identity: Type.Optional(Nullable(ExecutionIdentity)),
+    tools: Type.Optional(EmptyList),
+    mcp_servers: Type.Optional(EmptyList),
+    skills: Type.Optional(EmptyList),
+    multiagent: Type.Optional(Type.Null()),
+  },
+  { additionalProperties: false },
+);
+export type AgentCreateBody = Static<typeof AgentCreateBody>;
+
+/** Omitted fields are preserved; `version`, when given, must equal the current version. */
+export const AgentUpdateBody = Type.Object(
+  {
+    name: Type.Optional(AgentName),
+    description: Type.Optional(Nullable(AgentDescription)),
+    model: Type.Optional(AgentModelParam),
+    system: Type.Optional(Nullable(AgentSystem)),
+    metadata: Type.Optional(Nullable(MetadataPatch)),
+    execution_identity: Type.Optional(Nullable(ExecutionIdentity)),
+    tools: Type.Optional(Nullable(EmptyList)),
+    mcp_servers: Type.Optional(Nullable(EmptyList)),
+    skills: Type.Optional(Nullable(EmptyList)),
+    multiagent: Type.Optional(Type.Null()),
+    version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  },
+  { additionalProperties: false },
+);
+export type AgentUpdateBody = Static<typeof AgentUpdateBody>;
+
+export const Agent = Type.Object(
+  {
+    type: Type.Literal('agent'),
+    id: Type.String(),
+    version: Type.Integer(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    model: AgentModelConfig,
+    system: Nullable(Type.String()),
+    metadata: Type.Record(Type.String(), Type.String()),
+    execution_identity: ExecutionIdentity,
+    tools: Type.Array(Type.Unknown()),
+    mcp_servers: Type.Array(Type.Unknown()),
+    skills: Type.Array(Type.Unknown()),
+    multiagent: Type.Null(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    archived_at: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type Agent = Static<typeof Agent>;
+
+export const AgentListFilters = Type.Object(
+  {
+    created_at_gte: Type.Optional(Type.String()),
+    created_at_lte: Type.Optional(Type.String()),
+    include_archived: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type AgentListFilters = Static<typeof AgentListFilters>;
+
+export const AgentIdRequest = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const GetAgentRequest = Type.Object(
+  { id: Type.String(), version: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { additionalProperties: false },
+);
+export const UpdateAgentRequest = Type.Object({ id: Type.String(), patch: AgentUpdateBody }, { additionalProperties: false });
+export const AgentListRequest = ListRequest(AgentListFilters);
+export const AgentListReply = ListReply(Agent);
+
+export const AgentEventPayload = Type.Object({ agent_id: Type.String() }, { additionalProperties: false });
+export const agentEvents = {
+  archived: defineEvent('catalog', 'catalog.agent.archived', AgentEventPayload),
+};

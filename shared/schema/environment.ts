@@ -1,0 +1,136 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { defineEvent } from '../bus/event';
+import { ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+
+/** The environment resource (SDK `BetaEnvironment`): where sessions run. Only `cloud` exists here. */
+
+const Hosts = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 256 });
+const PackageList = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 256 });
+
+const UnrestrictedNetwork = Type.Object({ type: Type.Literal('unrestricted') }, { additionalProperties: false });
+const LimitedNetwork = Type.Object(
+  {
+    type: Type.Literal('limited'),
+    allow_mcp_servers: Type.Boolean(),
+    allow_package_managers: Type.Boolean(),
+    allowed_hosts: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+const LimitedNetworkParams = Type.Object(
+  {
+    type: Type.Literal('limited'),
+    allow_mcp_servers: Type.Optional(Nullable(Type.Boolean())),
+    allow_package_managers: Type.Optional(Nullable(Type.Boolean())),
+    allowed_hosts: Type.Optional(Nullable(Hosts)),
+  },
+  { additionalProperties: false },
+);
+
+export const PACKAGE_MANAGERS = ['apt', 'cargo', 'gem', 'go', 'npm', 'pip'] as const;
+export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
+
+const Packages = Type.Object(
+  {
+    type: Type.Literal('packages'),
+    apt: Type.Array(Type.String()),
+    cargo: Type.Array(Type.String()),
+    gem: Type.Array(Type.String()),
+    go: Type.Array(Type.String()),
+    npm: Type.Array(Type.String()),
+    pip: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+const PackagesParams = Type.Object(
+  {
+    type: Type.Optional(Type.Literal('packages')),
+    apt: Type.Optional(Nullable(PackageList)),
+    cargo: Type.Optional(Nullable(PackageList)),
+    gem: Type.Optional(Nullable(PackageList)),
+    go: Type.Optional(Nullable(PackageList)),
+    npm: Type.Optional(Nullable(PackageList)),
+    pip: Type.Optional(Nullable(PackageList)),
+  },
+  { additionalProperties: false },
+);
+
+export const CloudConfig = Type.Object(
+  { type: Type.Literal('cloud'), networking: Type.Union([UnrestrictedNetwork, LimitedNetwork]), packages: Packages },
+  { additionalProperties: false },
+);
+export type CloudConfig = Static<typeof CloudConfig>;
+
+export const CloudConfigParams = Type.Object(
+  {
+    type: Type.Literal('cloud'),
+    networking: Type.Optional(Nullable(Type.Union([UnrestrictedNetwork, LimitedNetworkParams]))),
+    packages: Type.Optional(Nullable(PackagesParams)),
+  },
+  { additionalProperties: false },
+);
+export type CloudConfigParams = Static<typeof CloudConfigParams>;
+
+const EnvironmentName = Type.String({ minLength: 1, maxLength: 256 });
+const EnvironmentDescription = Type.String({ maxLength: 2048 });
+
+export const EnvironmentCreateBody = Type.Object(
+  {
+    name: EnvironmentName,
+    description: Type.Optional(Nullable(EnvironmentDescription)),
+    config: Type.Optional(Nullable(CloudConfigParams)),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type EnvironmentCreateBody = Static<typeof EnvironmentCreateBody>;
+
+/** Patch: omitted fields are preserved; `config` is replaced whole. */
+export const EnvironmentUpdateBody = Type.Object(
+  {
+    name: Type.Optional(Nullable(EnvironmentName)),
+    description: Type.Optional(Nullable(EnvironmentDescription)),
+    config: Type.Optional(Nullable(CloudConfigParams)),
+    metadata: Type.Optional(Nullable(MetadataPatch)),
+  },
+  { additionalProperties: false },
+);
+export type EnvironmentUpdateBody = Static<typeof EnvironmentUpdateBody>;
+
+export const Environment = Type.Object(
+  {
+    type: Type.Literal('environment'),
+    id: Type.String(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    config: CloudConfig,
+    metadata: Type.Record(Type.String(), Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    archived_at: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type Environment = Static<typeof Environment>;
+
+export const EnvironmentDeleted = Type.Object(
+  { type: Type.Literal('environment_deleted'), id: Type.String() },
+  { additionalProperties: false },
+);
+
+export const EnvironmentListFilters = Type.Object({ include_archived: Type.Boolean() }, { additionalProperties: false });
+export type EnvironmentListFilters = Static<typeof EnvironmentListFilters>;
+
+export const EnvironmentIdRequest = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const UpdateEnvironmentRequest = Type.Object(
+  { id: Type.String(), patch: EnvironmentUpdateBody },
+  { additionalProperties: false },
+);
+export const EnvironmentListRequest = ListRequest(EnvironmentListFilters);
+export const EnvironmentListReply = ListReply(Environment);
+
+export const EnvironmentEventPayload = Type.Object({ environment_id: Type.String() }, { additionalProperties: false });
+export const environmentEvents = {
+  archived: defineEvent('catalog', 'catalog.environment.archived', EnvironmentEventPayload),
+  deleted: defineEvent('catalog', 'catalog.environment.deleted', EnvironmentEventPayload),
+};

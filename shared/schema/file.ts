@@ -1,0 +1,49 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { defineEvent } from '../bus/event';
+import { ListReply, ListRequest, Timestamp } from './common';
+
+/** The file resource (SDK `BetaFileMetadata`): uploaded bytes, stored by the catalog. */
+
+export const FileName = Type.String({ minLength: 1, maxLength: 255 });
+export const MimeType = Type.String({ minLength: 1, maxLength: 255 });
+
+export const FileMetadata = Type.Object(
+  {
+    type: Type.Literal('file'),
+    id: Type.String(),
+    filename: Type.String(),
+    mime_type: Type.String(),
+    size_bytes: Type.Integer({ minimum: 0 }),
+    created_at: Timestamp,
+    downloadable: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type FileMetadata = Static<typeof FileMetadata>;
+
+export const FileDeleted = Type.Object({ type: Type.Literal('file_deleted'), id: Type.String() }, { additionalProperties: false });
+
+/** Contents travel base64 on the bus; large requests are offloaded by the payload codec. */
+export const UploadFileRequest = Type.Object(
+  { filename: FileName, mime_type: MimeType, content_base64: Type.String() },
+  { additionalProperties: false },
+);
+export type UploadFileRequest = Static<typeof UploadFileRequest>;
+
+export const FileContent = Type.Object(
+  { filename: Type.String(), mime_type: Type.String(), content_base64: Type.String() },
+  { additionalProperties: false },
+);
+export type FileContent = Static<typeof FileContent>;
+
+export const FileListFilters = Type.Object({}, { additionalProperties: false });
+export type FileListFilters = Static<typeof FileListFilters>;
+
+export const FileIdRequest = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const FileListRequest = ListRequest(FileListFilters);
+export const FileListReply = ListReply(FileMetadata);
+
+export const FileEventPayload = Type.Object({ file_id: Type.String() }, { additionalProperties: false });
+export const fileEvents = {
+  deleted: defineEvent('catalog', 'catalog.file.deleted', FileEventPayload),
+};

@@ -1,4 +1,4 @@
-import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TNull, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
 import { ListReply, ListRequest, Nullable, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 
@@ -11,6 +11,36 @@ import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
  */
 const closed = <P extends TProperties>(properties: P, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+
+/**
+ * `T | null`, written so a validation failure still says what is wrong: a nullable union of
+ * objects keeps its variants side by side (the validator then picks the variant by `type`), and
+ * a nullable scalar carries a description of its limits instead of "does not match any form".
+ */
+function orNull<T extends TSchema>(schema: T, description?: string): TUnion<[T, TNull]> {
+  const variants = (schema as { anyOf?: TSchema[] }).anyOf;
+  const text = description ?? describeScalar(schema);
+  // Same values as Union([T, Null]); only the nesting differs, so the static type is that.
+  return Type.Union([...(variants ?? [schema]), Type.Null()], text ? { description: text } : {}) as unknown as TUnion<[T, TNull]>;
+}
+
+function describeScalar(schema: TSchema): string | undefined {
+  const s = schema as { type?: string; minLength?: number; maxLength?: number; minimum?: number; maximum?: number; description?: string };
+  if (s.description) return `${s.description}, or null`;
+  if (s.type === 'string') {
+    const range =
+      s.minLength !== undefined && s.maxLength !== undefined
+        ? ` of ${s.minLength} to ${s.maxLength} characters`
+        : s.maxLength !== undefined
+          ? ` of at most ${s.maxLength} characters`
+          : s.minLength !== undefined
+            ? ` of at least ${s.minLength} character${s.minLength === 1 ? '' : 's'}`
+            : '';
+    return `must be a string${range}, or null`;
+  }
+  if (s.type === 'integer') return `must be an integer from ${s.minimum} to ${s.maximum}, or null`;
+  return undefined;
+}
 
 /** int32 ceiling for integer fields the interface types as int32. */
 const INT32_MAX = 2147483647;
@@ -36,8 +66,8 @@ export const DocumentBlock = closed({
   source: Type.Union([Base64Source, PlainTextSource, UrlSource, FileSource], {
     description: 'must be a base64, text, url or file source',
   }),
-  title: Type.Optional(Nullable(Type.String())),
-  context: Type.Optional(Nullable(Type.String())),
+  title: Type.Optional(orNull(Type.String())),
+  context: Type.Optional(orNull(Type.String())),
 });
 export const RedactedBlock = closed({ type: Type.Literal('redacted') });
 
@@ -59,7 +89,7 @@ export const UserDefineOutcomeEventParams = closed({
   type: Type.Literal('user.define_outcome'),
   description: Type.String(),
   rubric: Rubric,
-  max_iterations: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 20 }))),
+  max_iterations: Type.Optional(orNull(Type.Integer({ minimum: 1, maximum: 20 }))),
 });
 /** Response form: `max_iterations` resolved (3 when it was omitted or null). */
 export const UserDefineOutcomeEvent = closed({
@@ -99,8 +129,8 @@ const repositoryParams = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(
     url: Type.String({ minLength: 1, maxLength: 2048 }),
     /** Write-only: stored encrypted, never returned, never logged. */
     authorization_token: Type.String({ minLength: 1, maxLength: 4096 }),
-    mount_path: Type.Optional(Nullable(MountPath)),
-    checkout: Type.Optional(Nullable(Checkout)),
+    mount_path: Type.Optional(orNull(MountPath)),
+    checkout: Type.Optional(orNull(Checkout, 'must be a branch or commit checkout, or null')),
   });
 const repositoryConfig = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
   closed({ type: Type.Literal(kind), url: Type.String(), mount_path: Type.String(), checkout: Nullable(Checkout) });
@@ -108,7 +138,7 @@ const repositoryConfig = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(
 export const FileResourceParams = closed({
   type: Type.Literal('file'),
   file_id: FileId,
-  mount_path: Type.Optional(Nullable(MountPath)),
+  mount_path: Type.Optional(orNull(MountPath)),
 });
 export const FileResourceConfig = closed({ type: Type.Literal('file'), file_id: Type.String(), mount_path: Type.String() });
 
@@ -116,8 +146,8 @@ export const MemoryStoreAccess = Type.Union([Type.Literal('read_write'), Type.Li
 export const MemoryStoreResourceParams = closed({
   type: Type.Literal('memory_store'),
   memory_store_id: Type.String({ pattern: '^memstore_', description: 'must be a memory store id (prefix memstore_)' }),
-  access: Type.Optional(Nullable(MemoryStoreAccess)),
-  instructions: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  access: Type.Optional(orNull(MemoryStoreAccess, 'must be one of "read_write", "read_only" or null')),
+  instructions: Type.Optional(orNull(Type.String({ maxLength: 4096 }))),
 });
 export const MemoryStoreResourceConfig = closed({
   type: Type.Literal('memory_store'),
@@ -200,15 +230,15 @@ export function metadataKeyError(metadata: Record<string, string> | undefined): 
 
 export const DeploymentCreateRequest = closed({
   name: Type.String({ minLength: 1, maxLength: 256 }),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
+  description: Type.Optional(orNull(Type.String({ maxLength: 2048 }))),
   agent: AgentParam,
   environment_id: Type.String({ minLength: 1, maxLength: 128 }),
   vault_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
   initial_events: Type.Array(InitialEventParams, { minItems: 1, maxItems: 50 }),
   resources: Type.Optional(Type.Array(SessionResourceParams, { maxItems: 500 })),
   metadata: Type.Optional(DeploymentMetadata),
-  schedule: Type.Optional(Nullable(ScheduleParams)),
-  budget: Type.Optional(Nullable(Budget)),
+  schedule: Type.Optional(orNull(ScheduleParams, 'must be a cron schedule or null')),
+  budget: Type.Optional(orNull(Budget, 'must be a limit budget or null')),
 });
 export type DeploymentCreateRequest = Static<typeof DeploymentCreateRequest>;
 

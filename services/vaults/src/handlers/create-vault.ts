@@ -3,6 +3,7 @@ import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
 import { generateDataKey, wrapDataKey } from '../../../../shared/crypto/envelope';
 import { newId } from '../../../../shared/ids/ids';
 import { insertVault } from '../db/vault-queries';
+import { newMetadata } from '../domain/metadata';
 import { presentVault } from '../domain/present';
 import { tenantOf, type VaultsDeps } from './deps';
 
@@ -23,7 +24,7 @@ export const createVault =
       organizationId: tenant.organization_id,
       workspaceId: tenant.workspace_id,
       displayName: request.display_name,
-      metadata: request.metadata ?? {},
+      metadata: newMetadata(request.metadata),
       dataKeyId: wrapped.keyId,
       wrappedDataKey: wrapped.wrapped,
       createdAt: now,

@@ -25,15 +25,25 @@ const isRepository = (
   (REPOSITORY_RESOURCE_TYPES as readonly string[]).includes(r.type);
 
 /**
- * The repository name a default mount path uses: the URL's last path segment without `.git`
- * (`https://github.com/acme/widgets.git` -> `widgets`). Works for scp-like remotes too
- * (`git@github.com:acme/widgets.git`). Undefined when the URL has no such segment.
+ * The repository name a default mount path uses: the last segment of the URL's path without
+ * `.git` (`https://github.com/acme/widgets.git` -> `widgets`). The host is never a name
+ * (`https://github.com/` has none). scp-like remotes (`git@github.com:acme/widgets.git`) use
+ * the part after the colon. Undefined when there is no such segment.
  */
 export function repositoryName(url: string): string | undefined {
-  const path = url.replace(/[?#].*$/, '').replace(/[/:]+$/, '');
-  const last = path.split(/[/:]/).pop() ?? '';
-  const name = last.replace(/\.git$/i, '');
-  return name === '' || name === '.' || name === '..' ? undefined : name;
+  let path: string;
+  const scpLike = /^[^/:@]+@[^/:]+:(.*)$/.exec(url);
+  if (scpLike) path = scpLike[1];
+  else if (URL.canParse(url)) path = new URL(url).pathname;
+  else path = url.replace(/[?#].*$/, '');
+  const last = path.split('/').filter((segment) => segment !== '').pop() ?? '';
+  let name = last.replace(/\.git$/i, '');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // Not percent-encoded after all: keep it as written.
+  }
+  return name === '' || name === '.' || name === '..' || name.includes('/') ? undefined : name;
 }
 
 /** Paths that name the same directory compare equal: `/a//b/` and `/a/b`. */

@@ -1,0 +1,107 @@
+/**
+ * Fixture builders for tests that need catalog resources, vaults and deployments. Everything
+ * is made through the public HTTP routes, the way a client would, so tests exercise the real
+ * services and never reach into another service's database.
+ */
+import { expect } from 'bun:test';
+import type { ApiClient, ApiResponse } from './api';
+
+/** Models shipped in services/catalog/models.json, by the property a test needs. */
+export const MODELS = {
+  /** Has a list price and accepts system.message. */
+  priced: 'claude-opus-4-5',
+  /** Has a list price but does not accept mid-conversation system messages. */
+  noSystemMessages: 'claude-haiku-4-5',
+  /** No public list price: budgets are refused. */
+  unpriced: 'claude-private-preview',
+} as const;
+
+function created<T = any>(response: ApiResponse<T>, what: string): T {
+  if (response.status !== 200) {
+    throw new Error(`creating ${what} failed: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return response.body;
+}
+
+export async function createAgent(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  return created(await api('POST', '/v1/agents', { body: { name: 'fixture agent', model: MODELS.priced, ...overrides } }), 'agent');
+}
+
+/** Updating an agent creates its next version. */
+export async function createAgentVersion(api: ApiClient, agent: { id: string; version: number }, overrides: Record<string, unknown> = {}) {
+  return created(
+    await api('POST', `/v1/agents/${agent.id}`, { body: { version: agent.version, system: `v${agent.version + 1}`, ...overrides } }),
+    'agent version',
+  );
+}
+
+export async function createEnvironment(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  return created(
+    await api('POST', '/v1/environments', { body: { name: 'fixture environment', config: { type: 'cloud' }, ...overrides } }),
+    'environment',
+  );
+}
+
+export async function uploadFile(api: ApiClient, name = 'notes.txt', content = 'fixture file content') {
+  const form = new FormData();
+  form.append('file', new File([content], name, { type: 'text/plain' }));
+  return created(await api('POST', '/v1/files', { rawBody: form }), 'file');
+}
+
+export async function createMemoryStore(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  return created(await api('POST', '/v1/memory_stores', { body: { name: 'fixture store', ...overrides } }), 'memory store');
+}
+
+export async function createVault(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  return created(await api('POST', '/v1/vaults', { body: { display_name: 'fixture vault', ...overrides } }), 'vault');
+}
+
+const ARCHIVE_PATHS = {
+  agent: (id: string) => `/v1/agents/${id}/archive`,
+  environment: (id: string) => `/v1/environments/${id}/archive`,
+  memory_store: (id: string) => `/v1/memory_stores/${id}/archive`,
+  vault: (id: string) => `/v1/vaults/${id}/archive`,
+} as const;
+
+export async function archive(api: ApiClient, kind: keyof typeof ARCHIVE_PATHS, id: string) {
+  const response = await api('POST', ARCHIVE_PATHS[kind](id));
+  created(response, `archive of ${kind} ${id}`);
+}
+
+export async function deleteFile(api: ApiClient, id: string) {
+  const response = await api('DELETE', `/v1/files/${id}`);
+  expect(response.status).toBe(200);
+}
+
+/** The smallest valid initial event list. */
+export const userMessage = (text = 'Summarise the overnight alerts') => ({
+  type: 'user.message',
+  content: [{ type: 'text', text }],
+});
+
+/** What a valid deployment needs in one tenant: an agent (priced model) and an environment. */
+export interface DeploymentWorld {
+  agent: any;
+  environment: any;
+  /** A complete, valid create body; tests spread their changes over it. */
+  body: (overrides?: Record<string, unknown>) => Record<string, any>;
+}
+
+export async function deploymentWorld(api: ApiClient, agentOverrides: Record<string, unknown> = {}): Promise<DeploymentWorld> {
+  const [agent, environment] = await Promise.all([createAgent(api, agentOverrides), createEnvironment(api)]);
+  return {
+    agent,
+    environment,
+    body: (overrides = {}) => ({
+      name: 'nightly triage',
+      agent: agent.id,
+      environment_id: environment.id,
+      initial_events: [userMessage()],
+      ...overrides,
+    }),
+  };
+}
+
+export async function createDeployment(api: ApiClient, body: Record<string, unknown>) {
+  return created(await api('POST', '/v1/deployments', { body }), 'deployment');
+}

@@ -12,6 +12,12 @@ export const CATALOG_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 export async function startCatalog(config: CatalogConfig, options: { clock?: Clock; logger?: Logger } = {}) {
   const models = await ModelCatalog.fromFile(config.MODEL_CATALOG_PATH);
   const runtime = await startServiceRuntime('catalog', config, { migrationsFolder: CATALOG_MIGRATIONS, outbox, ...options });
-  registerCatalogHandlers(runtime.server, { models });
+  registerCatalogHandlers(runtime.server, {
+    db: runtime.database.db,
+    clock: runtime.clock,
+    models,
+    eventsRecorded: () => runtime.relay?.poke(),
+    fileMaxBytes: config.FILE_MAX_BYTES,
+  });
   return runtime;
 }

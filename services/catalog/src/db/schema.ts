@@ -1,4 +1,118 @@
+import {
+  bigint,
+  customType,
+  datetime,
+  index,
+  int,
+  mediumtext,
+  mysqlTable,
+  primaryKey,
+  text,
+  varchar,
+} from 'drizzle-orm/mysql-core';
 import { defineOutboxTable } from '../../../../shared/db/outbox-table';
+import { jsonColumn } from '../../../../shared/db/json-column';
+import type { AgentModelConfig, ExecutionIdentity } from '../../../../shared/schema/agent';
+import type { CloudConfig } from '../../../../shared/schema/environment';
 
-/** The catalog's own tables. */
+/** The catalog's own tables. Every resource row carries its tenant; every query filters on it. */
 export const outbox = defineOutboxTable();
+
+const id = (name = 'id') => varchar(name, { length: 40 });
+const tenantColumns = () => ({
+  organizationId: varchar('organization_id', { length: 64 }).notNull(),
+  workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+});
+const instant = (name: string) => datetime(name, { mode: 'date', fsp: 3 });
+
+/** Up to 16 MiB per value; file chunks stay far below it and below max_allowed_packet. */
+const mediumblob = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => 'mediumblob',
+});
+
+/** One row per agent: its identity, tenant and lifecycle. The content lives in versions. */
+export const agents = mysqlTable(
+  'agents',
+  {
+    id: id().primaryKey(),
+    ...tenantColumns(),
+    latestVersion: int('latest_version').notNull(),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+    archivedAt: instant('archived_at'),
+  },
+  (t) => [index('agents_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
+);
+
+/** Immutable snapshots: an update adds version N+1 and never rewrites an older one. */
+export const agentVersions = mysqlTable(
+  'agent_versions',
+  {
+    agentId: id('agent_id').notNull(),
+    version: int('version').notNull(),
+    name: varchar('name', { length: 256 }).notNull(),
+    description: text('description'),
+    model: jsonColumn<AgentModelConfig>('model').notNull(),
+    system: mediumtext('system'),
+    metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    executionIdentity: jsonColumn<ExecutionIdentity>('execution_identity').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.version] })],
+);
+
+export const environments = mysqlTable(
+  'environments',
+  {
+    id: id().primaryKey(),
+    ...tenantColumns(),
+    name: varchar('name', { length: 256 }).notNull(),
+    description: text('description'),
+    config: jsonColumn<CloudConfig>('config').notNull(),
+    metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+    archivedAt: instant('archived_at'),
+  },
+  (t) => [index('environments_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
+);
+
+export const files = mysqlTable(
+  'files',
+  {
+    id: id().primaryKey(),
+    ...tenantColumns(),
+    filename: varchar('filename', { length: 255 }).notNull(),
+    mimeType: varchar('mime_type', { length: 255 }).notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number', unsigned: true }).notNull(),
+    chunkCount: int('chunk_count').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('files_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
+);
+
+/** File contents in fixed-size pieces, written one row per statement. */
+export const fileChunks = mysqlTable(
+  'file_chunks',
+  {
+    fileId: id('file_id').notNull(),
+    seq: int('seq').notNull(),
+    data: mediumblob('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.seq] })],
+);
+
+export const memoryStores = mysqlTable(
+  'memory_stores',
+  {
+    id: id().primaryKey(),
+    ...tenantColumns(),
+    name: varchar('name', { length: 256 }).notNull(),
+    description: text('description').notNull(),
+    metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+    archivedAt: instant('archived_at'),
+  },
+  (t) => [index('memory_stores_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
+);

@@ -1,0 +1,23 @@
+import { and, inArray } from 'drizzle-orm';
+import { files, memoryStores } from './schema';
+import { ownedBy, type Executor, type TenantScope } from './scope';
+
+/** Which of `ids` exist in the tenant, with their archive time: one IN query, however many ids. */
+export async function findMemoryStoreStates(db: Executor, tenant: TenantScope, ids: string[]) {
+  if (ids.length === 0) return new Map<string, Date | null>();
+  const rows = await db
+    .select({ id: memoryStores.id, archivedAt: memoryStores.archivedAt })
+    .from(memoryStores)
+    .where(and(ownedBy(memoryStores, tenant), inArray(memoryStores.id, [...new Set(ids)])));
+  return new Map(rows.map((r) => [r.id, r.archivedAt]));
+}
+
+/** Which of `ids` exist in the tenant (files cannot be archived). */
+export async function findExistingFileIds(db: Executor, tenant: TenantScope, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(ownedBy(files, tenant), inArray(files.id, [...new Set(ids)])));
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,0 +1,91 @@
+import { conflict, invalidRequest } from '../../../../shared/errors/api-error';
+import type {
+  AgentCreateBody,
+  AgentModelConfig,
+  AgentModelParam,
+  AgentUpdateBody,
+  ExecutionIdentity,
+} from '../../../../shared/schema/agent';
+import type { Model } from '../../../../shared/schema/model';
+import { applyMetadataPatch } from './metadata';
+
+/** What one agent version holds; everything else (id, tenant, timestamps) belongs to the agent. */
+export interface AgentDefinition {
+  name: string;
+  description: string | null;
+  model: AgentModelConfig;
+  system: string | null;
+  metadata: Record<string, string>;
+  executionIdentity: ExecutionIdentity;
+}
+
+export interface ModelLookup {
+  find(id: string): Model | undefined;
+}
+
+const DEFAULT_IDENTITY: ExecutionIdentity = { type: 'service_account' };
+
+/** The model must be in the catalog; the response always shows the object form. */
+export function resolveModel(param: AgentModelParam, models: ModelLookup): AgentModelConfig {
+  const config = typeof param === 'string' ? { id: param } : param;
+  const field = typeof param === 'string' ? 'model' : 'model.id';
+  if (!models.find(config.id)) throw invalidRequest(`${field}: unknown model ${JSON.stringify(config.id)}`);
+  const out: AgentModelConfig = { id: config.id };
+  if (typeof param === 'object') {
+    if (param.effort != null) out.effort = typeof param.effort === 'string' ? { type: param.effort } : param.effort;
+    if (param.inference_geo != null) out.inference_geo = param.inference_geo;
+    if (param.speed != null) out.speed = param.speed;
+  }
+  return out;
+}
+
+export function newAgentDefinition(body: AgentCreateBody, models: ModelLookup): AgentDefinition {
+  return {
+    name: body.name,
+    description: body.description ?? null,
+    model: resolveModel(body.model, models),
+    system: body.system ?? null,
+    metadata: body.metadata ?? {},
+    executionIdentity: body.execution_identity ?? DEFAULT_IDENTITY,
+  };
+}
+
+/** Omitted fields are kept; empty strings and null clear description and system (SDK semantics). */
+export function applyAgentUpdate(current: AgentDefinition, patch: AgentUpdateBody, models: ModelLookup): AgentDefinition {
+  const cleared = (value: string | null | undefined, previous: string | null) =>
+    value === undefined ? previous : value === null || value === '' ? null : value;
+  return {
+    name: patch.name ?? current.name,
+    description: cleared(patch.description, current.description),
+    model: patch.model === undefined ? current.model : resolveModel(patch.model, models),
+    system: cleared(patch.system, current.system),
+    metadata: applyMetadataPatch(current.metadata, patch.metadata),
+    executionIdentity:
+      patch.execution_identity === undefined ? current.executionIdentity : (patch.execution_identity ?? DEFAULT_IDENTITY),
+  };
+}
+
+/** A version is only added when something changed: "increments when the agent is modified". */
+export function sameDefinition(a: AgentDefinition, b: AgentDefinition): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Archived agents are frozen; a stated version must be the current one (optimistic concurrency). */
+export function checkAgentUpdatable(
+  agent: { id: string; archivedAt: Date | null; latestVersion: number },
+  expectedVersion: number | undefined,
+): void {
+  if (agent.archivedAt) throw invalidRequest(`agent ${agent.id} is archived and cannot be updated`);
+  if (expectedVersion !== undefined && expectedVersion !== agent.latestVersion) {
+    throw conflict(`version: agent ${agent.id} is at version ${agent.latestVersion}, not ${expectedVersion}; fetch it and retry`);
+  }
+}

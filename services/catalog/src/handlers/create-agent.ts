@@ -1,0 +1,18 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import { newId } from '../../../../shared/ids/ids';
+import { requireTenant, type CatalogDeps } from '../catalog-deps';
+import { findAgent, insertAgent, presentAgent } from '../db/agents';
+import { newAgentDefinition } from '../domain/agent-definition';
+
+type S = typeof catalogSubjects.createAgent;
+export const createAgent =
+  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  async (body, ctx) => {
+    const tenant = requireTenant(ctx);
+    const definition = newAgentDefinition(body, deps.models);
+    const id = newId('agent');
+    await deps.db.transaction((tx) => insertAgent(tx, { id, tenant, definition, now: deps.clock.now() }));
+    const created = await findAgent(deps.db, tenant, id);
+    return presentAgent(created!.agent, created!.version);
+  };

@@ -1,0 +1,20 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import { newId } from '../../../../shared/ids/ids';
+import { requireTenant, type CatalogDeps } from '../catalog-deps';
+import { insertMemoryStore, presentMemoryStore } from '../db/memory-stores';
+
+type S = typeof catalogSubjects.createMemoryStore;
+export const createMemoryStore =
+  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  async (body, ctx) => {
+    const row = await insertMemoryStore(deps.db, {
+      id: newId('memoryStore'),
+      tenant: requireTenant(ctx),
+      name: body.name,
+      description: body.description ?? '',
+      metadata: body.metadata ?? {},
+      now: deps.clock.now(),
+    });
+    return presentMemoryStore(row);
+  };

@@ -1,0 +1,15 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import { notFound } from '../../../../shared/errors/api-error';
+import { requireTenant, type CatalogDeps } from '../catalog-deps';
+import { findFile, readFileContent } from '../db/files';
+
+type S = typeof catalogSubjects.downloadFile;
+export const downloadFile =
+  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  async ({ id }, ctx) => {
+    const row = await findFile(deps.db, requireTenant(ctx), id);
+    if (!row) throw notFound(`file ${id} not found`);
+    const content = await readFileContent(deps.db, row);
+    return { filename: row.filename, mime_type: row.mimeType, content_base64: content.toString('base64') };
+  };

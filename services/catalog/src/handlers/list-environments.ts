@@ -1,0 +1,10 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import { requireTenant, type CatalogDeps } from '../catalog-deps';
+import { listEnvironments as listEnvironmentRows } from '../db/environments';
+
+type S = typeof catalogSubjects.listEnvironments;
+export const listEnvironments =
+  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  async (request, ctx) =>
+    listEnvironmentRows(deps.db, requireTenant(ctx), request);

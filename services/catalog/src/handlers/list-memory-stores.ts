@@ -1,0 +1,10 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import { requireTenant, type CatalogDeps } from '../catalog-deps';
+import { listMemoryStores as listMemoryStoreRows } from '../db/memory-stores';
+
+type S = typeof catalogSubjects.listMemoryStores;
+export const listMemoryStores =
+  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  async (request, ctx) =>
+    listMemoryStoreRows(deps.db, requireTenant(ctx), request);

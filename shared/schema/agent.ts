@@ -42,11 +42,15 @@ export const AgentModelParam = Type.Union([Type.String({ minLength: 1, maxLength
 });
 export type AgentModelParam = Static<typeof AgentModelParam>;
 
-export const ExecutionIdentity = Type.Union([
-  Type.Object({ type: Type.Literal('service_account') }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('aws_role'), role_arn: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
-]);
+const ServiceAccountIdentity = Type.Object({ type: Type.Literal('service_account') }, { additionalProperties: false });
+const AwsRoleIdentity = Type.Object(
+  { type: Type.Literal('aws_role'), role_arn: Type.String({ minLength: 1, maxLength: 2048 }) },
+  { additionalProperties: false },
+);
+export const ExecutionIdentity = Type.Union([ServiceAccountIdentity, AwsRoleIdentity]);
 export type ExecutionIdentity = Static<typeof ExecutionIdentity>;
+/** Flat (not a nested union), so a bad variant's own error is the one reported. */
+const ExecutionIdentityParam = Type.Union([ServiceAccountIdentity, AwsRoleIdentity, Type.Null()]);
 
 /** Accepted only empty: the product does not configure these yet. */
 const EmptyList = Type.Array(Type.Unknown(), { maxItems: 0 });
@@ -62,7 +66,7 @@ export const AgentCreateBody = Type.Object(
     model: AgentModelParam,
     system: Type.Optional(Nullable(AgentSystem)),
     metadata: Type.Optional(Metadata),
-    execution_identity: Type.Optional(Nullable(ExecutionIdentity)),
+    execution_identity: Type.Optional(ExecutionIdentityParam),
     tools: Type.Optional(EmptyList),
     mcp_servers: Type.Optional(EmptyList),
     skills: Type.Optional(EmptyList),
@@ -80,7 +84,7 @@ export const AgentUpdateBody = Type.Object(
     model: Type.Optional(AgentModelParam),
     system: Type.Optional(Nullable(AgentSystem)),
     metadata: Type.Optional(Nullable(MetadataPatch)),
-    execution_identity: Type.Optional(Nullable(ExecutionIdentity)),
+    execution_identity: Type.Optional(ExecutionIdentityParam),
     tools: Type.Optional(Nullable(EmptyList)),
     mcp_servers: Type.Optional(Nullable(EmptyList)),
     skills: Type.Optional(Nullable(EmptyList)),

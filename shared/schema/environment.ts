@@ -64,12 +64,16 @@ export type CloudConfig = Static<typeof CloudConfig>;
 export const CloudConfigParams = Type.Object(
   {
     type: Type.Literal('cloud'),
-    networking: Type.Optional(Nullable(Type.Union([UnrestrictedNetwork, LimitedNetworkParams]))),
+    networking: Type.Optional(Type.Union([UnrestrictedNetwork, LimitedNetworkParams, Type.Null()])),
     packages: Type.Optional(Nullable(PackagesParams)),
   },
   { additionalProperties: false },
 );
 export type CloudConfigParams = Static<typeof CloudConfigParams>;
+
+const ConfigParam = Type.Union([CloudConfigParams, Type.Null()], {
+  description: 'must be {"type": "cloud", ...} or null; only cloud environments are supported',
+});
 
 const EnvironmentName = Type.String({ minLength: 1, maxLength: 256 });
 const EnvironmentDescription = Type.String({ maxLength: 2048 });
@@ -78,7 +82,7 @@ export const EnvironmentCreateBody = Type.Object(
   {
     name: EnvironmentName,
     description: Type.Optional(Nullable(EnvironmentDescription)),
-    config: Type.Optional(Nullable(CloudConfigParams)),
+    config: Type.Optional(ConfigParam),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
@@ -90,7 +94,7 @@ export const EnvironmentUpdateBody = Type.Object(
   {
     name: Type.Optional(Nullable(EnvironmentName)),
     description: Type.Optional(Nullable(EnvironmentDescription)),
-    config: Type.Optional(Nullable(CloudConfigParams)),
+    config: Type.Optional(ConfigParam),
     metadata: Type.Optional(Nullable(MetadataPatch)),
   },
   { additionalProperties: false },

@@ -2,7 +2,11 @@ import { Elysia } from 'elysia';
 import { ApiError } from '../../../shared/errors/api-error';
 import { errorResponse } from './http/error-response';
 import { requestState } from './http/request-state';
+import { agentsModule } from './modules/agents';
 import { deploymentsModule } from './modules/deployments';
+import { environmentsModule } from './modules/environments';
+import { filesModule } from './modules/files';
+import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
 import { vaultsModule } from './modules/vaults';
 import type { GatewayDeps } from './routing/gateway-deps';
@@ -47,6 +51,10 @@ export function createGatewayApp(deps: GatewayDeps) {
       }
     })
     .use(modelsModule(deps))
+    .use(agentsModule(deps))
+    .use(environmentsModule(deps))
+    .use(filesModule(deps))
+    .use(memoryStoresModule(deps))
     .use(vaultsModule(deps))
     .use(deploymentsModule(deps));
 }

@@ -1,0 +1,34 @@
+import { Elysia } from 'elysia';
+import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
+import { AgentCreateBody, AgentUpdateBody } from '../../../../../shared/schema/agent';
+import { parseQuery } from '../../http/query';
+import { emptyBody } from '../../http/raw-body';
+import type { GatewayDeps } from '../../routing/gateway-deps';
+import { createGuard } from '../../routing/guard';
+import { servePage } from '../../routing/pagination';
+import { agentBody, AgentGetQuery, agentListRoute, NoQuery } from './model';
+
+/** /v1/agents: versioned agent definitions, served by the catalog service. */
+export const agentsModule = (deps: GatewayDeps) =>
+  new Elysia({ name: 'module-agents' })
+    .use(createGuard(deps))
+    .post('/v1/agents', ({ call, url, body }) => {
+      parseQuery(url, NoQuery);
+      return deps.bus.call(catalogSubjects.createAgent, call, agentBody(AgentCreateBody, body));
+    })
+    .get('/v1/agents', ({ call, url }) =>
+      servePage(agentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
+    )
+    .get('/v1/agents/:agent_id', ({ call, url, params }) => {
+      const { version } = parseQuery(url, AgentGetQuery);
+      return deps.bus.call(catalogSubjects.getAgent, call, { id: params.agent_id, version });
+    })
+    .post('/v1/agents/:agent_id', ({ call, url, params, body }) => {
+      parseQuery(url, NoQuery);
+      return deps.bus.call(catalogSubjects.updateAgent, call, { id: params.agent_id, patch: agentBody(AgentUpdateBody, body) });
+    })
+    .post('/v1/agents/:agent_id/archive', ({ call, url, params, body }) => {
+      parseQuery(url, NoQuery);
+      emptyBody(body);
+      return deps.bus.call(catalogSubjects.archiveAgent, call, { id: params.agent_id });
+    });

@@ -46,7 +46,7 @@ const dataKeyIds = async () => (await rawRows(stack, 'vaults')).map((r) => r.dat
 describe('master key rotation', () => {
   test('re-wrapping under a new master key keeps every credential readable, and the old key can then go', async () => {
     const secrets: Record<string, string> = {};
-    const vaults = [];
+    const vaults: Array<{ id: string }> = [];
     for (let i = 0; i < 3; i++) {
       const vault = await createVault(api, { display_name: `rot${i}` });
       secrets[`${vault.id}:bearer`] = uniqueSecret(`rot-bearer${i}`);

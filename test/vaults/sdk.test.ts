@@ -15,7 +15,7 @@ beforeAll(async () => {
     baseURL: stack.url,
     maxRetries: 0,
     fetch: async (input: string | URL | Request, init?: RequestInit) => {
-      const request = new Request(input, init);
+      const request = input instanceof Request ? new Request(input, init) : new Request(String(input), init);
       sent.push({ method: request.method, url: new URL(request.url), headers: request.headers });
       return fetch(request);
     },

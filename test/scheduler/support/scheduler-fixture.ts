@@ -92,7 +92,9 @@ export class SchedulerFixture {
     this.consumer = await this.startConsumer();
   }
 
-  async startWorker(name = `w${this.workers.size}`, poolSize = 3): Promise<Worker> {
+  /** `afterFire` runs after each fire reply, before the batch settles: where a crash hurts most. */
+  async startWorker(name = `w${this.workers.size}`, options: { poolSize?: number; afterFire?: () => void } = {}): Promise<Worker> {
+    const poolSize = options.poolSize ?? 3;
     const handle = await connectDatabase({ ...this.config, MYSQL_POOL_SIZE: poolSize }, this.config.DATABASE_NAME);
     const connections: Array<{ destroy(): void }> = [];
     handle.pool.on('connection', (c) => connections.push(c as unknown as { destroy(): void }));
@@ -103,10 +105,17 @@ export class SchedulerFixture {
       timeoutMs: this.config.BUS_TIMEOUT_MS,
       logger,
     });
+    const afterFire = options.afterFire;
     const engine = createSchedulerEngine({
       db: handle.db,
       clock: this.clock,
-      client,
+      client: afterFire
+        ? { call: (async (...args: Parameters<BusClient['call']>) => {
+            const reply = await client.call(...args);
+            afterFire();
+            return reply;
+          }) as BusClient['call'] }
+        : client,
       logger,
       config: { ...this.config, SCHEDULER_WORKER_ID: name },
     });

@@ -22,13 +22,15 @@ export interface ClaimSettlement {
  * Writes the outcome of a batch in one transaction. Each update matches only while the row
  * still carries this worker's claim token: if the lease lapsed and another worker re-claimed
  * the row, or a snapshot replanned it, this worker's result is stale and changes nothing.
- * Returns how many rows were still held.
+ * Rows are updated in key order so two workers settling overlapping rows (one of them with a
+ * lapsed lease) cannot deadlock. Returns how many rows were still held.
  */
 export async function settleClaims(db: Database, settlements: ClaimSettlement[], now: Date): Promise<number> {
   if (settlements.length === 0) return 0;
   return db.transaction(async (tx) => {
     let held = 0;
-    for (const { deploymentId, token, settlement } of settlements) {
+    const ordered = [...settlements].sort((a, b) => (a.deploymentId < b.deploymentId ? -1 : a.deploymentId > b.deploymentId ? 1 : 0));
+    for (const { deploymentId, token, settlement } of ordered) {
       const values =
         settlement.kind === 'advance'
           ? {

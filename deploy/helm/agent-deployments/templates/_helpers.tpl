@@ -1,0 +1,259 @@
+{{/*
+Names, labels and the environment of each component. Templates iterate over the components;
+everything that differs between them is decided here, so the templates stay uniform.
+*/}}
+
+{{- define "agent-deployments.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "agent-deployments.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "agent-deployments.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The five long-running components, in a stable order. */}}
+{{- define "agent-deployments.componentNames" -}}
+gateway deployments vaults catalog scheduler
+{{- end -}}
+
+{{/* Object name of a component. Context: dict "root" $ "component" name. */}}
+{{- define "agent-deployments.componentFullname" -}}
+{{- printf "%s-%s" (include "agent-deployments.fullname" .root | trunc 50 | trimSuffix "-") .component -}}
+{{- end -}}
+
+{{/* Selector labels: stable for the life of a release (selectors are immutable). */}}
+{{- define "agent-deployments.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "agent-deployments.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{/* Selects every pod of this release, whatever the component. Context: root. */}}
+{{- define "agent-deployments.releaseSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "agent-deployments.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Labels for every object. Context: dict "root" $ "component" name. */}}
+{{- define "agent-deployments.labels" -}}
+helm.sh/chart: {{ include "agent-deployments.chart" .root }}
+{{ include "agent-deployments.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/part-of: agent-deployments
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- with .root.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{- define "agent-deployments.image" -}}
+{{- $tag := default .Chart.AppVersion .Values.image.tag -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository $tag -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "agent-deployments.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "agent-deployments.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of the Secret holding the service secrets (chart-made or existing). */}}
+{{- define "agent-deployments.secretName" -}}
+{{- default (include "agent-deployments.fullname" .) .Values.secrets.existingSecret -}}
+{{- end -}}
+
+{{/* Port a component listens on: the gateway's API port, the others' health port. */}}
+{{- define "agent-deployments.port" -}}
+{{- $c := index .root.Values .component -}}
+{{- if eq .component "gateway" -}}{{ $c.port | int64 }}{{- else -}}{{ $c.healthPort | int64 }}{{- end -}}
+{{- end -}}
+
+{{/* An integer value as a decimal string (YAML numbers arrive as float64: 3.6e+06). */}}
+{{- define "agent-deployments.int" -}}
+{{- . | int64 | toString -}}
+{{- end -}}
+
+{{- define "agent-deployments.mysqlUrl" -}}
+{{- $m := .Values.mysql -}}
+{{- printf "mysql://%s@%s:%d" $m.user (required "mysql.host is required: the host name of the MySQL server" $m.host) ($m.port | int64) -}}
+{{- end -}}
+
+{{/*
+Non-secret environment of a component, as a YAML map (ConfigMap data; inline env for the
+migrations Job). Context: dict "root" $ "component" name; component "migrations" gets what
+deploy/bin/migrate.ts reads: NODE_ENV, LOG_LEVEL, the MySQL settings, DATABASE_NAME_<SERVICE>.
+*/}}
+{{- define "agent-deployments.configEnv" -}}
+{{- $v := .root.Values -}}
+NODE_ENV: {{ $v.environment | quote }}
+LOG_LEVEL: {{ $v.logLevel | quote }}
+{{- if ne .component "migrations" }}
+NATS_URL: {{ required "nats.url is required: the NATS server URL, e.g. nats://nats.messaging.svc:4222" $v.nats.url | quote }}
+BUS_PREFIX: {{ $v.nats.busPrefix | quote }}
+BUS_TIMEOUT_MS: {{ include "agent-deployments.int" $v.nats.busTimeoutMs | quote }}
+SHUTDOWN_GRACE_MS: {{ include "agent-deployments.int" $v.shutdownGraceMs | quote }}
+{{- end }}
+MYSQL_URL: {{ include "agent-deployments.mysqlUrl" .root | quote }}
+MYSQL_POOL_SIZE: {{ include "agent-deployments.int" $v.mysql.poolSize | quote }}
+{{- if eq .component "migrations" }}
+{{- range $service := include "agent-deployments.componentNames" .root | splitList " " }}
+DATABASE_NAME_{{ upper $service }}: {{ index $v.mysql.databases $service | quote }}
+{{- end }}
+{{- else }}
+DATABASE_NAME: {{ index $v.mysql.databases .component | quote }}
+{{- end }}
+{{- if or (eq .component "gateway") (eq .component "catalog") }}
+FILE_MAX_BYTES: {{ include "agent-deployments.int" $v.fileMaxBytes | quote }}
+{{- end }}
+{{- if eq .component "gateway" }}
+{{- $c := $v.gateway }}
+PORT: {{ include "agent-deployments.int" $c.port | quote }}
+API_HEADER_PREFIX: {{ $c.apiHeaderPrefix | quote }}
+ALLOW_DEV_KEY: {{ $c.allowDevKey | toString | quote }}
+KEY_CACHE_TTL_MS: {{ include "agent-deployments.int" $c.keyCacheTtlMs | quote }}
+MAX_BODY_BYTES: {{ include "agent-deployments.int" $c.maxBodyBytes | quote }}
+{{- else if ne .component "migrations" }}
+HEALTH_PORT: {{ include "agent-deployments.port" . | quote }}
+{{- end }}
+{{- if or (eq .component "deployments") (eq .component "vaults") }}
+{{- with $v.masterKeyId }}
+MASTER_KEY_ID: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- if eq .component "catalog" }}
+{{- with $v.catalog.modelCatalogPath }}
+MODEL_CATALOG_PATH: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- if eq .component "vaults" }}
+REWRAP_BATCH_SIZE: {{ include "agent-deployments.int" $v.vaults.rewrapBatchSize | quote }}
+{{- end }}
+{{- if eq .component "scheduler" }}
+{{- $c := $v.scheduler }}
+SCHEDULER_BATCH_SIZE: {{ include "agent-deployments.int" $c.batchSize | quote }}
+SCHEDULER_POLL_MS: {{ include "agent-deployments.int" $c.pollMs | quote }}
+MISFIRE_WINDOW_MS: {{ include "agent-deployments.int" $c.misfireWindowMs | quote }}
+JITTER_MAX_MS: {{ include "agent-deployments.int" $c.jitterMaxMs | quote }}
+SCHEDULER_LEASE_MS: {{ include "agent-deployments.int" $c.leaseMs | quote }}
+SCHEDULER_RETRY_MS: {{ include "agent-deployments.int" $c.retryMs | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* Which secrets each component receives: only those it uses. */}}
+{{- define "agent-deployments.secretItems" -}}
+{{- $items := dict
+  "gateway" "mysqlPassword cursorKey"
+  "deployments" "mysqlPassword masterKeys"
+  "vaults" "mysqlPassword masterKeys"
+  "catalog" "mysqlPassword"
+  "scheduler" "mysqlPassword"
+  "migrations" "mysqlPassword" -}}
+{{- index $items . -}}
+{{- end -}}
+
+{{- define "agent-deployments.secretEnvName" -}}
+{{- index (dict "mysqlPassword" "MYSQL_PASSWORD" "masterKeys" "MASTER_KEYS" "cursorKey" "CURSOR_KEY") . -}}
+{{- end -}}
+
+{{/*
+Secret environment variables of a component, as a YAML list of EnvVar. With
+secrets.existingSecret every variable refers to it (key names from existingSecretKeys); else
+to the chart's Secret (or secretName when given), skipping values left empty (development).
+Context: dict "root" $ "component" name ["secretName" name].
+*/}}
+{{- define "agent-deployments.secretEnv" -}}
+{{- $s := .root.Values.secrets -}}
+{{- $secretName := default (include "agent-deployments.secretName" .root) .secretName -}}
+{{- range $item := include "agent-deployments.secretItems" .component | splitList " " }}
+{{- $envName := include "agent-deployments.secretEnvName" $item }}
+{{- if $s.existingSecret }}
+- name: {{ $envName }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $s.existingSecret }}
+      key: {{ index $s.existingSecretKeys $item }}
+{{- else if index $s $item }}
+- name: {{ $envName }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secretName }}
+      key: {{ $envName }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Data of the chart-made Secret (base64), keyed by environment variable name. */}}
+{{- define "agent-deployments.secretData" -}}
+{{- $s := .Values.secrets -}}
+{{- range $item := list "mysqlPassword" "masterKeys" "cursorKey" }}
+{{- with index $s $item }}
+{{ include "agent-deployments.secretEnvName" $item }}: {{ . | b64enc | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Pod-level settings shared by every Deployment and the migrations Job. Context: root. */}}
+{{- define "agent-deployments.podCommon" -}}
+automountServiceAccountToken: false
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .Values.podSecurityContext | nindent 2 }}
+{{- with .Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+volumes:
+  - name: tmp
+    emptyDir:
+      sizeLimit: {{ .Values.tmpVolume.sizeLimit }}
+{{- end -}}
+
+{{/* Container-level settings shared by every container. Context: root. */}}
+{{- define "agent-deployments.containerCommon" -}}
+image: {{ include "agent-deployments.image" . }}
+imagePullPolicy: {{ .Values.image.pullPolicy }}
+securityContext:
+  {{- toYaml .Values.containerSecurityContext | nindent 2 }}
+volumeMounts:
+  - name: tmp
+    mountPath: /tmp
+{{- end -}}
+
+{{- define "agent-deployments.probe" -}}
+httpGet:
+  path: {{ .path }}
+  port: http
+periodSeconds: {{ .probe.periodSeconds }}
+timeoutSeconds: {{ .probe.timeoutSeconds }}
+failureThreshold: {{ .probe.failureThreshold }}
+{{- end -}}

@@ -1,0 +1,69 @@
+{{/*
+Rules values.schema.json cannot express (they relate several values). Missing values use
+`required` (helm lint reports them as INFO, helm install/template fail); contradictions use
+`fail`. Every message names the value(s) to change.
+*/}}
+{{- define "agent-deployments.validate" -}}
+{{- $v := .Values -}}
+{{- $s := $v.secrets -}}
+{{- $prod := eq $v.environment "production" -}}
+
+{{- $_ := required "mysql.host is required: the host name of the MySQL server" $v.mysql.host -}}
+{{- $_ := required "nats.url is required: the NATS server URL, e.g. nats://nats.messaging.svc:4222" $v.nats.url -}}
+
+{{- if $s.existingSecret -}}
+  {{- if or $s.mysqlPassword $s.masterKeys $s.cursorKey -}}
+    {{- fail "secrets: set either secrets.existingSecret or the values secrets.mysqlPassword/masterKeys/cursorKey, not both" -}}
+  {{- end -}}
+{{- else if $prod -}}
+  {{- $_ := required "secrets.mysqlPassword is required when environment=production (or set secrets.existingSecret)" $s.mysqlPassword -}}
+  {{- $_ := required "secrets.masterKeys is required when environment=production (or set secrets.existingSecret)" $s.masterKeys -}}
+  {{- $_ := required "secrets.cursorKey is required when environment=production (or set secrets.existingSecret)" $s.cursorKey -}}
+{{- end -}}
+
+{{- if and $v.masterKeyId $s.masterKeys -}}
+  {{- $kids := list -}}
+  {{- range splitList "," $s.masterKeys -}}
+    {{- $kids = append $kids (splitList ":" . | first | trim) -}}
+  {{- end -}}
+  {{- if not (has $v.masterKeyId $kids) -}}
+    {{- fail (printf "masterKeyId %q is not one of the key ids in secrets.masterKeys (%s)" $v.masterKeyId (join ", " $kids)) -}}
+  {{- end -}}
+{{- end -}}
+
+{{- if le ($v.scheduler.leaseMs | int64) ($v.nats.busTimeoutMs | int64) -}}
+  {{- fail (printf "scheduler.leaseMs (%d) must exceed nats.busTimeoutMs (%d): a live worker must keep its claim while it waits for a reply" ($v.scheduler.leaseMs | int64) ($v.nats.busTimeoutMs | int64)) -}}
+{{- end -}}
+
+{{- if and $v.gateway.allowDevKey $prod -}}
+  {{- fail "gateway.allowDevKey=true is not allowed with environment=production: the gateway refuses to start with it" -}}
+{{- end -}}
+
+{{- $preStopMs := mul ($v.gateway.preStopSleepSeconds | int64) 1000 -}}
+{{- if le (mul ($v.terminationGracePeriodSeconds | int64) 1000) (add ($v.shutdownGraceMs | int64) $preStopMs) -}}
+  {{- fail (printf "terminationGracePeriodSeconds (%d s) must exceed shutdownGraceMs (%d ms) + gateway.preStopSleepSeconds (%d s), or pods are killed mid-drain" ($v.terminationGracePeriodSeconds | int64) ($v.shutdownGraceMs | int64) ($v.gateway.preStopSleepSeconds | int64)) -}}
+{{- end -}}
+
+{{- range $name := include "agent-deployments.componentNames" . | splitList " " -}}
+  {{- $c := index $v $name -}}
+  {{- if dig "autoscaling" "enabled" false $c -}}
+    {{- if gt ($c.autoscaling.minReplicas | int64) ($c.autoscaling.maxReplicas | int64) -}}
+      {{- fail (printf "%s.autoscaling.minReplicas (%d) must not exceed %s.autoscaling.maxReplicas (%d)" $name ($c.autoscaling.minReplicas | int64) $name ($c.autoscaling.maxReplicas | int64)) -}}
+    {{- end -}}
+    {{- if not (dig "resources" "requests" "cpu" "" $c) -}}
+      {{- fail (printf "%s.autoscaling.enabled needs %s.resources.requests.cpu: CPU utilisation is measured against the request" $name $name) -}}
+    {{- end -}}
+  {{- end -}}
+  {{- $pdb := $c.podDisruptionBudget -}}
+  {{- if and $pdb.enabled (not (kindIs "invalid" $pdb.minAvailable)) (not (kindIs "invalid" $pdb.maxUnavailable)) -}}
+    {{- fail (printf "%s.podDisruptionBudget: set minAvailable or maxUnavailable, not both (set the other to null)" $name) -}}
+  {{- end -}}
+  {{- if and $pdb.enabled (kindIs "invalid" $pdb.minAvailable) (kindIs "invalid" $pdb.maxUnavailable) -}}
+    {{- fail (printf "%s.podDisruptionBudget.enabled needs minAvailable or maxUnavailable" $name) -}}
+  {{- end -}}
+{{- end -}}
+
+{{- if and $v.ingress.enabled (not $v.ingress.hosts) -}}
+  {{- fail "ingress.enabled needs at least one entry in ingress.hosts" -}}
+{{- end -}}
+{{- end -}}

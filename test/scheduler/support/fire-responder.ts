@@ -31,7 +31,7 @@ export async function startFireResponder(nc: NatsConnection, prefix: string) {
   const failures = new Map<string, number>();
   let repeated = 0;
 
-  server.handle(deploymentSubjects.fire, async (request, ctx) => {
+  server.handle(deploymentSubjects.fire, async (request, ctx): Promise<FireDeploymentReply> => {
     if (request.trigger.type !== 'schedule') throw new ApiError('invalid_request_error', 'schedule triggers only');
     const id = request.deployment_id;
     const remainingFailures = failures.get(id) ?? 0;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdParam, ListReply, ListRequest, Metadata, Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 import { ReferenceState } from './references';
 
 /**
@@ -172,6 +172,66 @@ export const CredentialCreateRequest = Type.Object(
 );
 export type CredentialCreateRequest = Static<typeof CredentialCreateRequest>;
 
+/** `auth` of an update: same `type` as stored; omitted or null fields keep their stored value. */
+const KeepOr = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
+export const CredentialAuthUpdate = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal('mcp_oauth'),
+      access_token: KeepOr(Token),
+      /** null: the expiry is no longer known. */
+      expires_at: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
+      refresh: KeepOr(
+        Type.Object(
+          {
+            refresh_token: KeepOr(Token),
+            /** An empty string clears the stored scope. */
+            scope: KeepOr(Type.String({ maxLength: 2048 })),
+            token_endpoint_auth: Type.Optional(
+              Type.Union([
+                Type.Object(
+                  { type: Type.Literal('client_secret_basic'), client_secret: KeepOr(Type.String({ minLength: 1, maxLength: 1024 })) },
+                  { additionalProperties: false },
+                ),
+                Type.Object(
+                  { type: Type.Literal('client_secret_post'), client_secret: KeepOr(Type.String({ minLength: 1, maxLength: 1024 })) },
+                  { additionalProperties: false },
+                ),
+              ]),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ type: Type.Literal('static_bearer'), token: KeepOr(Token) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('environment_variable'),
+      secret_value: KeepOr(Type.String({ minLength: 1, maxLength: 16384 })),
+      networking: KeepOr(CredentialNetworking),
+      injection_location: Type.Optional(
+        Type.Object({ body: Type.Optional(Type.Boolean()), header: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type CredentialAuthUpdate = Static<typeof CredentialAuthUpdate>;
+
+/** `POST /v1/vaults/{id}/credentials/{cid}` body. */
+export const CredentialUpdateRequest = Type.Object(
+  {
+    auth: Type.Optional(CredentialAuthUpdate),
+    display_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    metadata: Type.Optional(Nullable(MetadataPatch)),
+  },
+  { additionalProperties: false },
+);
+export type CredentialUpdateRequest = Static<typeof CredentialUpdateRequest>;
+
 export const DeletedVaultCredential = Type.Object(
   { type: Type.Literal('vault_credential_deleted'), id: Type.String() },
   { additionalProperties: false },
@@ -191,6 +251,10 @@ export const CredentialCreateBusRequest = Type.Object(
 );
 export const CredentialIdRequest = Type.Object(
   { vault_id: IdParam, credential_id: IdParam },
+  { additionalProperties: false },
+);
+export const CredentialUpdateBusRequest = Type.Object(
+  { vault_id: IdParam, credential_id: IdParam, update: CredentialUpdateRequest },
   { additionalProperties: false },
 );
 export const CredentialListRequest = ListRequest(CredentialListFilters);

@@ -237,6 +237,101 @@ describe('vault credentials', () => {
     expectError(await api('DELETE', `/v1/vaults/${vault.id}/credentials/${elsewhere.id}`), 404, 'not_found_error');
   });
 
+  test('update: secrets are replaced and re-sealed, configuration merged, identity immutable', async () => {
+    const vault = await createVault(api);
+    const oldToken = secret('old-token');
+    const bearer = await createBearer(api, vault.id, oldToken, 'https://update.example/sse');
+    const newToken = secret('new-token');
+    const pool = stack.service('vaults').database.pool;
+    const sealedOf = async (id: string) => ((await pool.query('SELECT sealed_secret FROM vault_credentials WHERE id = ?', [id])) as any)[0][0].sealed_secret;
+    const sealedBefore = await sealedOf(bearer.id);
+    const updated = ok(
+      await api('POST', `/v1/vaults/${vault.id}/credentials/${bearer.id}`, {
+        body: { display_name: 'rotated', metadata: { rotated: 'yes' }, auth: { type: 'static_bearer', token: newToken } },
+      }),
+      'update bearer',
+    );
+    expect(updated).toMatchObject({ id: bearer.id, display_name: 'rotated', metadata: { rotated: 'yes' }, auth: bearer.auth });
+    expect(await sealedOf(bearer.id)).not.toBe(sealedBefore);
+    // metadata-only updates leave the sealed secret alone
+    const sealedAfter = await sealedOf(bearer.id);
+    ok(await api('POST', `/v1/vaults/${vault.id}/credentials/${bearer.id}`, { body: { metadata: { rotated: null } } }), 'meta');
+    expect(await sealedOf(bearer.id)).toBe(sealedAfter);
+
+    const env = await createEnvVar(api, vault.id, 'UPDATABLE', secret('env-old'));
+    const envValue = secret('env-new');
+    const envUpdated = ok(
+      await api('POST', `/v1/vaults/${vault.id}/credentials/${env.id}`, {
+        body: { auth: { type: 'environment_variable', secret_value: envValue, networking: { type: 'unrestricted' }, injection_location: { body: false } } },
+      }),
+      'update env',
+    );
+    expect(envUpdated.auth).toEqual({
+      type: 'environment_variable',
+      secret_name: 'UPDATABLE',
+      networking: { type: 'unrestricted' },
+      injection_location: { body: false, header: true },
+    });
+    const resolved = (await resolveCredentials(stack, tenant, [vault.id])).vaults[0].credentials;
+    expect(resolved.find((c) => c.id === bearer.id)!.auth).toEqual({ type: 'static_bearer', mcp_server_url: 'https://update.example/sse', token: newToken });
+    expect(resolved.find((c) => c.id === env.id)!.auth).toMatchObject({ secret_value: envValue, injection_location: { body: false, header: true } });
+
+    const path = `/v1/vaults/${vault.id}/credentials/${env.id}`;
+    expectError(await api('POST', path, { body: { auth: { type: 'static_bearer', token: 'x' } } }), 400, 'invalid_request_error', 'auth.type');
+    expectError(await api('POST', path, { body: { auth: { type: 'environment_variable', secret_name: 'RENAMED' } } }), 400, 'invalid_request_error', 'auth.secret_name');
+    expectError(await api('POST', path, { body: { auth: { type: 'environment_variable', injection_location: { header: false } } } }), 400, 'invalid_request_error', 'auth.injection_location');
+    expectError(await api('POST', path, { body: { display_name: '' } }), 400, 'invalid_request_error', 'display_name');
+    ok(await api('POST', `${path}/archive`), 'archive');
+    expectError(await api('POST', path, { body: { display_name: 'late' } }), 400, 'invalid_request_error', 'archived');
+    expectError(await api('POST', `/v1/vaults/${vault.id}/credentials/vcrd_nope`, { body: { display_name: 'x' } }), 404, 'not_found_error');
+  });
+
+  test('update mcp_oauth: new tokens and client secret, the endpoint auth method and client stay', async () => {
+    const vault = await createVault(api);
+    const created = ok(
+      await api('POST', `/v1/vaults/${vault.id}/credentials`, {
+        body: {
+          auth: {
+            type: 'mcp_oauth',
+            mcp_server_url: 'https://oauth-update.example/sse',
+            access_token: secret('oa-access'),
+            refresh: {
+              client_id: 'cid',
+              refresh_token: secret('oa-refresh'),
+              token_endpoint: 'https://oauth-update.example/token',
+              token_endpoint_auth: { type: 'client_secret_basic', client_secret: secret('oa-client') },
+              scope: 'read write',
+            },
+          },
+        },
+      }),
+      'create oauth',
+    );
+    const access = secret('oa-access2');
+    const clientSecret = secret('oa-client2');
+    const updated = ok(
+      await api('POST', `/v1/vaults/${vault.id}/credentials/${created.id}`, {
+        body: {
+          auth: {
+            type: 'mcp_oauth',
+            access_token: access,
+            refresh: { scope: '', token_endpoint_auth: { type: 'client_secret_post', client_secret: clientSecret } },
+          },
+        },
+      }),
+      'update oauth',
+    );
+    expect(updated.auth.refresh).toEqual({
+      client_id: 'cid',
+      token_endpoint: 'https://oauth-update.example/token',
+      token_endpoint_auth: { type: 'client_secret_basic' },
+      resource: null,
+      scope: null,
+    });
+    const [resolved] = (await resolveCredentials(stack, tenant, [vault.id])).vaults[0].credentials;
+    expect(resolved.auth).toMatchObject({ access_token: access, refresh: { token_endpoint_auth: { type: 'client_secret_basic', client_secret: clientSecret } } });
+  });
+
   test('resolve returns the decrypted credentials per vault, in request order, with states', async () => {
     const vault = await createVault(api);
     const token = secret('resolve-bearer');
@@ -348,6 +443,7 @@ describe('vault credentials', () => {
         intruder('POST', `${v}/credentials`, { body: { auth: { type: 'static_bearer', token: 'x', mcp_server_url: 'https://evil.example' } } }),
         intruder('GET', `${v}/credentials`),
         intruder('GET', c),
+        intruder('POST', c, { body: { display_name: 'mine now' } }),
         intruder('POST', `${c}/archive`),
         intruder('DELETE', c),
       ]);

@@ -55,7 +55,7 @@ describe('the official SDK against the vault routes', () => {
     expect(gone).toBeInstanceOf(Anthropic.NotFoundError);
   });
 
-  test('credentials: create, list, retrieve, archive, delete; the secret never comes back', async () => {
+  test('credentials: create, list, retrieve, update, archive, delete; the secret never comes back', async () => {
     const vault = await client.beta.vaults.create({ display_name: 'SDK credentials' });
     const token = uniqueSecret('sdk-bearer');
     const value = uniqueSecret('sdk-env');
@@ -81,7 +81,14 @@ describe('the official SDK against the vault routes', () => {
     const listed = [];
     for await (const credential of client.beta.vaults.credentials.list(vault.id, { limit: 1 })) listed.push(credential);
     expect(listed.map((c) => c.id).sort()).toEqual([bearer.id, env.id].sort());
-    expect(await client.beta.vaults.credentials.retrieve(bearer.id, { vault_id: vault.id })).toEqual(bearer);
+    expect(await client.beta.vaults.credentials.retrieve(bearer.id, { vault_id: vault.id })).toMatchObject(bearer);
+
+    const rotated = await client.beta.vaults.credentials.update(bearer.id, {
+      vault_id: vault.id,
+      display_name: 'rotated bearer',
+      auth: { type: 'static_bearer', token: uniqueSecret('sdk-rotated') },
+    });
+    expect(rotated).toMatchObject({ id: bearer.id, display_name: 'rotated bearer', auth: bearer.auth });
 
     const archived = await client.beta.vaults.credentials.archive(env.id, { vault_id: vault.id });
     expect(archived.archived_at).not.toBeNull();
@@ -89,7 +96,7 @@ describe('the official SDK against the vault routes', () => {
       type: 'vault_credential_deleted',
       id: bearer.id,
     });
-    const text = JSON.stringify([bearer, env, listed, archived]);
+    const text = JSON.stringify([bearer, env, listed, rotated, archived]);
     expect(text).not.toContain(token);
     expect(text).not.toContain(value);
   });

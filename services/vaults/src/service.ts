@@ -13,6 +13,7 @@ import { getVault } from './handlers/get-vault';
 import { listCredentials } from './handlers/list-credentials';
 import { listVaults } from './handlers/list-vaults';
 import { resolveCredentials } from './handlers/resolve-credentials';
+import { updateCredential } from './handlers/update-credential';
 import { updateVault } from './handlers/update-vault';
 
 /** Wires the vaults service's bus subjects to their handlers; nothing else. */
@@ -28,6 +29,7 @@ export function registerVaultHandlers(server: BusServer, deps: VaultsDeps): void
     .handle(vaultCredentialSubjects.create, createCredential(deps))
     .handle(vaultCredentialSubjects.get, getCredential(deps))
     .handle(vaultCredentialSubjects.list, listCredentials(deps))
+    .handle(vaultCredentialSubjects.update, updateCredential(deps))
     .handle(vaultCredentialSubjects.archive, archiveCredential(deps))
     .handle(vaultCredentialSubjects.delete, deleteCredential(deps))
     .handle(vaultCredentialSubjects.resolve, resolveCredentials(deps));

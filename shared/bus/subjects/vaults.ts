@@ -13,6 +13,7 @@ import {
   CredentialIdRequest,
   CredentialListReply,
   CredentialListRequest,
+  CredentialUpdateBusRequest,
   DeletedVaultCredential,
   ResolveCredentialsReply,
   ResolveCredentialsRequest,
@@ -39,6 +40,8 @@ export const vaultCredentialSubjects = {
   create: defineSubject(SERVICE, 'credentials.create', CredentialCreateBusRequest, VaultCredential),
   get: defineSubject(SERVICE, 'credentials.get', CredentialIdRequest, VaultCredential),
   list: defineSubject(SERVICE, 'credentials.list', CredentialListRequest, CredentialListReply),
+  /** Re-seals the credential when its secret part changes; the stored secret is never returned. */
+  update: defineSubject(SERVICE, 'credentials.update', CredentialUpdateBusRequest, VaultCredential),
   archive: defineSubject(SERVICE, 'credentials.archive', CredentialIdRequest, VaultCredential),
   delete: defineSubject(SERVICE, 'credentials.delete', CredentialIdRequest, DeletedVaultCredential),
   /**

@@ -56,6 +56,14 @@ export async function insertCredential(db: Executor, row: VaultCredentialRow): P
   await db.insert(vaultCredentials).values(row);
 }
 
+export async function updateCredentialRow(
+  db: Executor,
+  id: string,
+  changes: Pick<VaultCredentialRow, 'displayName' | 'metadata' | 'auth' | 'sealedSecret' | 'updatedAt'>,
+): Promise<void> {
+  await db.update(vaultCredentials).set(changes).where(eq(vaultCredentials.id, id));
+}
+
 /** Archiving keeps the record and destroys its secret: an archived credential is never used again. */
 export async function archiveCredentialRow(db: Executor, id: string, now: Date): Promise<void> {
   await db

@@ -1,6 +1,10 @@
 import { invalidRequest } from '../../../../shared/errors/api-error';
 import { parseRfc3339 } from '../../../../shared/schema/rfc3339';
-import type { CredentialAuth, CredentialAuthParams } from '../../../../shared/schema/vault-credential';
+import type {
+  CredentialAuth,
+  CredentialAuthParams,
+  CredentialAuthUpdate,
+} from '../../../../shared/schema/vault-credential';
 
 /** What a credential is made of once its request is checked: the sealed part and the shown part. */
 export interface PreparedAuth {
@@ -24,7 +28,11 @@ function checkUrl(field: string, value: string): string {
 }
 
 /** Checks what the schema cannot (URLs, times, at least one injection location) and splits the auth. */
-export function prepareAuth(auth: CredentialAuthParams, now: Date): PreparedAuth {
+export function prepareAuth(
+  auth: CredentialAuthParams,
+  now: Date,
+  options: { expiryMustBeFuture: boolean } = { expiryMustBeFuture: true },
+): PreparedAuth {
   switch (auth.type) {
     case 'static_bearer': {
       checkUrl('auth.mcp_server_url', auth.mcp_server_url);
@@ -61,7 +69,7 @@ export function prepareAuth(auth: CredentialAuthParams, now: Date): PreparedAuth
       if (auth.expires_at !== undefined && auth.expires_at !== null) {
         const parsed = parseRfc3339(auth.expires_at);
         if (!parsed) throw invalidRequest('auth.expires_at: must be an RFC 3339 timestamp');
-        if (parsed.getTime() <= now.getTime()) throw invalidRequest('auth.expires_at: must be in the future');
+        if (options.expiryMustBeFuture && parsed.getTime() <= now.getTime()) throw invalidRequest('auth.expires_at: must be in the future');
         expiresAt = parsed.toISOString();
       }
       const refresh = auth.refresh ?? null;
@@ -93,3 +101,52 @@ export const describeTarget = (target: string): string =>
   target.startsWith('env:')
     ? `environment variable ${target.slice(4)}`
     : `MCP server ${target.slice(4)}`;
+
+/**
+ * Applies an auth update to the stored (decrypted) auth. The kind cannot change; the MCP server
+ * URL, secret name and OAuth client are immutable; omitted or null fields keep their value.
+ */
+export function mergeAuthUpdate(stored: CredentialAuthParams, update: CredentialAuthUpdate): CredentialAuthParams {
+  if (update.type !== stored.type) {
+    throw invalidRequest(`auth.type: must be ${stored.type}, the credential's type, which cannot change`);
+  }
+  if (stored.type === 'static_bearer' && update.type === 'static_bearer') {
+    return { ...stored, token: update.token ?? stored.token };
+  }
+  if (stored.type === 'environment_variable' && update.type === 'environment_variable') {
+    return {
+      ...stored,
+      secret_value: update.secret_value ?? stored.secret_value,
+      networking: update.networking ?? stored.networking,
+      injection_location: { ...stored.injection_location, ...update.injection_location },
+    };
+  }
+  if (stored.type === 'mcp_oauth' && update.type === 'mcp_oauth') {
+    let refresh = stored.refresh ?? null;
+    if (update.refresh) {
+      if (!refresh) throw invalidRequest('auth.refresh: the credential has no refresh configuration to update');
+      let endpointAuth = refresh.token_endpoint_auth;
+      if (update.refresh.token_endpoint_auth) {
+        if (endpointAuth.type === 'none') {
+          throw invalidRequest('auth.refresh.token_endpoint_auth: the credential does not use a client secret');
+        }
+        // The stored method stays, whichever of the two the update names.
+        endpointAuth = { type: endpointAuth.type, client_secret: update.refresh.token_endpoint_auth.client_secret ?? endpointAuth.client_secret };
+      }
+      const scope = update.refresh.scope === undefined || update.refresh.scope === null ? refresh.scope : update.refresh.scope || null;
+      refresh = {
+        ...refresh,
+        refresh_token: update.refresh.refresh_token ?? refresh.refresh_token,
+        scope,
+        token_endpoint_auth: endpointAuth,
+      };
+    }
+    return {
+      ...stored,
+      access_token: update.access_token ?? stored.access_token,
+      expires_at: update.expires_at === undefined ? stored.expires_at : update.expires_at,
+      refresh,
+    };
+  }
+  throw invalidRequest('auth.type: does not match the credential');
+}

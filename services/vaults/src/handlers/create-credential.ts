@@ -1,6 +1,6 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
-import { sealSecret, unwrapDataKey } from '../../../../shared/crypto/envelope';
+import { unwrapDataKey } from '../../../../shared/crypto/envelope';
 import { conflict, invalidRequest } from '../../../../shared/errors/api-error';
 import { newId } from '../../../../shared/ids/ids';
 import { activeCredentialWithTarget, insertCredential } from '../db/credential-queries';
@@ -8,6 +8,7 @@ import { findVault } from '../db/vault-queries';
 import { describeTarget, prepareAuth } from '../domain/credential-auth';
 import { newMetadata } from '../domain/metadata';
 import { presentCredential } from '../domain/present';
+import { sealAuth } from '../domain/sealed-auth';
 import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
 
 type S = typeof vaultCredentialSubjects.create;
@@ -35,7 +36,7 @@ export const createCredential =
       const dataKey = unwrapDataKey(deps.keys, { keyId: vault.dataKeyId, wrapped: vault.wrappedDataKey }, vault.id);
       let sealed: string;
       try {
-        sealed = sealSecret(dataKey, JSON.stringify(auth.sealed), id);
+        sealed = sealAuth(dataKey, auth.sealed, id);
       } finally {
         dataKey.fill(0);
       }

@@ -1,32 +1,16 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
 import { DecryptionError } from '../../../../shared/crypto/aead';
-import { openSecret, unwrapDataKey } from '../../../../shared/crypto/envelope';
-import { isValid } from '../../../../shared/validation/validate';
-import {
-  CredentialAuthParams,
-  type ResolveCredentialsReply,
-  type ResolvedCredential,
-} from '../../../../shared/schema/vault-credential';
+import { unwrapDataKey } from '../../../../shared/crypto/envelope';
+import type { ResolveCredentialsReply, ResolvedCredential } from '../../../../shared/schema/vault-credential';
 import { activeCredentialsOfVaults } from '../db/credential-queries';
 import type { VaultCredentialRow, VaultRow } from '../db/schema';
 import { findVaultsByIds } from '../db/vault-queries';
+import { openAuth, UnreadableCredential } from '../domain/sealed-auth';
 import { tenantOf, type VaultsDeps } from './deps';
 
 type S = typeof vaultCredentialSubjects.resolve;
 type ResolvedVault = ResolveCredentialsReply['vaults'][number];
-
-class UnreadableCredential extends Error {
-  override name = 'UnreadableCredential';
-}
-
-function parseSealedAuth(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UnreadableCredential('sealed auth is not JSON');
-  }
-}
 
 /** A fixed wording per cause: an error's own message could quote what it failed on. */
 function unreadableReason(deps: VaultsDeps, vault: VaultRow, err: unknown): string {
@@ -46,11 +30,7 @@ function openVault(deps: VaultsDeps, vault: VaultRow, rows: VaultCredentialRow[]
   try {
     return rows.map((row) => {
       if (row.sealedSecret === null) throw new UnreadableCredential('active credential without a secret');
-      const auth = parseSealedAuth(openSecret(dataKey, row.sealedSecret, row.id));
-      if (!isValid(CredentialAuthParams, auth) || auth.type !== row.kind) {
-        throw new UnreadableCredential('sealed auth does not match the credential');
-      }
-      return { id: row.id, display_name: row.displayName, auth };
+      return { id: row.id, display_name: row.displayName, auth: openAuth(dataKey, row.sealedSecret, row.id, row.kind) };
     });
   } finally {
     dataKey.fill(0);

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { vaultCredentialSubjects, vaultSubjects } from '../../../../../shared/bus/subjects/vaults';
 import { VaultCreateRequest, VaultUpdateRequest } from '../../../../../shared/schema/vault';
-import { CredentialCreateRequest } from '../../../../../shared/schema/vault-credential';
+import { CredentialCreateRequest, CredentialUpdateRequest } from '../../../../../shared/schema/vault-credential';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
@@ -41,6 +41,9 @@ export const vaultsModule = (deps: GatewayDeps) => {
     )
     .get('/v1/vaults/:vault_id/credentials/:credential_id', ({ call, params }) =>
       deps.bus.call(vaultCredentialSubjects.get, call, params),
+    )
+    .post('/v1/vaults/:vault_id/credentials/:credential_id', ({ call, params, body }) =>
+      deps.bus.call(vaultCredentialSubjects.update, call, { ...params, update: jsonBody(CredentialUpdateRequest, body) }),
     )
     .post('/v1/vaults/:vault_id/credentials/:credential_id/archive', ({ call, params, body }) => {
       emptyBody(body);

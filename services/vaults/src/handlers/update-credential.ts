@@ -1,0 +1,59 @@
+import type { Handler } from '../../../../shared/bus/bus-server';
+import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
+import { unwrapDataKey } from '../../../../shared/crypto/envelope';
+import { invalidRequest } from '../../../../shared/errors/api-error';
+import { findCredential, updateCredentialRow } from '../db/credential-queries';
+import { findVault } from '../db/vault-queries';
+import { mergeAuthUpdate, prepareAuth } from '../domain/credential-auth';
+import { applyMetadataPatch } from '../domain/metadata';
+import { presentCredential } from '../domain/present';
+import { openAuth, sealAuth } from '../domain/sealed-auth';
+import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+
+type S = typeof vaultCredentialSubjects.update;
+
+/**
+ * Patches a credential. An auth change opens the stored auth with the vault's data key, merges
+ * the update and seals the result again under the same record id; the secret is never returned.
+ */
+export const updateCredential =
+  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  async ({ vault_id, credential_id, update }, ctx) => {
+    const tenant = tenantOf(ctx);
+    const now = deps.clock.now();
+    return deps.db.transaction(async (tx) => {
+      const vault = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      if (!vault) throw vaultNotFound(vault_id);
+      const row = await findCredential(tx, vault_id, credential_id);
+      if (!row) throw credentialNotFound(credential_id);
+      if (vault.archivedAt) throw invalidRequest(`vault ${vault_id} is archived and its credentials cannot be changed`);
+      if (row.archivedAt || row.sealedSecret === null) {
+        throw invalidRequest(`credential ${credential_id} is archived and cannot be changed`);
+      }
+      const next = {
+        ...row,
+        displayName: update.display_name ?? row.displayName,
+        metadata: update.metadata ? applyMetadataPatch(row.metadata, update.metadata) : row.metadata,
+        updatedAt: now,
+      };
+      if (update.auth) {
+        const dataKey = unwrapDataKey(deps.keys, { keyId: vault.dataKeyId, wrapped: vault.wrappedDataKey }, vault.id);
+        try {
+          const merged = mergeAuthUpdate(openAuth(dataKey, row.sealedSecret, row.id, row.kind), update.auth);
+          const prepared = prepareAuth(merged, now, { expiryMustBeFuture: update.auth.type === 'mcp_oauth' && !!update.auth.expires_at });
+          next.auth = prepared.shown;
+          next.sealedSecret = sealAuth(dataKey, prepared.sealed, row.id);
+        } finally {
+          dataKey.fill(0);
+        }
+      }
+      await updateCredentialRow(tx, row.id, {
+        displayName: next.displayName,
+        metadata: next.metadata,
+        auth: next.auth,
+        sealedSecret: next.sealedSecret,
+        updatedAt: next.updatedAt,
+      });
+      return presentCredential(next);
+    });
+  };

@@ -24,7 +24,7 @@ async function allPages(call: ApiClient, query: Record<string, string>) {
   let page: string | undefined = query.page;
   let pages = 0;
   do {
-    const res = await call('GET', '/v1/deployments', { query: { ...query, page } });
+    const res: ApiResponse = await call('GET', '/v1/deployments', { query: { ...query, page } });
     expect(res.status).toBe(200);
     seen.push(...res.body.data);
     page = res.body.next_page ?? undefined;

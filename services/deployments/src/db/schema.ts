@@ -7,6 +7,18 @@ import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '
 export const outbox = defineOutboxTable();
 
 /**
+ * The list indexes, one per filter shape, each ending in the keyset order (created_at, id):
+ * every tenant, every live (not archived) deployment, by status, by agent. Named here because
+ * the list query names the one its filters need (see listDeploymentPage).
+ */
+export const DEPLOYMENT_LIST_INDEXES = {
+  all: 'deployments_tenant_created',
+  live: 'deployments_tenant_live_created',
+  status: 'deployments_tenant_status_created',
+  agent: 'deployments_tenant_agent_created',
+} as const;
+
+/**
  * One row per deployment. What lists filter and sort on is a column; the rest of the resource
  * (events, resources in their returned form, metadata) is JSON, read whole with the row.
  * Timestamps are DATETIME(3): milliseconds, the precision the API shows and cursors carry.
@@ -43,13 +55,10 @@ export const deployments = mysqlTable(
     archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
   },
   (t) => [
-    // Keyset order of every list: newest first, id breaking ties. One index per filter shape, so
-    // each page is a range read in index order whatever the filters (include_archived=true uses
-    // the first; the default, archived_at IS NULL, the second; status and agent_id their own).
-    index('deployments_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id),
-    index('deployments_tenant_live_created').on(t.organizationId, t.workspaceId, t.archivedAt, t.createdAt, t.id),
-    index('deployments_tenant_status_created').on(t.organizationId, t.workspaceId, t.status, t.archivedAt, t.createdAt, t.id),
-    index('deployments_tenant_agent_created').on(t.organizationId, t.workspaceId, t.agentId, t.createdAt, t.id),
+    index(DEPLOYMENT_LIST_INDEXES.all).on(t.organizationId, t.workspaceId, t.createdAt, t.id),
+    index(DEPLOYMENT_LIST_INDEXES.live).on(t.organizationId, t.workspaceId, t.archivedAt, t.createdAt, t.id),
+    index(DEPLOYMENT_LIST_INDEXES.status).on(t.organizationId, t.workspaceId, t.status, t.archivedAt, t.createdAt, t.id),
+    index(DEPLOYMENT_LIST_INDEXES.agent).on(t.organizationId, t.workspaceId, t.agentId, t.createdAt, t.id),
   ],
 );
 export type DeploymentRow = typeof deployments.$inferSelect;

@@ -6,7 +6,7 @@ import type { Logger } from '../../../../shared/log/logger';
 import type { Tenant } from '../../../../shared/schema/tenant';
 import type { Clock } from '../../../../shared/time/clock';
 
-/** What every vaults handler is built from; injected so tests and the CLI can build their own. */
+/** What every vaults handler is built from, injected by start-vaults (and by tests that need another clock or key ring). */
 export interface VaultsDeps {
   db: Database;
   clock: Clock;

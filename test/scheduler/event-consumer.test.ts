@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { EventEnvelope } from '../../shared/bus/event';
+import { startEventConsumer, type EventConsumer, type EventDelivery } from '../../shared/bus/event-consumer';
+import { deleteStreams, ensureStreams, eventSubject } from '../../shared/bus/streams';
+import { newId, randomBase62 } from '../../shared/ids/ids';
+import { createLogger } from '../../shared/log/logger';
+import { deploymentEvents, type DeploymentSnapshot } from '../../shared/schema/deployment-events';
+import { infrastructure } from '../support/infrastructure';
+import { snapshot } from './support/scheduler-fixture';
+
+/** The generic consumer helper against real JetStream, with the deployment events as its example. */
+let nc: NatsConnection;
+const prefix = `t${randomBase62(10).toLowerCase()}`;
+beforeAll(async () => {
+  nc = await connect({ servers: (await infrastructure()).natsUrl });
+  await ensureStreams(nc, prefix);
+});
+afterAll(async () => {
+  await deleteStreams(nc, prefix);
+  await nc.close();
+});
+
+const envelope = (type: string, data: unknown) => ({
+  id: newId('event'),
+  type,
+  occurred_at: new Date().toISOString(),
+  organization_id: 'org_1',
+  workspace_id: 'wrkspc_1',
+  data,
+});
+const publish = (subject: string, body: unknown) =>
+  jetstream(nc).publish(eventSubject(prefix, subject), typeof body === 'string' ? body : JSON.stringify(body));
+
+async function until(check: () => boolean, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await Bun.sleep(10);
+  }
+}
+
+function consume(durable: string, handler: (e: EventEnvelope<DeploymentSnapshot>, d: EventDelivery) => Promise<void>): Promise<EventConsumer> {
+  return startEventConsumer({
+    nc,
+    prefix,
+    events: Object.values(deploymentEvents),
+    durable,
+    filterSubject: 'deployments.>',
+    logger: createLogger('error'),
+    handler,
+    retryBaseMs: 20,
+    ackWaitMs: 2_000,
+  });
+}
+
+test('validates, skips unknown kinds, terminates poison messages, redelivers after a failure, acks once handled', async () => {
+  const seen: Array<{ id: string; delivery: number }> = [];
+  let failuresLeft = 2;
+  const consumer = await consume('c-basic', async (event, delivery) => {
+    if (event.data.deployment_id === 'depl_flaky' && failuresLeft-- > 0) throw new Error('database unavailable');
+    seen.push({ id: event.data.deployment_id, delivery: delivery.deliveryCount });
+  });
+  await publish('deployments.created', 'not json');
+  await publish('deployments.created', envelope('deployments.created', { deployment_id: 'missing fields' }));
+  await publish('deployments.runs.recorded', envelope('deployments.runs.recorded', { anything: true }));
+  await publish('deployments.created', envelope('deployments.created', snapshot({ deployment_id: 'depl_flaky' })));
+  await publish('deployments.updated', envelope('deployments.updated', snapshot({ deployment_id: 'depl_fine', revision: 2 })));
+  await until(() => seen.length === 2);
+  expect(seen.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+    { id: 'depl_fine', delivery: 1 },
+    { id: 'depl_flaky', delivery: 3 },
+  ]);
+  await consumer.stop();
+
+  // Everything was acked or terminated: a restarted consumer gets nothing again.
+  const again: string[] = [];
+  const restarted = await consume('c-basic', async (event) => void again.push(event.data.deployment_id));
+  await publish('deployments.paused', envelope('deployments.paused', snapshot({ deployment_id: 'depl_after', status: 'paused' })));
+  await until(() => again.length === 1);
+  await Bun.sleep(100);
+  expect(again).toEqual(['depl_after']);
+  await restarted.stop();
+});
+
+test('stop lets the message in hand finish and be acked; the unhandled rest goes to the next consumer', async () => {
+  const first: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  // A fresh durable replays the stream; the first test's events are not this test's business.
+  const mine = (e: EventEnvelope<DeploymentSnapshot>) => /^depl_[0-9]$/.test(e.data.deployment_id);
+  const consumer = await consume('c-stop', async (event) => {
+    if (!mine(event)) return;
+    if (first.length === 0) await gate;
+    first.push(event.data.deployment_id);
+  });
+  for (let i = 0; i < 5; i++) await publish('deployments.created', envelope('deployments.created', snapshot({ deployment_id: `depl_${i}` })));
+  await Bun.sleep(100);
+  const stopping = consumer.stop();
+  release();
+  await stopping;
+  expect(first).toEqual(['depl_0']);
+
+  const second: string[] = [];
+  const next = await consume('c-stop', async (event) => void (mine(event) && second.push(event.data.deployment_id)));
+  // Delivery is at least once: handed-back messages can first land on the closed consumer's
+  // still-open pull request and come back after the ack wait, possibly more than once.
+  await until(() => new Set(second).size === 4, 10_000);
+  expect([...new Set(second)].sort()).toEqual(['depl_1', 'depl_2', 'depl_3', 'depl_4']);
+  expect(second).not.toContain('depl_0');
+  await next.stop();
+});

@@ -93,7 +93,7 @@ function firstUsefulError<T extends TSchema>(schema: T, value: unknown): ValueEr
   const deepest = [...nonUnion].sort((a, b) => b.path.length - a.path.length)[0];
   const union = errors.find((e) => e.type === ValueErrorType.Union);
   if (union) {
-    const variant = selectVariantByType(union.schema, valueAt(value, union.path));
+    const variant = selectVariant(union.schema, valueAt(value, union.path));
     if (variant) {
       const inner = firstUsefulError(variant, valueAt(value, union.path));
       if (inner) return { ...inner, path: union.path + inner.path };
@@ -103,14 +103,27 @@ function firstUsefulError<T extends TSchema>(schema: T, value: unknown): ValueEr
   return additional ?? deepest ?? errors[0];
 }
 
-function selectVariantByType(schema: TSchema, value: unknown): TSchema | undefined {
+/**
+ * Picks the union member a value was meant for: by its `type` discriminator when it has one,
+ * else the only member of the value's own kind (e.g. the object member of `object | null`).
+ */
+function selectVariant(schema: TSchema, value: unknown): TSchema | undefined {
   const variants = (schema as { anyOf?: TSchema[] }).anyOf;
-  if (!variants || typeof value !== 'object' || value === null) return undefined;
-  const type = (value as Record<string, unknown>).type;
-  return variants.find((v) => {
-    const prop = (v as { properties?: Record<string, { const?: unknown }> }).properties?.type;
-    return prop && prop.const === type;
+  if (!variants) return undefined;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const type = (value as Record<string, unknown>).type;
+    const byType = variants.find((v) => {
+      const prop = (v as { properties?: Record<string, { const?: unknown }> }).properties?.type;
+      return prop && prop.const === type;
+    });
+    if (byType) return byType;
+  }
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value;
+  const sameKind = variants.filter((v) => {
+    const t = (v as { type?: string }).type;
+    return t === kind || (kind === 'number' && t === 'integer');
   });
+  return sameKind.length === 1 ? sameKind[0] : undefined;
 }
 
 function valueAt(value: unknown, pointer: string): unknown {
@@ -126,14 +139,7 @@ function valueAt(value: unknown, pointer: string): unknown {
 export function validate<T extends TSchema>(schema: T, value: unknown, root?: string): Static<T> {
   const error = firstUsefulError(schema, value);
   if (!error) return value as Static<T>;
-  let path = error.path;
-  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
-    const unknownKey = Object.keys((valueAt(value, path) as object) ?? {}).find(
-      (k) => !((error.schema as { properties?: object }).properties ?? {}).hasOwnProperty(k),
-    );
-    if (unknownKey) path = `${path}/${unknownKey}`;
-  }
-  throw invalidRequest(`${fieldPath(path, root)}: ${describe(error)}`);
+  throw invalidRequest(`${fieldPath(error.path, root)}: ${describe(error)}`);
 }
 
 export function isValid<T extends TSchema>(schema: T, value: unknown): value is Static<T> {

@@ -64,7 +64,7 @@ describe('environments', () => {
   test('validation names the field', async () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'name: is required'],
-      [{ name: 'x', config: { type: 'self_hosted' } }, 'config: must be {"type": "cloud", ...}'],
+      [{ name: 'x', config: { type: 'self_hosted' } }, 'config.type: must be "cloud"'],
       [{ name: 'x', config: { type: 'cloud', networking: { type: 'limited', allowed_hosts: 'all' } } }, 'config.networking.allowed_hosts:'],
       [{ name: 'x', config: { type: 'cloud', packages: { pip: [], brew: [] } } }, 'config.packages'],
       [{ name: 'x', scope: 5 }, 'scope: unknown property'],
@@ -288,7 +288,7 @@ describe('the official SDK', () => {
     // The SDK's memory-store calls send `anthropic-beta: agent-memory-2026-07-22` alone, which the
     // gateway's versioning policy refuses (a present beta list must include managed-agents); until
     // that policy accepts it, the client names both betas.
-    const store = await client.beta.memoryStores.create({ name: 'sdk store', betas: ['managed-agents-2026-04-01'] });
+    const store = await client.beta.memoryStores.create({ name: 'sdk store' });
     expect(store.type).toBe('memory_store');
     const file = await client.beta.files.upload({ file: await toFile(Buffer.from('hi'), 'a.txt', { type: 'text/plain' }) });
     expect(file).toMatchObject({ type: 'file', filename: 'a.txt', size_bytes: 2 });

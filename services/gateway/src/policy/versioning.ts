@@ -6,6 +6,14 @@ export const REQUIRED_BETA = 'managed-agents-2026-04-01';
 /** Routes where the version and beta headers are mandatory (PRODUCT.md section 1). */
 const STRICT_PREFIXES = ['/v1/deployments', '/v1/deployment_runs'];
 
+/**
+ * Betas a present header may name instead, by route: the SDK sends its memory-store calls under
+ * `agent-memory-2026-07-22` alone, and must work unchanged.
+ */
+const ROUTE_BETAS: Array<[prefix: string, betas: string[]]> = [['/v1/memory_stores', ['agent-memory-2026-07-22']]];
+
+const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + '/');
+
 function headerValue(headers: Headers, names: string[]): { name: string; value: string } | undefined {
   for (const name of names) {
     const value = headers.get(name);
@@ -19,7 +27,7 @@ function headerValue(headers: Headers, names: string[]): { name: string; value: 
  * placeholder `vendor-` spellings) required on deployment routes and validated wherever sent.
  */
 export function checkVersioning(url: URL, headers: Headers, headerPrefix: string): void {
-  const strict = STRICT_PREFIXES.some((p) => url.pathname === p || url.pathname.startsWith(p + '/'));
+  const strict = STRICT_PREFIXES.some((p) => underPrefix(url.pathname, p));
   const versionName = `${headerPrefix}-version`;
   const betaName = `${headerPrefix}-beta`;
 
@@ -37,7 +45,8 @@ export function checkVersioning(url: URL, headers: Headers, headerPrefix: string
   }
   if (beta) {
     const listed = beta.value.split(',').map((b) => b.trim());
-    if (!listed.includes(REQUIRED_BETA)) throw invalidRequest(`${beta.name}: must include ${REQUIRED_BETA}`);
+    const accepted = [REQUIRED_BETA, ...ROUTE_BETAS.filter(([p]) => underPrefix(url.pathname, p)).flatMap(([, b]) => b)];
+    if (!listed.some((b) => accepted.includes(b))) throw invalidRequest(`${beta.name}: must include ${accepted.join(' or ')}`);
   }
 
   const betaQuery = url.searchParams.getAll('beta');

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
 import type { PlannedFire } from '../domain/next-fire';
 import { schedules } from './schema';
@@ -14,41 +14,60 @@ export type Settlement =
 
 export interface ClaimSettlement {
   deploymentId: string;
-  token: string;
   settlement: Settlement;
 }
 
 /**
- * Writes the outcome of a batch in one transaction. Each update matches only while the row
- * still carries this worker's claim token: if the lease lapsed and another worker re-claimed
- * the row, or a snapshot replanned it, this worker's result is stale and changes nothing.
- * Rows are updated in key order so two workers settling overlapping rows (one of them with a
- * lapsed lease) cannot deadlock. Returns how many rows were still held.
+ * Writes the outcome of one claimed batch in one transaction, with at most three statements
+ * (advance, deactivate, retry). Each matches a row only while it still carries the batch's
+ * claim token: if the lease lapsed and another worker re-claimed the row, or a snapshot
+ * replanned it, this worker's result is stale and changes nothing. Returns how many rows
+ * were still held.
  */
-export async function settleClaims(db: Database, settlements: ClaimSettlement[], now: Date): Promise<number> {
+export async function settleClaims(db: Database, token: string, settlements: ClaimSettlement[], now: Date): Promise<number> {
+  const advance = settlements.filter((s) => s.settlement.kind === 'advance');
+  const deactivate = settlements.filter((s) => s.settlement.kind === 'deactivate');
+  const retry = settlements.filter((s) => s.settlement.kind === 'retry');
   if (settlements.length === 0) return 0;
+  const held = (rows: ClaimSettlement[]) =>
+    and(eq(schedules.claimedBy, token), inArray(schedules.deploymentId, rows.map((r) => r.deploymentId)));
+  const byRow = (rows: ClaimSettlement[], value: (s: Settlement) => Date | boolean | null): SQL =>
+    sql`CASE ${schedules.deploymentId} ${sql.join(
+      rows.map((r) => sql`WHEN ${r.deploymentId} THEN ${value(r.settlement)}`),
+      sql` `,
+    )} END`;
+  const nextOf = (s: Settlement) => (s.kind === 'advance' ? s.next : null);
+
   return db.transaction(async (tx) => {
-    let held = 0;
-    const ordered = [...settlements].sort((a, b) => (a.deploymentId < b.deploymentId ? -1 : a.deploymentId > b.deploymentId ? 1 : 0));
-    for (const { deploymentId, token, settlement } of ordered) {
-      const values =
-        settlement.kind === 'advance'
-          ? {
-              active: settlement.next !== null,
-              nextOccurrenceAt: settlement.next?.occurrence ?? null,
-              nextFireAt: settlement.next?.fireAt ?? null,
-              claimedBy: null,
-              claimUntil: null,
-            }
-          : settlement.kind === 'deactivate'
-            ? { active: false, nextOccurrenceAt: null, nextFireAt: null, claimedBy: null, claimUntil: null }
-            : { claimUntil: settlement.retryAt };
+    let count = 0;
+    if (advance.length > 0) {
       const [result] = await tx
         .update(schedules)
-        .set({ ...values, updatedAt: now })
-        .where(and(eq(schedules.deploymentId, deploymentId), eq(schedules.claimedBy, token)));
-      held += result.affectedRows;
+        .set({
+          active: byRow(advance, (s) => nextOf(s) !== null),
+          nextOccurrenceAt: byRow(advance, (s) => nextOf(s)?.occurrence ?? null),
+          nextFireAt: byRow(advance, (s) => nextOf(s)?.fireAt ?? null),
+          claimedBy: null,
+          claimUntil: null,
+          updatedAt: now,
+        })
+        .where(held(advance));
+      count += result.affectedRows;
     }
-    return held;
+    if (deactivate.length > 0) {
+      const [result] = await tx
+        .update(schedules)
+        .set({ active: false, nextOccurrenceAt: null, nextFireAt: null, claimedBy: null, claimUntil: null, updatedAt: now })
+        .where(held(deactivate));
+      count += result.affectedRows;
+    }
+    if (retry.length > 0) {
+      const [result] = await tx
+        .update(schedules)
+        .set({ claimUntil: byRow(retry, (s) => (s.kind === 'retry' ? s.retryAt : null)), updatedAt: now })
+        .where(held(retry));
+      count += result.affectedRows;
+    }
+    return count;
   });
 }

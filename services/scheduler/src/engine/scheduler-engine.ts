@@ -75,7 +75,8 @@ export function createSchedulerEngine(options: SchedulerEngineOptions) {
     const outcomes = await Promise.all(rows.map((row) => fireClaimedSchedule(row, now, fireDeps)));
     summary.held = await settleClaims(
       db,
-      outcomes.map((o, i) => ({ deploymentId: rows[i]!.deploymentId, token, settlement: o.settlement })),
+      token,
+      outcomes.map((o, i) => ({ deploymentId: rows[i]!.deploymentId, settlement: o.settlement })),
       clock.now(),
     );
     for (const o of outcomes) {

@@ -91,3 +91,19 @@ describe('planSnapshotChange (pure)', () => {
     expect(change.kind === 'replan' && change.invalid).toContain('unknown timezone');
   });
 });
+
+describe('scheduler configuration', () => {
+  test('defaults, and a lease shorter than the bus timeout is refused naming the variable', async () => {
+    const { loadSchedulerConfig } = await import('../../services/scheduler/src/config');
+    const config = loadSchedulerConfig({});
+    expect(config).toMatchObject({
+      SCHEDULER_BATCH_SIZE: 50,
+      SCHEDULER_POLL_MS: 1000,
+      MISFIRE_WINDOW_MS: 3_600_000,
+      JITTER_MAX_MS: 60_000,
+    });
+    expect(config.SCHEDULER_WORKER_ID).toEndWith(`-${process.pid}`);
+    expect(() => loadSchedulerConfig({ SCHEDULER_LEASE_MS: '4000' })).toThrow(/SCHEDULER_LEASE_MS/);
+    expect(() => loadSchedulerConfig({ SCHEDULER_BATCH_SIZE: '0' })).toThrow(/SCHEDULER_BATCH_SIZE/);
+  });
+});

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
+import { CommonConfig, ConfigError, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
 
 export const SchedulerConfigSchema = {
   ...CommonConfig,
@@ -29,6 +29,14 @@ export const SchedulerConfigSchema = {
   SCHEDULER_CONSUMER_NAME: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'scheduler-deployments' }),
 };
 
-export const loadSchedulerConfig = (env: Record<string, string | undefined> = process.env) =>
-  loadConfig(SchedulerConfigSchema, env);
+export function loadSchedulerConfig(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(SchedulerConfigSchema, env);
+  if (config.SCHEDULER_LEASE_MS <= config.BUS_TIMEOUT_MS) {
+    // A live worker still waiting for a reply would lose its claim to another worker.
+    throw new ConfigError(
+      `Invalid configuration: SCHEDULER_LEASE_MS (${config.SCHEDULER_LEASE_MS}) must exceed BUS_TIMEOUT_MS (${config.BUS_TIMEOUT_MS})`,
+    );
+  }
+  return config;
+}
 export type SchedulerConfig = ReturnType<typeof loadSchedulerConfig>;

@@ -3,15 +3,23 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 /** RFC 3339 UTC with milliseconds, e.g. 2026-11-22T09:00:00.000Z. */
 export const Timestamp = Type.String({ format: 'date-time' });
 
-export const Metadata = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 512 }), {
+/**
+ * Keys 1..64 characters. A Record's key schema only takes effect as a pattern (TypeBox compiles
+ * it to patternProperties), so the limit is written as one; the validator reports a key that
+ * breaks it at the record's own path.
+ */
+export const METADATA_KEY = Type.String({ pattern: '^[\\s\\S]{1,64}$' });
+export const Metadata = Type.Record(METADATA_KEY, Type.String({ maxLength: 512 }), {
   maxProperties: 16,
+  additionalProperties: false,
 });
 export type Metadata = Static<typeof Metadata>;
 
 /** Metadata on update: a string upserts, null deletes; the 16-pair limit applies to the result. */
 export const MetadataPatch = Type.Record(
-  Type.String({ maxLength: 64 }),
+  METADATA_KEY,
   Type.Union([Type.String({ maxLength: 512 }), Type.Null()]),
+  { additionalProperties: false },
 );
 export type MetadataPatch = Static<typeof MetadataPatch>;
 

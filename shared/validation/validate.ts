@@ -139,7 +139,23 @@ function valueAt(value: unknown, pointer: string): unknown {
 export function validate<T extends TSchema>(schema: T, value: unknown, root?: string): Static<T> {
   const error = firstUsefulError(schema, value);
   if (!error) return value as Static<T>;
+  if (error.type === ValueErrorType.ObjectAdditionalProperties && isKeyPatternRecord(error.schema)) {
+    // A key outside a record's key pattern (e.g. metadata key length): name the record.
+    const parent = error.path.slice(0, error.path.lastIndexOf('/'));
+    throw invalidRequest(`${fieldPath(parent, root)}: ${keyPatternMessage(error.schema)}`);
+  }
   throw invalidRequest(`${fieldPath(error.path, root)}: ${describe(error)}`);
+}
+
+function isKeyPatternRecord(schema: TSchema): boolean {
+  const patterns = (schema as { patternProperties?: Record<string, unknown> }).patternProperties;
+  return patterns !== undefined && Object.keys(patterns).some((p) => p !== '^(.*)$');
+}
+
+function keyPatternMessage(schema: TSchema): string {
+  const pattern = Object.keys((schema as { patternProperties: Record<string, unknown> }).patternProperties)[0];
+  const length = /\{(\d+),(\d+)\}\$$/.exec(pattern);
+  return length ? `keys must be ${length[1]} to ${length[2]} characters` : `keys must match ${pattern}`;
 }
 
 export function isValid<T extends TSchema>(schema: T, value: unknown): value is Static<T> {

@@ -41,3 +41,14 @@ describe('validation messages name the field path', () => {
     expect(messageOf(() => validate(schema, { r: { type: 'c' } }))).toStartWith('r:');
   });
 });
+
+describe('metadata', () => {
+  const { Metadata, MetadataPatch } = require('../../shared/schema/common');
+  test('keys are 1 to 64 characters, reported at the record', () => {
+    expect(messageOf(() => validate(Metadata, { ['k'.repeat(64)]: 'v' }))).toBe('no error');
+    expect(messageOf(() => validate(Metadata, { ['k'.repeat(65)]: 'v' }, 'metadata'))).toBe('metadata: keys must be 1 to 64 characters');
+    expect(messageOf(() => validate(Metadata, { '': 'v' }, 'metadata'))).toBe('metadata: keys must be 1 to 64 characters');
+    expect(messageOf(() => validate(MetadataPatch, { ['k'.repeat(65)]: null }, 'metadata'))).toBe('metadata: keys must be 1 to 64 characters');
+    expect(messageOf(() => validate(Metadata, { k: 'v'.repeat(513) }, 'metadata'))).toBe('metadata.k: must be at most 512 characters');
+  });
+});

@@ -153,7 +153,7 @@ function isKeyPatternRecord(schema: TSchema): boolean {
 }
 
 function keyPatternMessage(schema: TSchema): string {
-  const pattern = Object.keys((schema as { patternProperties: Record<string, unknown> }).patternProperties)[0];
+  const pattern = Object.keys((schema as unknown as { patternProperties: Record<string, unknown> }).patternProperties)[0];
   const length = /\{(\d+),(\d+)\}\$$/.exec(pattern);
   return length ? `keys must be ${length[1]} to ${length[2]} characters` : `keys must match ${pattern}`;
 }

@@ -1,9 +1,12 @@
 import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { Objm, type ObjectStore } from '@nats-io/obj';
+import { randomBytes } from 'node:crypto';
+import { open, seal } from '../crypto/aead';
 import { randomBase62 } from '../ids/ids';
 
 const PAYLOAD_REF = 'payload-ref';
+const PAYLOAD_KEY = 'payload-key';
 /** Offloaded payloads outlive any request timeout by far, then expire on their own. */
 const OFFLOAD_TTL_NS = 15 * 60 * 1_000_000_000;
 
@@ -11,6 +14,9 @@ const OFFLOAD_TTL_NS = 15 * 60 * 1_000_000_000;
  * Encodes bus payloads. NATS caps a message at the server's max_payload (1 MiB by default),
  * while the API accepts 8 MiB bodies and larger file uploads. Anything over the cap goes to a
  * JetStream object store and travels as a reference, so no valid request is refused for size.
+ * The stored copy is sealed with a one-off key that travels only in the core NATS message's
+ * header, which is never persisted: a payload holding a secret (a repository token, a resolved
+ * vault credential) is never readable at rest in the object store.
  */
 export class PayloadCodec {
   private store: Promise<ObjectStore> | undefined;
@@ -39,8 +45,11 @@ export class PayloadCodec {
     const data = this.encoder.encode(JSON.stringify(value));
     if (data.byteLength <= this.threshold()) return { data, headers };
     const name = randomBase62(24);
-    await (await this.objectStore()).putBlob({ name }, data);
+    const key = randomBytes(32);
+    const sealed = new TextEncoder().encode(seal(key, Buffer.from(data), name));
+    await (await this.objectStore()).putBlob({ name }, sealed);
     headers.set(PAYLOAD_REF, name);
+    headers.set(PAYLOAD_KEY, key.toString('base64'));
     return { data: new Uint8Array(0), headers };
   }
 
@@ -51,6 +60,7 @@ export class PayloadCodec {
     const blob = await store.getBlob(ref);
     if (!blob) throw new Error('offloaded payload expired');
     store.delete(ref).catch(() => undefined);
-    return JSON.parse(this.decoder.decode(blob));
+    const key = Buffer.from(headers?.get(PAYLOAD_KEY) ?? '', 'base64');
+    return JSON.parse(this.decoder.decode(open(key, this.decoder.decode(blob), ref)));
   }
 }

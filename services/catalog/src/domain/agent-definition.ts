@@ -7,7 +7,7 @@ import type {
   ExecutionIdentity,
 } from '../../../../shared/schema/agent';
 import type { Model } from '../../../../shared/schema/model';
-import { applyMetadataPatch } from './metadata';
+import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
 
 /** What one agent version holds; everything else (id, tenant, timestamps) belongs to the agent. */
 export interface AgentDefinition {

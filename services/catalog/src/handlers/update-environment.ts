@@ -4,7 +4,7 @@ import { invalidRequest, notFound } from '../../../../shared/errors/api-error';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findEnvironment, presentEnvironment, updateEnvironmentRow } from '../db/environments';
 import { normalizeCloudConfig } from '../domain/environment-config';
-import { applyMetadataPatch } from '../domain/metadata';
+import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
 
 type S = typeof catalogSubjects.updateEnvironment;
 /** Patch semantics: omitted or null name is kept, null description clears, config is replaced whole. */

@@ -3,7 +3,7 @@ import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
 import { invalidRequest, notFound } from '../../../../shared/errors/api-error';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findMemoryStore, presentMemoryStore, updateMemoryStoreRow } from '../db/memory-stores';
-import { applyMetadataPatch } from '../domain/metadata';
+import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
 
 type S = typeof catalogSubjects.updateMemoryStore;
 /** Patch semantics: omitted or null name is kept, null description clears (to ""), metadata patches. */

@@ -6,7 +6,6 @@ import { newId } from '../../../../shared/ids/ids';
 import { activeCredentialWithTarget, insertCredential } from '../db/credential-queries';
 import { findVault } from '../db/vault-queries';
 import { describeTarget, prepareAuth } from '../domain/credential-auth';
-import { newMetadata } from '../domain/metadata';
 import { presentCredential } from '../domain/present';
 import { sealAuth } from '../domain/sealed-auth';
 import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
@@ -24,7 +23,7 @@ export const createCredential =
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
     const auth = prepareAuth(credential.auth, now);
-    const metadata = newMetadata(credential.metadata);
+    const metadata = credential.metadata ?? {};
     return deps.db.transaction(async (tx) => {
       const vault = await findVault(tx, tenant, vault_id, { forUpdate: true });
       if (!vault) throw vaultNotFound(vault_id);

@@ -3,7 +3,6 @@ import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
 import { generateDataKey, wrapDataKey } from '../../../../shared/crypto/envelope';
 import { newId } from '../../../../shared/ids/ids';
 import { insertVault } from '../db/vault-queries';
-import { newMetadata } from '../domain/metadata';
 import { presentVault } from '../domain/present';
 import { tenantOf, type VaultsDeps } from './deps';
 
@@ -24,7 +23,7 @@ export const createVault =
       organizationId: tenant.organization_id,
       workspaceId: tenant.workspace_id,
       displayName: request.display_name,
-      metadata: newMetadata(request.metadata),
+      metadata: request.metadata ?? {},
       dataKeyId: wrapped.keyId,
       wrappedDataKey: wrapped.wrapped,
       createdAt: now,

@@ -5,7 +5,7 @@ import { invalidRequest } from '../../../../shared/errors/api-error';
 import { findCredential, updateCredentialRow } from '../db/credential-queries';
 import { findVault } from '../db/vault-queries';
 import { mergeAuthUpdate, prepareAuth } from '../domain/credential-auth';
-import { applyMetadataPatch } from '../domain/metadata';
+import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
 import { presentCredential } from '../domain/present';
 import { openAuth, sealAuth } from '../domain/sealed-auth';
 import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';

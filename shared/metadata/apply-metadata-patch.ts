@@ -1,0 +1,22 @@
+import { invalidRequest } from '../errors/api-error';
+import type { Metadata, MetadataPatch } from '../schema/common';
+
+export const METADATA_MAX_PAIRS = 16;
+
+/**
+ * Metadata on update is a patch: a string upserts its key, null deletes it, keys left out stay.
+ * The 16-pair limit applies to the result, so a patch may replace keys on a full map as long as
+ * it also deletes some. Key and value lengths are the schema's (`Metadata`, `MetadataPatch`).
+ */
+export function applyMetadataPatch(current: Metadata, patch: MetadataPatch | null | undefined): Metadata {
+  if (!patch) return current;
+  const next: Metadata = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  if (Object.keys(next).length > METADATA_MAX_PAIRS) {
+    throw invalidRequest(`metadata: must have at most ${METADATA_MAX_PAIRS} entries after the update`);
+  }
+  return next;
+}

@@ -81,6 +81,9 @@ export class Stack {
 
   async startService(name: BackendService): Promise<ServiceRuntime> {
     const runtime = await starters[name](this.env(name), this.clock);
+    // Subscriptions are registered asynchronously; a round trip guarantees the server has them
+    // before a test's next request, which would otherwise find no responders.
+    await runtime.nc.flush();
     this.services.set(name, runtime);
     return runtime;
   }

@@ -175,3 +175,13 @@ describe('the gateway edge', () => {
     }
   });
 });
+
+describe('query parameters on routes that take none', () => {
+  test('an item or action route refuses anything but beta', async () => {
+    const call = apiClient(stack.url, key);
+    const res = await call('GET', '/v1/models/claude-opus-4-5', { query: { expand: 'all' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('expand: unknown query parameter');
+    expect((await call('GET', '/v1/models/claude-opus-4-5')).status).toBe(200);
+  });
+});

@@ -3,6 +3,7 @@ import type { CallContext } from '../../../../shared/bus/call-context';
 import { readRawBody } from '../http/raw-body';
 import { requestState } from '../http/request-state';
 import { checkPermission } from '../policy/permission';
+import { checkStrayQueryParameters } from '../policy/query-parameters';
 import { checkVersioning } from '../policy/versioning';
 import type { GatewayDeps } from './gateway-deps';
 
@@ -17,13 +18,14 @@ export function createGuard(deps: GatewayDeps) {
       if (contentType?.toLowerCase().startsWith('multipart/form-data')) return undefined;
       return readRawBody(request, deps.config.MAX_BODY_BYTES);
     })
-    .resolve({ as: 'global' }, async ({ request }) => {
+    .resolve({ as: 'global' }, async ({ request, route }) => {
       const state = requestState(request);
       const url = new URL(request.url);
       const tenant = await deps.authenticator.authenticate(request.headers);
       state.tenant = tenant;
       checkPermission(tenant, request.method, request.headers);
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);
+      checkStrayQueryParameters(request.method, route, url);
       const call: CallContext = { request_id: state.id, tenant };
       return { call, url };
     });

@@ -6,14 +6,13 @@ import { emptyBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { servePage } from '../../routing/pagination';
-import { agentBody, AgentGetQuery, agentListRoute, NoQuery } from './model';
+import { agentBody, AgentGetQuery, agentListRoute } from './model';
 
 /** /v1/agents: versioned agent definitions, served by the catalog service. */
 export const agentsModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-agents' })
     .use(createGuard(deps))
-    .post('/v1/agents', ({ call, url, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/agents', ({ call, body }) => {
       return deps.bus.call(catalogSubjects.createAgent, call, agentBody(AgentCreateBody, body));
     })
     .get('/v1/agents', ({ call, url }) =>
@@ -23,12 +22,10 @@ export const agentsModule = (deps: GatewayDeps) =>
       const { version } = parseQuery(url, AgentGetQuery);
       return deps.bus.call(catalogSubjects.getAgent, call, { id: params.agent_id, version });
     })
-    .post('/v1/agents/:agent_id', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/agents/:agent_id', ({ call, params, body }) => {
       return deps.bus.call(catalogSubjects.updateAgent, call, { id: params.agent_id, patch: agentBody(AgentUpdateBody, body) });
     })
-    .post('/v1/agents/:agent_id/archive', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/agents/:agent_id/archive', ({ call, params, body }) => {
       emptyBody(body);
       return deps.bus.call(catalogSubjects.archiveAgent, call, { id: params.agent_id });
     });

@@ -9,7 +9,6 @@ import { jsonBody, RawBody } from '../../http/raw-body';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 
 /** Routes that take no query parameters besides `beta` still refuse unknown ones. */
-export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 export const AgentGetQuery = Type.Object(
   { version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) },

@@ -1,41 +1,34 @@
 import { Elysia } from 'elysia';
 import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
 import { EnvironmentCreateBody, EnvironmentUpdateBody } from '../../../../../shared/schema/environment';
-import { parseQuery } from '../../http/query';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { servePage } from '../../routing/pagination';
-import { NoQuery } from '../agents/model';
 import { environmentListRoute } from './model';
 
 /** /v1/environments: container configurations sessions run in, served by the catalog service. */
 export const environmentsModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-environments' })
     .use(createGuard(deps))
-    .post('/v1/environments', ({ call, url, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/environments', ({ call, body }) => {
       return deps.bus.call(catalogSubjects.createEnvironment, call, jsonBody(EnvironmentCreateBody, body));
     })
     .get('/v1/environments', ({ call, url }) =>
       servePage(environmentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
-    .get('/v1/environments/:environment_id', ({ call, url, params }) => {
-      parseQuery(url, NoQuery);
+    .get('/v1/environments/:environment_id', ({ call, params }) => {
       return deps.bus.call(catalogSubjects.getEnvironment, call, { id: params.environment_id });
     })
-    .post('/v1/environments/:environment_id', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/environments/:environment_id', ({ call, params, body }) => {
       const patch = jsonBody(EnvironmentUpdateBody, body);
       return deps.bus.call(catalogSubjects.updateEnvironment, call, { id: params.environment_id, patch });
     })
-    .post('/v1/environments/:environment_id/archive', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/environments/:environment_id/archive', ({ call, params, body }) => {
       emptyBody(body);
       return deps.bus.call(catalogSubjects.archiveEnvironment, call, { id: params.environment_id });
     })
-    .delete('/v1/environments/:environment_id', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .delete('/v1/environments/:environment_id', ({ call, params, body }) => {
       emptyBody(body);
       return deps.bus.call(catalogSubjects.deleteEnvironment, call, { id: params.environment_id });
     });

@@ -1,11 +1,9 @@
 import { Elysia } from 'elysia';
 import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { parseQuery } from '../../http/query';
 import { emptyBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { servePage } from '../../routing/pagination';
-import { NoQuery } from '../agents/model';
 import { contentDisposition, fileListRoute, readUpload } from './model';
 
 /**
@@ -19,27 +17,23 @@ export const filesModule = (deps: GatewayDeps) => {
   const transfer = { timeoutMs: deps.config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR };
   return new Elysia({ name: 'module-files' })
     .use(createGuard(deps))
-    .post('/v1/files', async ({ call, url, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/files', async ({ call, body }) => {
       const upload = await readUpload(body, deps.config.FILE_MAX_BYTES);
       return deps.bus.call(catalogSubjects.uploadFile, call, upload, transfer);
     })
     .get('/v1/files', ({ call, url }) =>
       servePage(fileListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
-    .get('/v1/files/:file_id', ({ call, url, params }) => {
-      parseQuery(url, NoQuery);
+    .get('/v1/files/:file_id', ({ call, params }) => {
       return deps.bus.call(catalogSubjects.getFile, call, { id: params.file_id });
     })
-    .get('/v1/files/:file_id/content', async ({ call, url, params }) => {
-      parseQuery(url, NoQuery);
+    .get('/v1/files/:file_id/content', async ({ call, params }) => {
       const file = await deps.bus.call(catalogSubjects.downloadFile, call, { id: params.file_id }, transfer);
       return new Response(Buffer.from(file.content_base64, 'base64'), {
         headers: { 'content-type': file.mime_type, 'content-disposition': contentDisposition(file.filename) },
       });
     })
-    .delete('/v1/files/:file_id', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .delete('/v1/files/:file_id', ({ call, params, body }) => {
       emptyBody(body);
       return deps.bus.call(catalogSubjects.deleteFile, call, { id: params.file_id });
     });

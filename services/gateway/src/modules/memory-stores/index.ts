@@ -1,41 +1,34 @@
 import { Elysia } from 'elysia';
 import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
 import { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '../../../../../shared/schema/memory-store';
-import { parseQuery } from '../../http/query';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { servePage } from '../../routing/pagination';
-import { NoQuery } from '../agents/model';
 import { memoryStoreListRoute } from './model';
 
 /** /v1/memory_stores: memory stores sessions mount, served by the catalog service. */
 export const memoryStoresModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-memory-stores' })
     .use(createGuard(deps))
-    .post('/v1/memory_stores', ({ call, url, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/memory_stores', ({ call, body }) => {
       return deps.bus.call(catalogSubjects.createMemoryStore, call, jsonBody(MemoryStoreCreateBody, body));
     })
     .get('/v1/memory_stores', ({ call, url }) =>
       servePage(memoryStoreListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
-    .get('/v1/memory_stores/:memory_store_id', ({ call, url, params }) => {
-      parseQuery(url, NoQuery);
+    .get('/v1/memory_stores/:memory_store_id', ({ call, params }) => {
       return deps.bus.call(catalogSubjects.getMemoryStore, call, { id: params.memory_store_id });
     })
-    .post('/v1/memory_stores/:memory_store_id', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/memory_stores/:memory_store_id', ({ call, params, body }) => {
       const patch = jsonBody(MemoryStoreUpdateBody, body);
       return deps.bus.call(catalogSubjects.updateMemoryStore, call, { id: params.memory_store_id, patch });
     })
-    .post('/v1/memory_stores/:memory_store_id/archive', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .post('/v1/memory_stores/:memory_store_id/archive', ({ call, params, body }) => {
       emptyBody(body);
       return deps.bus.call(catalogSubjects.archiveMemoryStore, call, { id: params.memory_store_id });
     })
-    .delete('/v1/memory_stores/:memory_store_id', ({ call, url, params, body }) => {
-      parseQuery(url, NoQuery);
+    .delete('/v1/memory_stores/:memory_store_id', ({ call, params, body }) => {
       emptyBody(body);
       return deps.bus.call(catalogSubjects.deleteMemoryStore, call, { id: params.memory_store_id });
     });

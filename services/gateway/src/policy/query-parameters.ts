@@ -1,0 +1,18 @@
+import { invalidRequest } from '../../../../shared/errors/api-error';
+
+/** Item routes that still take query parameters, which their handlers parse and validate. */
+const ITEM_ROUTES_WITH_QUERY = new Set(['GET /v1/agents/:agent_id']);
+
+/**
+ * Unknown query parameters are 400 (PRODUCT.md section 1). List routes (a GET on a collection)
+ * and the few item routes above parse their query against a schema; every other route accepts
+ * nothing but `beta`, so that rule is enforced here once rather than in every handler.
+ */
+export function checkStrayQueryParameters(method: string, route: string, url: URL): void {
+  const takesQuery =
+    (method === 'GET' && !/\/:[A-Za-z_]+$/.test(route)) || ITEM_ROUTES_WITH_QUERY.has(`${method} ${route}`);
+  if (takesQuery) return;
+  for (const name of url.searchParams.keys()) {
+    if (name !== 'beta') throw invalidRequest(`${name}: unknown query parameter`);
+  }
+}

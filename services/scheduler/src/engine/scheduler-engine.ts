@@ -6,6 +6,7 @@ import type { Clock } from '../../../../shared/time/clock';
 import type { SchedulerConfig } from '../config';
 import { claimDueSchedules } from '../db/claim-due-schedules';
 import { countDueSchedules } from '../db/count-due-schedules';
+import { earliestFireAt } from '../db/earliest-fire-at';
 import { settleClaims } from '../db/settle-claims';
 import { createScheduleCache, type ScheduleCache } from '../domain/compiled-schedules';
 import { fireClaimedSchedule, type FireResult } from './fire-claimed-schedule';
@@ -36,11 +37,24 @@ export type TickSummary = { claimed: number; held: number } & Record<FireResult,
 
 const MAX_BACKOFF_MS = 30_000;
 const BACKLOG_REFRESH_MS = 5_000;
+const MIN_SLEEP_MS = 10;
 
 /**
  * The scheduler's worker: claims due rows, fires them through the bus, advances them. Any
  * number of engines (in one process or many) can share a database; claims keep them apart.
  * Tests call `tick()` after moving a ManualClock; the process calls `start()`/`stop()`.
+ *
+ * Why each (deployment, occurrence) gets exactly one run, whatever crashes:
+ * - A row leaves an occurrence only in the settle transaction, after the deployments service
+ *   answered for it (fired or skipped). Until then the occurrence stays in the row: a crash
+ *   before the claim commits is rolled back by the database; a crash after it leaves a lease
+ *   that lapses (SCHEDULER_LEASE_MS), and another worker fires the same occurrence again.
+ *   So every due occurrence is fired at least once.
+ * - No row lock is held across the bus call; the lease keeps other workers off instead, and
+ *   settling matches the claim token, so a worker whose lease lapsed cannot overwrite the
+ *   newer state (a re-claim or a snapshot replan).
+ * - The fire is idempotent per (deployment_id, scheduled_at) on the deployments side (unique
+ *   key): the at-least-once sends above record one run.
  */
 export function createSchedulerEngine(options: SchedulerEngineOptions) {
   const { db, clock, config } = options;
@@ -108,6 +122,14 @@ export function createSchedulerEngine(options: SchedulerEngineOptions) {
       };
     });
 
+  /** Sleep until the earliest row is due, never longer than the poll interval (new rows may come sooner). */
+  async function untilNextDue(): Promise<number> {
+    const next = await earliestFireAt(db);
+    if (!next) return config.SCHEDULER_POLL_MS;
+    // At least a few ms: a row still unclaimed-looking is being claimed by another worker right now.
+    return Math.max(MIN_SLEEP_MS, Math.min(config.SCHEDULER_POLL_MS, next.getTime() - clock.now().getTime()));
+  }
+
   async function loop(): Promise<void> {
     let failures = 0;
     let backlogAt = Number.NEGATIVE_INFINITY;
@@ -118,6 +140,7 @@ export function createSchedulerEngine(options: SchedulerEngineOptions) {
         if (summary.failed > 0) failures += 1;
         else failures = 0;
         if (failures === 0 && summary.claimed === config.SCHEDULER_BATCH_SIZE) delay = 0;
+        else if (failures === 0) delay = await untilNextDue();
       } catch (err) {
         failures += 1;
         logger.error('scheduler tick failed', { error: err });

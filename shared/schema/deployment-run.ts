@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
 
 export const AgentReference = Type.Object(
   { type: Type.Literal('agent'), id: Type.String(), version: Type.Integer() },
@@ -69,3 +69,25 @@ export const FireDeploymentReply = Type.Union([
   ),
 ]);
 export type FireDeploymentReply = Static<typeof FireDeploymentReply>;
+
+export const TriggerType = Type.Union([Type.Literal('manual'), Type.Literal('schedule')]);
+export type TriggerType = Static<typeof TriggerType>;
+
+/** Filters as the deployments service receives them; bounds are UTC millisecond timestamps. */
+export const DeploymentRunListFilters = Type.Object(
+  {
+    deployment_id: Type.Optional(Type.String()),
+    trigger_type: Type.Optional(TriggerType),
+    /** true: failed runs (error set); false: runs that created a session. */
+    has_error: Type.Optional(Type.Boolean()),
+    created_at_gt: Type.Optional(Type.String()),
+    created_at_gte: Type.Optional(Type.String()),
+    created_at_lt: Type.Optional(Type.String()),
+    created_at_lte: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type DeploymentRunListFilters = Static<typeof DeploymentRunListFilters>;
+export const DeploymentRunListRequest = ListRequest(DeploymentRunListFilters);
+export const DeploymentRunListReply = ListReply(DeploymentRun);
+export const DeploymentRunIdRequest = Type.Object({ deployment_run_id: IdParam }, { additionalProperties: false });

@@ -1,5 +1,5 @@
 import { Type, type Static, type TNull, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
-import { ListReply, ListRequest, Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, MetadataPatch, Nullable, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 
 /**
@@ -294,3 +294,35 @@ export type DeploymentListFilters = Static<typeof DeploymentListFilters>;
 
 export const DeploymentListRequest = ListRequest(DeploymentListFilters);
 export const DeploymentListReply = ListReply(Deployment);
+
+// ---------------------------------------------------------------------------------------------
+// Update and the lifecycle operations
+
+/**
+ * POST /v1/deployments/{id} body, with the SDK's `DeploymentUpdateParams` semantics per field:
+ * omitted preserves; `name`, `agent`, `environment_id` and `initial_events` cannot be cleared;
+ * `description` clears with null or ""; `vault_ids` and `resources` clear with null or [];
+ * `schedule` and `budget` clear with null; lists are replaced whole. `metadata` is a patch (a
+ * string upserts, null deletes, the 16-pair limit applies to the result); `metadata: null` is an
+ * empty patch. A replaced `resources` list carries its repository tokens again: stored tokens are
+ * bound to the list they came with.
+ */
+export const DeploymentUpdateRequest = closed({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  description: Type.Optional(orNull(Type.String({ maxLength: 2048 }))),
+  agent: Type.Optional(AgentParam),
+  environment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  vault_ids: Type.Optional(orNull(Type.Array(Type.String(), { maxItems: 50 }), 'must be an array of at most 50 vault ids, or null')),
+  initial_events: Type.Optional(Type.Array(InitialEventParams, { minItems: 1, maxItems: 50 })),
+  resources: Type.Optional(
+    orNull(Type.Array(SessionResourceParams, { maxItems: 500 }), 'must be an array of at most 500 resources, or null'),
+  ),
+  metadata: Type.Optional(orNull(MetadataPatch, 'must be an object of string or null values, or null')),
+  schedule: Type.Optional(orNull(ScheduleParams, 'must be a cron schedule or null')),
+  budget: Type.Optional(orNull(Budget, 'must be a limit budget or null')),
+});
+export type DeploymentUpdateRequest = Static<typeof DeploymentUpdateRequest>;
+
+/** Bus form of the operations on one deployment (the tenant travels in the call context). */
+export const DeploymentIdRequest = closed({ deployment_id: IdParam });
+export const UpdateDeploymentRequest = closed({ deployment_id: IdParam, update: DeploymentUpdateRequest });

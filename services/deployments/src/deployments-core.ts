@@ -17,11 +17,12 @@ import {
   type DeploymentListFilters,
 } from '../../../shared/schema/deployment';
 import { deploymentEvents } from '../../../shared/schema/deployment-events';
-import type { CheckVaultsReply } from '../../../shared/schema/references';
+import type { CheckVaultsReply, ResolveReferencesReply, ResolveReferencesRequest } from '../../../shared/schema/references';
 import type { Tenant } from '../../../shared/schema/tenant';
 import type { Clock } from '../../../shared/time/clock';
 import { insertDeployment, listDeploymentPage } from './db/deployment-queries';
 import { outbox, type DeploymentRow } from './db/schema';
+import { snapshotOf } from './domain/deployment-snapshot';
 import { toDeployment } from './domain/deployment-view';
 import { checkSystemMessagePlacement, resolveInitialEvents, rubricFileReferences } from './domain/initial-events';
 import { checkModelRules, checkReferences, uniqueIds } from './domain/references';
@@ -41,13 +42,56 @@ export interface DeploymentsCoreDeps {
 export const repositoryTokenRecordId = (deploymentId: string, resourceIndex: number) =>
   `${deploymentId}/resources/${resourceIndex}`;
 
-function tenantOf(ctx: CallContext): Tenant {
+export function tenantOf(ctx: CallContext): Tenant {
   if (!ctx.tenant) throw new ApiError('authentication_error');
   return ctx.tenant;
 }
 
 /**
- * The deployments service's core: creation and listing. Built from its dependencies so tests
+ * Asks the catalog and the vaults service about references, one request each, in parallel
+ * (the vaults service only when there are vaults). Their bus errors propagate as they are.
+ */
+export function askAboutReferences(
+  bus: BusClient,
+  ctx: CallContext,
+  request: ResolveReferencesRequest & { vault_ids: string[] },
+): Promise<[ResolveReferencesReply, CheckVaultsReply]> {
+  const { vault_ids, ...catalogRequest } = request;
+  return Promise.all([
+    bus.call(catalogReferenceSubjects.resolveReferences, ctx, catalogRequest),
+    vault_ids.length === 0
+      ? Promise.resolve<CheckVaultsReply>({ vaults: [] })
+      : bus.call(vaultSubjects.checkVaults, ctx, { vault_ids }),
+  ]);
+}
+
+/**
+ * Seals write-only repository tokens under a fresh data key of this deployment, each bound to
+ * its position in `resources`. No tokens: no key (the deployment holds no secret).
+ */
+export function sealRepositoryTokens(
+  masterKeys: MasterKeyRing,
+  deploymentId: string,
+  tokens: Array<{ index: number; token: string }>,
+): { dataKey: { keyId: string; wrapped: string } | null; secrets: Array<{ resourceIndex: number; sealed: string }> } {
+  if (tokens.length === 0) return { dataKey: null, secrets: [] };
+  const key = generateDataKey();
+  try {
+    return {
+      dataKey: wrapDataKey(masterKeys, key, deploymentId),
+      secrets: tokens.map((t) => ({
+        resourceIndex: t.index,
+        sealed: sealSecret(key, t.token, repositoryTokenRecordId(deploymentId, t.index)),
+      })),
+    };
+  } finally {
+    key.fill(0);
+  }
+}
+
+/**
+ * The deployments service's core: creation and listing (the lifecycle, the fire path and the
+ * runs and sessions reads have their own cores beside this one). Built from its dependencies so tests
  * and the process wire it the same way; the bus handlers are thin adapters over it.
  */
 export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
@@ -72,17 +116,13 @@ export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
     const vaults = (request.vault_ids ?? []).map((id, i) => ({ id, path: `vault_ids.${i}` }));
     const files = [...resources.files, ...rubricFileReferences(request.initial_events)];
     const memoryStores = resources.memoryStores;
-    const [catalogReply, vaultReply] = await Promise.all([
-      bus.call(catalogReferenceSubjects.resolveReferences, ctx, {
-        agent,
-        environment_id: request.environment_id,
-        file_ids: uniqueIds(files),
-        memory_store_ids: uniqueIds(memoryStores),
-      }),
-      vaults.length === 0
-        ? Promise.resolve<CheckVaultsReply>({ vaults: [] })
-        : bus.call(vaultSubjects.checkVaults, ctx, { vault_ids: uniqueIds(vaults) }),
-    ]);
+    const [catalogReply, vaultReply] = await askAboutReferences(bus, ctx, {
+      agent,
+      environment_id: request.environment_id,
+      file_ids: uniqueIds(files),
+      memory_store_ids: uniqueIds(memoryStores),
+      vault_ids: uniqueIds(vaults),
+    });
     const resolvedAgent = checkReferences(
       { agent, environmentId: request.environment_id, vaults, files, memoryStores },
       catalogReply,
@@ -92,17 +132,7 @@ export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
 
     // Write-only tokens: sealed under this deployment's own data key, never stored in clear.
     const id = newId('deployment');
-    let dataKey: { keyId: string; wrapped: string } | null = null;
-    let secrets: Array<{ resourceIndex: number; sealed: string }> = [];
-    if (resources.tokens.length > 0) {
-      const key = generateDataKey();
-      dataKey = wrapDataKey(masterKeys, key, id);
-      secrets = resources.tokens.map((t) => ({
-        resourceIndex: t.index,
-        sealed: sealSecret(key, t.token, repositoryTokenRecordId(id, t.index)),
-      }));
-      key.fill(0);
-    }
+    const { dataKey, secrets } = sealRepositoryTokens(masterKeys, id, resources.tokens);
 
     const now = clock.now();
     const row: DeploymentRow = {
@@ -133,22 +163,7 @@ export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
     };
     await db.transaction(async (tx) => {
       await insertDeployment(tx, row, secrets);
-      await recordEvent(
-        tx,
-        outbox,
-        deploymentEvents.created,
-        tenant,
-        {
-          deployment_id: id,
-          organization_id: tenant.organization_id,
-          workspace_id: tenant.workspace_id,
-          schedule: schedule ? { expression: schedule.expression, timezone: schedule.timezone } : null,
-          status: 'active',
-          archived: false,
-          revision: 1,
-        },
-        now,
-      );
+      await recordEvent(tx, outbox, deploymentEvents.created, tenant, snapshotOf(row), now);
     });
     deps.relay?.poke();
     return toDeployment(row, now);

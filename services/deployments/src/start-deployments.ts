@@ -5,6 +5,9 @@ import type { Clock } from '../../../shared/time/clock';
 import type { DeploymentsConfig } from './config';
 import { outbox } from './db/schema';
 import { createDeploymentsCore } from './deployments-core';
+import { createFireCore } from './fire-core';
+import { createLifecycleCore } from './lifecycle-core';
+import { createRunsCore } from './runs-core';
 import { registerDeploymentHandlers } from './service';
 
 export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
@@ -15,13 +18,18 @@ export async function startDeployments(config: DeploymentsConfig, options: { clo
     outbox,
     ...options,
   });
-  const core = createDeploymentsCore({
+  const deps = {
     db: runtime.database.db,
     clock: runtime.clock,
     bus: runtime.client,
     masterKeys: config.masterKeys,
     relay: runtime.relay,
+  };
+  registerDeploymentHandlers(runtime.server, {
+    deployments: createDeploymentsCore(deps),
+    lifecycle: createLifecycleCore(deps),
+    fire: createFireCore(deps),
+    runs: createRunsCore(deps),
   });
-  registerDeploymentHandlers(runtime.server, core);
   return runtime;
 }

@@ -4,7 +4,7 @@ import type { PagePosition } from '../../../../shared/schema/common';
 import type { DeploymentListFilters } from '../../../../shared/schema/deployment';
 import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, type DeploymentRow } from './schema';
 
-type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Tenant = { organization_id: string; workspace_id: string };
 
 export async function insertDeployment(
@@ -84,4 +84,59 @@ export function deploymentPageQuery(
     .where(and(...conditions))
     .orderBy(desc(deployments.createdAt), desc(deployments.id))
     .limit(limit + 1);
+}
+
+/** One deployment of the tenant; `lock` takes the row lock for the rest of the transaction. */
+export async function findDeployment(
+  db: Database | Tx,
+  tenant: Tenant,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<DeploymentRow | undefined> {
+  const query = db
+    .select()
+    .from(deployments)
+    .where(
+      and(
+        eq(deployments.id, id),
+        eq(deployments.organizationId, tenant.organization_id),
+        eq(deployments.workspaceId, tenant.workspace_id),
+      ),
+    );
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+/**
+ * Writes a change only if the row is still at the revision it was computed from (the
+ * optimistic lock of an update whose checks ran outside the transaction). Returns whether it did.
+ */
+export async function updateDeploymentAtRevision(
+  tx: Tx,
+  id: string,
+  expectedRevision: number,
+  change: Partial<typeof deployments.$inferInsert>,
+): Promise<boolean> {
+  const [result] = await tx
+    .update(deployments)
+    .set(change)
+    .where(and(eq(deployments.id, id), eq(deployments.revision, expectedRevision)));
+  return result.affectedRows === 1;
+}
+
+/** A replaced `resources` list brings its own tokens: the old ones go, the new ones come in. */
+export async function replaceDeploymentSecrets(
+  tx: Tx,
+  deploymentId: string,
+  secrets: Array<{ resourceIndex: number; sealed: string }>,
+): Promise<void> {
+  await tx.delete(deploymentSecrets).where(eq(deploymentSecrets.deploymentId, deploymentId));
+  if (secrets.length > 0) {
+    await tx.insert(deploymentSecrets).values(secrets.map((s) => ({ deploymentId, ...s })));
+  }
+}
+
+/** Bookkeeping of a successful scheduled run; not a change of the deployment (no revision bump). */
+export async function setLastRunAt(tx: Tx, id: string, at: Date): Promise<void> {
+  await tx.update(deployments).set({ lastRunAt: at }).where(eq(deployments.id, id));
 }

@@ -1,7 +1,9 @@
-import { datetime, index, int, mysqlTable, primaryKey, text, varchar } from 'drizzle-orm/mysql-core';
+import { datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { defineOutboxTable } from '../../../../shared/db/outbox-table';
 import { jsonColumn } from '../../../../shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '../../../../shared/schema/deployment';
+import type { RunErrorType } from '../../../../shared/schema/deployment-run';
+import type { SessionStatus } from '../../../../shared/schema/session';
 
 /** The deployments service's own tables. */
 export const outbox = defineOutboxTable();
@@ -77,3 +79,75 @@ export const deploymentSecrets = mysqlTable(
   },
   (t) => [primaryKey({ columns: [t.deploymentId, t.resourceIndex] })],
 );
+
+/** The run and session list indexes, named for the same reason as DEPLOYMENT_LIST_INDEXES. */
+export const RUN_LIST_INDEXES = {
+  all: 'deployment_runs_tenant_created',
+  deployment: 'deployment_runs_tenant_deployment_created',
+} as const;
+export const SESSION_LIST_INDEXES = {
+  all: 'sessions_tenant_created',
+  deployment: 'sessions_tenant_deployment_created',
+} as const;
+
+/**
+ * One row per fire that got as far as recording something: a session created, or the error
+ * that prevented it. Append-only. `scheduled_at` is the cron occurrence of a scheduled fire
+ * (null for manual runs); the unique key on (deployment_id, scheduled_at) is what makes a
+ * scheduled occurrence fire at most once whatever the scheduler repeats (NULLs never collide,
+ * so manual runs are unlimited).
+ */
+export const deploymentRuns = mysqlTable(
+  'deployment_runs',
+  {
+    id: varchar('id', { length: 40 }).primaryKey(),
+    organizationId: varchar('organization_id', { length: 64 }).notNull(),
+    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    deploymentId: varchar('deployment_id', { length: 40 }).notNull(),
+    agentId: varchar('agent_id', { length: 128 }).notNull(),
+    agentVersion: int('agent_version').notNull(),
+    triggerType: varchar('trigger_type', { length: 16, enum: ['manual', 'schedule'] }).notNull(),
+    scheduledAt: datetime('scheduled_at', { mode: 'date', fsp: 3 }),
+    sessionId: varchar('session_id', { length: 40 }),
+    errorType: varchar('error_type', { length: 64 }).$type<RunErrorType>(),
+    errorMessage: text('error_message'),
+    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('deployment_runs_occurrence').on(t.deploymentId, t.scheduledAt),
+    index(RUN_LIST_INDEXES.all).on(t.organizationId, t.workspaceId, t.createdAt, t.id),
+    index(RUN_LIST_INDEXES.deployment).on(t.organizationId, t.workspaceId, t.deploymentId, t.createdAt, t.id),
+  ],
+);
+export type DeploymentRunRow = typeof deploymentRuns.$inferSelect;
+
+/**
+ * Sessions created by fires: a snapshot of the deployment at fire time, written in the same
+ * transaction as the run that names it.
+ */
+export const sessions = mysqlTable(
+  'sessions',
+  {
+    id: varchar('id', { length: 40 }).primaryKey(),
+    organizationId: varchar('organization_id', { length: 64 }).notNull(),
+    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    deploymentId: varchar('deployment_id', { length: 40 }),
+    agentId: varchar('agent_id', { length: 128 }).notNull(),
+    agentVersion: int('agent_version').notNull(),
+    environmentId: varchar('environment_id', { length: 128 }).notNull(),
+    vaultIds: jsonColumn<string[]>('vault_ids').notNull(),
+    resources: jsonColumn<SessionResourceConfig[]>('resources').notNull(),
+    budget: jsonColumn<Budget>('budget'),
+    initialEvents: jsonColumn<InitialEvent[]>('initial_events').notNull(),
+    status: varchar('status', { length: 16 }).$type<SessionStatus>().notNull(),
+    metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
+    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
+    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+  },
+  (t) => [
+    index(SESSION_LIST_INDEXES.all).on(t.organizationId, t.workspaceId, t.createdAt, t.id),
+    index(SESSION_LIST_INDEXES.deployment).on(t.organizationId, t.workspaceId, t.deploymentId, t.createdAt, t.id),
+  ],
+);
+export type SessionRow = typeof sessions.$inferSelect;

@@ -31,16 +31,34 @@ function rejectUnusable(kind: string, ref: PlacedReference, state: ReferenceStat
  * agent: 404 for a missing reference, 400 naming it for an archived one.
  */
 export function checkReferences(
-  request: { agent: { id: string; version: number | null }; environmentId: string; vaults: PlacedReference[]; files: PlacedReference[]; memoryStores: PlacedReference[] },
+  request: {
+    agent: { id: string; version: number | null };
+    /** False on an update that keeps its agent: it is only asked about for its model. */
+    checkAgent?: boolean;
+    /** Null on an update that keeps its environment. */
+    environmentId: string | null;
+    vaults: PlacedReference[];
+    files: PlacedReference[];
+    memoryStores: PlacedReference[];
+  },
   catalog: ResolveReferencesReply,
   vaults: CheckVaultsReply,
 ): ResolvedAgent {
   const agent = catalog.agent;
   const agentName = request.agent.version === null ? `agent '${request.agent.id}'` : `agent '${request.agent.id}' version ${request.agent.version}`;
-  if (!agent || agent.state === 'not_found' || agent.version === null) throw notFound(`agent: ${agentName} not found`);
-  if (agent.state === 'archived') throw invalidRequest(`agent: agent '${request.agent.id}' is archived`);
+  let resolved: ResolvedAgent;
+  if (request.checkAgent === false) {
+    // Kept as it is: its state is the fire path's business; only its model matters here.
+    resolved = { id: request.agent.id, version: agent?.version ?? request.agent.version ?? 0, model: agent?.model ?? null };
+  } else {
+    if (!agent || agent.state === 'not_found' || agent.version === null) throw notFound(`agent: ${agentName} not found`);
+    if (agent.state === 'archived') throw invalidRequest(`agent: agent '${request.agent.id}' is archived`);
+    resolved = { id: request.agent.id, version: agent.version, model: agent.model };
+  }
 
-  rejectUnusable('environment', { id: request.environmentId, path: 'environment_id' }, catalog.environment?.state);
+  if (request.environmentId !== null) {
+    rejectUnusable('environment', { id: request.environmentId, path: 'environment_id' }, catalog.environment?.state);
+  }
   const vaultStates = new Map(vaults.vaults.map((v) => [v.id, v.state]));
   for (const ref of request.vaults) rejectUnusable('vault', ref, vaultStates.get(ref.id));
   const fileStates = new Map(catalog.files.map((f) => [f.id, f.state]));
@@ -48,7 +66,7 @@ export function checkReferences(
   const storeStates = new Map(catalog.memory_stores.map((m) => [m.id, m.state]));
   for (const ref of request.memoryStores) rejectUnusable('memory store', ref, storeStates.get(ref.id));
 
-  return { id: request.agent.id, version: agent.version, model: agent.model };
+  return resolved;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { compileSchedule, CronSyntaxError, isValidTimezone, nextOccurrences, type CompiledSchedule } from '../../../../shared/cron';
+import { compileSchedule, CronSyntaxError, isValidTimezone, nextOccurrence, nextOccurrences, type CompiledSchedule } from '../../../../shared/cron';
 import { invalidRequest } from '../../../../shared/errors/api-error';
 import type { ScheduleParams } from '../../../../shared/schema/deployment';
 
@@ -41,4 +41,9 @@ function compiledFor(expression: string, timezone: string): CompiledSchedule {
 export function upcomingRuns(schedule: { expression: string; timezone: string }, now: Date, archived: boolean): string[] {
   if (archived) return [];
   return nextOccurrences(compiledFor(schedule.expression, schedule.timezone), now, UPCOMING_RUNS).map((d) => d.toISOString());
+}
+
+/** The first occurrence strictly after `after`, or null when the schedule has none. */
+export function nextOccurrenceAfter(schedule: { expression: string; timezone: string }, after: Date): Date | null {
+  return nextOccurrence(compiledFor(schedule.expression, schedule.timezone), after);
 }

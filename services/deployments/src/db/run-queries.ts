@@ -1,0 +1,129 @@
+import { and, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import type { Database } from '../../../../shared/db/connect';
+import type { PagePosition } from '../../../../shared/schema/common';
+import type { DeploymentRunListFilters } from '../../../../shared/schema/deployment-run';
+import type { SessionListFilters } from '../../../../shared/schema/session';
+import type { Tx } from './deployment-queries';
+import {
+  deploymentRuns,
+  RUN_LIST_INDEXES,
+  SESSION_LIST_INDEXES,
+  sessions,
+  type DeploymentRunRow,
+  type SessionRow,
+} from './schema';
+
+type Tenant = { organization_id: string; workspace_id: string };
+
+const sameTenant = (table: typeof deploymentRuns | typeof sessions, tenant: Tenant) => [
+  eq(table.organizationId, tenant.organization_id),
+  eq(table.workspaceId, tenant.workspace_id),
+];
+
+/** The run already recorded for a scheduled occurrence, if any (the idempotency key). */
+export async function findRunForOccurrence(
+  db: Database | Tx,
+  deploymentId: string,
+  scheduledAt: Date,
+): Promise<DeploymentRunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(deploymentRuns)
+    .where(and(eq(deploymentRuns.deploymentId, deploymentId), eq(deploymentRuns.scheduledAt, scheduledAt)));
+  return row;
+}
+
+export async function findRun(db: Database, tenant: Tenant, id: string): Promise<DeploymentRunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(deploymentRuns)
+    .where(and(eq(deploymentRuns.id, id), ...sameTenant(deploymentRuns, tenant)));
+  return row;
+}
+
+export async function findSession(db: Database, tenant: Tenant, id: string): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, id), ...sameTenant(sessions, tenant)));
+  return row;
+}
+
+/** `created_at < ? OR (created_at = ? AND id < ?)`, spelled out so the range access seeks to it. */
+function after(table: typeof deploymentRuns | typeof sessions, position: PagePosition | null): SQL[] {
+  if (!position) return [];
+  const at = new Date(position.created_at);
+  return [
+    lte(table.createdAt, at),
+    or(lt(table.createdAt, at), and(eq(table.createdAt, at), lt(table.id, position.id)))!,
+  ];
+}
+
+function page<R extends { createdAt: Date; id: string }>(rows: R[], limit: number): { rows: R[]; next: PagePosition | null } {
+  const kept = rows.slice(0, limit);
+  const last = kept[kept.length - 1];
+  return { rows: kept, next: rows.length > limit && last ? { created_at: last.createdAt.toISOString(), id: last.id } : null };
+}
+
+/** One page of the tenant's runs, newest first, one row more than the page to know if another follows. */
+export async function listRunPage(
+  db: Database,
+  tenant: Tenant,
+  filters: DeploymentRunListFilters,
+  limit: number,
+  position: PagePosition | null,
+): Promise<{ rows: DeploymentRunRow[]; next: PagePosition | null }> {
+  const t = deploymentRuns;
+  const conditions: SQL[] = [...sameTenant(t, tenant)];
+  if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
+  if (filters.trigger_type !== undefined) conditions.push(eq(t.triggerType, filters.trigger_type));
+  if (filters.has_error !== undefined) conditions.push(filters.has_error ? isNotNull(t.errorType) : isNull(t.errorType));
+  if (filters.created_at_gt !== undefined) conditions.push(gt(t.createdAt, new Date(filters.created_at_gt)));
+  if (filters.created_at_gte !== undefined) conditions.push(gte(t.createdAt, new Date(filters.created_at_gte)));
+  if (filters.created_at_lt !== undefined) conditions.push(lt(t.createdAt, new Date(filters.created_at_lt)));
+  if (filters.created_at_lte !== undefined) conditions.push(lte(t.createdAt, new Date(filters.created_at_lte)));
+  conditions.push(...after(t, position));
+  const rows = await db
+    .select()
+    .from(t, { forceIndex: filters.deployment_id !== undefined ? RUN_LIST_INDEXES.deployment : RUN_LIST_INDEXES.all })
+    .where(and(...conditions))
+    .orderBy(desc(t.createdAt), desc(t.id))
+    .limit(limit + 1);
+  return page(rows, limit);
+}
+
+export async function listSessionPage(
+  db: Database,
+  tenant: Tenant,
+  filters: SessionListFilters,
+  limit: number,
+  position: PagePosition | null,
+): Promise<{ rows: SessionRow[]; next: PagePosition | null }> {
+  const t = sessions;
+  const conditions: SQL[] = [...sameTenant(t, tenant)];
+  if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
+  conditions.push(...after(t, position));
+  const rows = await db
+    .select()
+    .from(t, { forceIndex: filters.deployment_id !== undefined ? SESSION_LIST_INDEXES.deployment : SESSION_LIST_INDEXES.all })
+    .where(and(...conditions))
+    .orderBy(desc(t.createdAt), desc(t.id))
+    .limit(limit + 1);
+  return page(rows, limit);
+}
+
+export async function insertRun(tx: Tx, row: typeof deploymentRuns.$inferInsert): Promise<void> {
+  await tx.insert(deploymentRuns).values(row);
+}
+
+export async function insertSession(tx: Tx, row: typeof sessions.$inferInsert): Promise<void> {
+  await tx.insert(sessions).values(row);
+}
+
+/** MySQL and MariaDB both report a unique-key collision as errno 1062. */
+export function isDuplicateKey(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { errno?: number }).errno === 1062 || (e as { code?: string }).code === 'ER_DUP_ENTRY') return true;
+  }
+  return false;
+}

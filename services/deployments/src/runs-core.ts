@@ -1,0 +1,36 @@
+import type { CallContext } from '../../../shared/bus/call-context';
+import { notFound } from '../../../shared/errors/api-error';
+import type { PagePosition } from '../../../shared/schema/common';
+import type { DeploymentRun, DeploymentRunListFilters } from '../../../shared/schema/deployment-run';
+import type { Session, SessionListFilters } from '../../../shared/schema/session';
+import { findRun, findSession, listRunPage, listSessionPage } from './db/run-queries';
+import { tenantOf, type DeploymentsCoreDeps } from './deployments-core';
+import { toDeploymentRun, toSession } from './domain/run-view';
+
+type PageRequest<F> = { filters: F; limit: number; after: PagePosition | null };
+
+/** Reads of what fires recorded: runs and sessions, tenant-scoped (another tenant's is not found). */
+export function createRunsCore(deps: Pick<DeploymentsCoreDeps, 'db'>) {
+  const { db } = deps;
+  return {
+    async listRuns(ctx: CallContext, request: PageRequest<DeploymentRunListFilters>) {
+      const page = await listRunPage(db, tenantOf(ctx), request.filters, request.limit, request.after);
+      return { data: page.rows.map(toDeploymentRun), next: page.next };
+    },
+    async getRun(ctx: CallContext, id: string): Promise<DeploymentRun> {
+      const row = await findRun(db, tenantOf(ctx), id);
+      if (!row) throw notFound(`deployment run '${id}' not found`);
+      return toDeploymentRun(row);
+    },
+    async listSessions(ctx: CallContext, request: PageRequest<SessionListFilters>) {
+      const page = await listSessionPage(db, tenantOf(ctx), request.filters, request.limit, request.after);
+      return { data: page.rows.map(toSession), next: page.next };
+    },
+    async getSession(ctx: CallContext, id: string): Promise<Session> {
+      const row = await findSession(db, tenantOf(ctx), id);
+      if (!row) throw notFound(`session '${id}' not found`);
+      return toSession(row);
+    },
+  };
+}
+export type RunsCore = ReturnType<typeof createRunsCore>;

@@ -1,0 +1,13 @@
+import { Session, SessionIdRequest, SessionListReply, SessionListRequest } from '../../schema/session';
+import { defineSubject } from '../subject';
+
+/**
+ * Sessions are created by the deployments service's fire path (in the transaction that records
+ * the run), so that service serves them too.
+ */
+const SERVICE = 'deployments';
+
+export const sessionSubjects = {
+  list: defineSubject(SERVICE, 'sessions.list', SessionListRequest, SessionListReply),
+  get: defineSubject(SERVICE, 'sessions.get', SessionIdRequest, Session),
+};

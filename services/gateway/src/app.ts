@@ -3,11 +3,13 @@ import { ApiError } from '../../../shared/errors/api-error';
 import { errorResponse } from './http/error-response';
 import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';
+import { deploymentRunsModule } from './modules/deployment-runs';
 import { deploymentsModule } from './modules/deployments';
 import { environmentsModule } from './modules/environments';
 import { filesModule } from './modules/files';
 import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
+import { sessionsModule } from './modules/sessions';
 import { vaultsModule } from './modules/vaults';
 import type { GatewayDeps } from './routing/gateway-deps';
 
@@ -56,6 +58,8 @@ export function createGatewayApp(deps: GatewayDeps) {
     .use(filesModule(deps))
     .use(memoryStoresModule(deps))
     .use(vaultsModule(deps))
-    .use(deploymentsModule(deps));
+    .use(deploymentsModule(deps))
+    .use(deploymentRunsModule(deps))
+    .use(sessionsModule(deps));
 }
 export type GatewayApp = ReturnType<typeof createGatewayApp>;

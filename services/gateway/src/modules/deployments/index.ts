@@ -1,18 +1,54 @@
 import { Elysia } from 'elysia';
+import type { CallContext } from '../../../../../shared/bus/call-context';
 import { deploymentSubjects } from '../../../../../shared/bus/subjects/deployments';
-import { jsonBody } from '../../http/raw-body';
+import { ApiError } from '../../../../../shared/errors/api-error';
+import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { servePage } from '../../routing/pagination';
-import { DeploymentCreateBody, deploymentListRoute } from './model';
+import { DeploymentCreateBody, deploymentListRoute, DeploymentUpdateBody } from './model';
 
-/** /v1/deployments: served by the deployments service. */
-export const deploymentsModule = (deps: GatewayDeps) =>
-  new Elysia({ name: 'module-deployments' })
+type ActionContext = { call: CallContext; params: { deployment_id: string }; body: unknown };
+
+/** /v1/deployments: served by the deployments service. Stray query parameters are the guard's. */
+export const deploymentsModule = (deps: GatewayDeps) => {
+  /** pause, unpause, archive: no body (an empty object is tolerated), the deployment as it now is. */
+  const action =
+    (subject: typeof deploymentSubjects.pause) =>
+    ({ call, params, body }: ActionContext) => {
+      emptyBody(body);
+      return deps.bus.call(subject, call, { deployment_id: params.deployment_id });
+    };
+  return new Elysia({ name: 'module-deployments' })
     .use(createGuard(deps))
     .get('/v1/deployments', ({ call, url }) =>
       servePage(deploymentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
     .post('/v1/deployments', ({ body, call }) =>
       deps.bus.call(deploymentSubjects.create, call, jsonBody(DeploymentCreateBody, body)),
-    );
+    )
+    .get('/v1/deployments/:deployment_id', ({ call, params }) =>
+      deps.bus.call(deploymentSubjects.get, call, { deployment_id: params.deployment_id }),
+    )
+    .post('/v1/deployments/:deployment_id', ({ call, params, body }) =>
+      deps.bus.call(deploymentSubjects.update, call, {
+        deployment_id: params.deployment_id,
+        update: jsonBody(DeploymentUpdateBody, body),
+      }),
+    )
+    .post('/v1/deployments/:deployment_id/pause', action(deploymentSubjects.pause))
+    .post('/v1/deployments/:deployment_id/unpause', action(deploymentSubjects.unpause))
+    .post('/v1/deployments/:deployment_id/archive', action(deploymentSubjects.archive))
+    .post('/v1/deployments/:deployment_id/run', async ({ call, params, body }) => {
+      emptyBody(body);
+      // A manual run goes through the scheduler's fire path; a manual trigger is never skipped.
+      const reply = await deps.bus.call(deploymentSubjects.fire, call, {
+        deployment_id: params.deployment_id,
+        trigger: { type: 'manual' },
+      });
+      if (reply.outcome !== 'fired') {
+        throw new ApiError('api_error', undefined, { cause: new Error(`manual fire answered ${reply.outcome}`) });
+      }
+      return reply.run;
+    });
+};

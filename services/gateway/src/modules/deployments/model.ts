@@ -7,12 +7,16 @@ import {
   DeploymentCreateRequest,
   DeploymentListFilters,
   DeploymentStatus,
+  DeploymentUpdateRequest,
 } from '../../../../../shared/schema/deployment';
 import { parseRfc3339 } from '../../../../../shared/schema/rfc3339';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 
 /** POST /v1/deployments body: validated here, so a bad request never costs a bus round trip. */
 export const DeploymentCreateBody = DeploymentCreateRequest;
+
+/** POST /v1/deployments/{id} body: the SDK's patch semantics, per field. */
+export const DeploymentUpdateBody = DeploymentUpdateRequest;
 
 export const DeploymentListQuery = pagedQuery({
   agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),

@@ -105,3 +105,23 @@ export async function deploymentWorld(api: ApiClient, agentOverrides: Record<str
 export async function createDeployment(api: ApiClient, body: Record<string, unknown>) {
   return created(await api('POST', '/v1/deployments', { body }), 'deployment');
 }
+
+const DELETE_PATHS = {
+  environment: (id: string) => `/v1/environments/${id}`,
+  file: (id: string) => `/v1/files/${id}`,
+  memory_store: (id: string) => `/v1/memory_stores/${id}`,
+  vault: (id: string) => `/v1/vaults/${id}`,
+} as const;
+
+/** Deletes a catalog resource or a vault for good (what makes a deployment's reference dangle). */
+export async function remove(api: ApiClient, kind: keyof typeof DELETE_PATHS, id: string) {
+  created(await api('DELETE', DELETE_PATHS[kind](id)), `delete of ${kind} ${id}`);
+}
+
+/** A repository resource as a request carries it, token included. */
+export const repository = (fields: Record<string, unknown> = {}) => ({
+  type: 'hosted_repository',
+  url: 'https://github.com/acme/widgets.git',
+  authorization_token: 'ghp_SECRET_do_not_leak_123',
+  ...fields,
+});

@@ -1,0 +1,431 @@
+/**
+ * The fire path for real: the scheduler's engine (ticked by hand on a ManualClock) fires
+ * through the bus into the deployments service, which re-checks references, creates sessions,
+ * records runs, announces sessions on JetStream and auto-pauses broken deployments.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { ApiError } from '../../shared/errors/api-error';
+import type { ApiClient } from '../support/api';
+import {
+  archive,
+  createAgent,
+  createDeployment,
+  createEnvironment,
+  createMemoryStore,
+  createVault,
+  deploymentWorld,
+  remove,
+  repository,
+  uploadFile,
+  userMessage,
+  type DeploymentWorld,
+} from '../support/fixtures';
+import { expectError, expectOk } from './support/assertions';
+import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
+
+const EVERY_5_MINUTES = { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' };
+
+let world: LifecycleStack;
+let worker: Worker;
+let me: Tenant$;
+let api: ApiClient;
+let base: DeploymentWorld;
+
+beforeAll(async () => {
+  // No jitter: an occurrence fires exactly at its listed time, which keeps the arithmetic plain.
+  world = await LifecycleStack.start({ start: '2026-06-01T08:00:00.000Z', env: { JITTER_MAX_MS: '0' } });
+  worker = await world.startWorker();
+  me = await world.tenant();
+  api = me.api;
+  base = await deploymentWorld(api);
+});
+afterAll(() => world?.stop());
+
+const now = () => world.clock.now();
+const at = (iso: string) => world.runUntil(iso, 60_000);
+/** The next multiple of five minutes after now, as ISO. */
+const nextFive = () => new Date(Math.floor(now().getTime() / 300_000) * 300_000 + 300_000).toISOString();
+
+async function scheduled(overrides: Record<string, unknown> = {}) {
+  const d = await createDeployment(api, base.body({ schedule: EVERY_5_MINUTES, ...overrides }));
+  return d;
+}
+
+async function runsOf(deploymentId: string, query: Record<string, string> = {}) {
+  return expectOk(await api('GET', '/v1/deployment_runs', { query: { deployment_id: deploymentId, limit: '100', ...query } })).data;
+}
+
+const get = async (id: string) => expectOk(await api('GET', `/v1/deployments/${id}`));
+
+describe('a scheduled fire', () => {
+  test('creates the session and its run in one go, sets last_run_at, and announces sessions.created', async () => {
+    const file = await uploadFile(api);
+    const vault = await createVault(api);
+    const budget = { type: 'limit', max_list_cost: { currency: 'USD', amount: '700' } };
+    const d = await scheduled({
+      vault_ids: [vault.id],
+      resources: [{ type: 'file', file_id: file.id }, repository()],
+      metadata: { team: 'ops' },
+      budget,
+    });
+    await world.eventsSettled();
+    const occurrence = nextFive();
+    await at(occurrence);
+
+    const [run] = await runsOf(d.id);
+    expect(run).toEqual({
+      type: 'deployment_run',
+      id: expect.stringMatching(/^drun_/),
+      deployment_id: d.id,
+      agent: d.agent,
+      trigger_context: { type: 'schedule', scheduled_at: occurrence },
+      session_id: expect.stringMatching(/^sesn_/),
+      error: null,
+      created_at: occurrence,
+    });
+    expect(expectOk(await api('GET', `/v1/deployment_runs/${run.id}`))).toEqual(run);
+
+    const session = expectOk(await api('GET', `/v1/sessions/${run.session_id}`));
+    expect(session).toEqual({
+      type: 'session',
+      id: run.session_id,
+      deployment_id: d.id,
+      agent: d.agent,
+      environment_id: d.environment_id,
+      vault_ids: [vault.id],
+      resources: d.resources,
+      budget,
+      initial_events: d.initial_events,
+      status: 'idle',
+      metadata: { team: 'ops' },
+      title: null,
+      outcome_evaluations: [],
+      stats: {},
+      usage: {},
+      created_at: occurrence,
+      updated_at: occurrence,
+      archived_at: null,
+    });
+
+    const after = await get(d.id);
+    expect(after.schedule.last_run_at).toBe(occurrence);
+    expect(after.updated_at).toBe(d.updated_at);
+
+    // A later budget change never reaches a session already created.
+    expectOk(await api('POST', `/v1/deployments/${d.id}`, { body: { budget: null } }));
+    expect(expectOk(await api('GET', `/v1/sessions/${run.session_id}`)).budget).toEqual(budget);
+
+    const announced = (await world.streamEvents('sessions')).filter((e) => e.data.data.session_id === run.session_id);
+    expect(announced).toHaveLength(1);
+    expect(announced[0]!.subject).toEndWith('sessions.created');
+    expect(announced[0]!.data).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'sessions.created',
+      occurred_at: occurrence,
+      organization_id: me.tenant.organization_id,
+      workspace_id: me.tenant.workspace_id,
+      data: {
+        session_id: run.session_id,
+        deployment_id: d.id,
+        deployment_run_id: run.id,
+        organization_id: me.tenant.organization_id,
+        workspace_id: me.tenant.workspace_id,
+        agent: d.agent,
+        environment_id: d.environment_id,
+        vault_ids: [vault.id],
+        resources: d.resources,
+        initial_events: d.initial_events,
+        budget,
+      },
+    });
+    expect(JSON.stringify(announced)).not.toContain('ghp_');
+  });
+
+  test('manual runs never move last_run_at; failed scheduled runs do not either; archive keeps it', async () => {
+    const vault = await createVault(api);
+    const d = await scheduled({ vault_ids: [vault.id] });
+    await world.eventsSettled();
+    const first = nextFive();
+    await at(first);
+    expect((await get(d.id)).schedule.last_run_at).toBe(first);
+    world.clock.advance(60_000);
+    expectOk(await api('POST', `/v1/deployments/${d.id}/run`));
+    expect((await get(d.id)).schedule.last_run_at).toBe(first);
+
+    await remove(api, 'vault', vault.id);
+    await at(nextFive());
+    const failed = await get(d.id);
+    expect(failed.schedule.last_run_at).toBe(first);
+    expect(failed.status).toBe('paused');
+
+    const archived = expectOk(await api('POST', `/v1/deployments/${d.id}/archive`));
+    expect(archived.schedule).toMatchObject({ last_run_at: first, upcoming_runs_at: [] });
+    expect(archived.status).toBe('active');
+  });
+});
+
+describe('auto-pause', () => {
+  /** Each way the product can break a deployment's reference, and the run error it must cause. */
+  const breakages: Array<{
+    kind: string;
+    error: string;
+    setup: () => Promise<{ overrides: Record<string, unknown>; breakIt: () => Promise<void>; fix: Record<string, unknown> }>;
+  }> = [
+    {
+      kind: 'deleted vault',
+      error: 'vault_not_found_error',
+      setup: async () => {
+        const v = await createVault(api);
+        return { overrides: { vault_ids: [v.id] }, breakIt: () => remove(api, 'vault', v.id), fix: { vault_ids: [] } };
+      },
+    },
+    {
+      kind: 'archived vault',
+      error: 'vault_archived_error',
+      setup: async () => {
+        const v = await createVault(api);
+        return { overrides: { vault_ids: [v.id] }, breakIt: () => archive(api, 'vault', v.id), fix: { vault_ids: null } };
+      },
+    },
+    {
+      kind: 'archived agent',
+      error: 'agent_archived_error',
+      setup: async () => {
+        const a = await createAgent(api);
+        return { overrides: { agent: a.id }, breakIt: () => archive(api, 'agent', a.id), fix: { agent: base.agent.id } };
+      },
+    },
+    {
+      kind: 'archived environment',
+      error: 'environment_archived_error',
+      setup: async () => {
+        const e = await createEnvironment(api);
+        return { overrides: { environment_id: e.id }, breakIt: () => archive(api, 'environment', e.id), fix: { environment_id: base.environment.id } };
+      },
+    },
+    {
+      kind: 'deleted environment',
+      error: 'environment_not_found_error',
+      setup: async () => {
+        const e = await createEnvironment(api);
+        return { overrides: { environment_id: e.id }, breakIt: () => remove(api, 'environment', e.id), fix: { environment_id: base.environment.id } };
+      },
+    },
+    {
+      kind: 'deleted file resource',
+      error: 'file_not_found_error',
+      setup: async () => {
+        const f = await uploadFile(api);
+        return { overrides: { resources: [{ type: 'file', file_id: f.id }] }, breakIt: () => remove(api, 'file', f.id), fix: { resources: [] } };
+      },
+    },
+    {
+      kind: 'deleted rubric file',
+      error: 'file_not_found_error',
+      setup: async () => {
+        const f = await uploadFile(api);
+        const outcome = { type: 'user.define_outcome', description: 'Grade it', rubric: { type: 'file', file_id: f.id } };
+        return {
+          overrides: { initial_events: [userMessage(), outcome] },
+          breakIt: () => remove(api, 'file', f.id),
+          fix: { initial_events: [userMessage()] },
+        };
+      },
+    },
+    {
+      kind: 'archived memory store',
+      error: 'memory_store_archived_error',
+      setup: async () => {
+        const m = await createMemoryStore(api);
+        return {
+          overrides: { resources: [{ type: 'memory_store', memory_store_id: m.id }] },
+          breakIt: () => archive(api, 'memory_store', m.id),
+          fix: { resources: null },
+        };
+      },
+    },
+    {
+      kind: 'deleted memory store',
+      error: 'session_resource_not_found_error',
+      setup: async () => {
+        const m = await createMemoryStore(api);
+        return {
+          overrides: { resources: [{ type: 'memory_store', memory_store_id: m.id }] },
+          breakIt: () => remove(api, 'memory_store', m.id),
+          fix: { resources: [] },
+        };
+      },
+    },
+  ];
+
+  test('each broken reference records the failed run and pauses with its error; manual runs still work while paused', async () => {
+    const cases = [];
+    for (const b of breakages) {
+      const { overrides, breakIt, fix } = await b.setup();
+      cases.push({ ...b, d: await scheduled(overrides), breakIt, fix });
+    }
+    await world.eventsSettled();
+    for (const c of cases) await c.breakIt();
+    const occurrence = nextFive();
+    await at(occurrence);
+
+    for (const c of cases) {
+      const runs = await runsOf(c.d.id);
+      expect({ kind: c.kind, runs: runs.map((r: any) => [r.trigger_context, r.session_id, r.error?.type]) }).toEqual({
+        kind: c.kind,
+        runs: [[{ type: 'schedule', scheduled_at: occurrence }, null, c.error]],
+      });
+      expect(runs[0].error.message.length).toBeGreaterThan(0);
+      const paused = await get(c.d.id);
+      expect({ kind: c.kind, status: paused.status, reason: paused.paused_reason }).toEqual({
+        kind: c.kind,
+        status: 'paused',
+        reason: { type: 'error', error: { type: c.error } },
+      });
+      expect(paused.schedule.upcoming_runs_at).toHaveLength(5);
+    }
+    const pausedEvents = (await world.streamEvents('deployments')).filter((e) => e.data.type === 'deployments.paused');
+    for (const c of cases) {
+      expect(pausedEvents.filter((e) => e.data.data.deployment_id === c.d.id).map((e) => [e.data.data.revision, e.data.data.status])).toEqual([[2, 'paused']]);
+    }
+
+    // Paused: the schedule stays quiet even once the scheduler has heard of it.
+    await world.eventsSettled();
+    await at(new Date(Date.parse(occurrence) + 20 * 60_000).toISOString());
+    for (const c of cases) expect((await runsOf(c.d.id, { trigger_type: 'schedule' })).length).toBe(1);
+
+    // Manual runs while paused: still recorded (failed while broken, a session once fixed), never unpause.
+    for (const c of cases) {
+      const failed = expectOk(await api('POST', `/v1/deployments/${c.d.id}/run`));
+      expect([failed.session_id, failed.error?.type]).toEqual([null, c.error]);
+      expectOk(await api('POST', `/v1/deployments/${c.d.id}`, { body: c.fix }));
+      const ok = expectOk(await api('POST', `/v1/deployments/${c.d.id}/run`));
+      expect({ kind: c.kind, session: typeof ok.session_id, error: ok.error }).toEqual({ kind: c.kind, session: 'string', error: null });
+      expect((await get(c.d.id)).paused_reason).toEqual({ type: 'error', error: { type: c.error } });
+    }
+
+    // Unpaused, the next occurrence fires again.
+    for (const c of cases) expectOk(await api('POST', `/v1/deployments/${c.d.id}/unpause`));
+    await world.eventsSettled();
+    const next = nextFive();
+    await at(next);
+    for (const c of cases) {
+      const latest = (await runsOf(c.d.id, { trigger_type: 'schedule' }))[0];
+      expect({ kind: c.kind, at: latest.trigger_context.scheduled_at, ok: latest.session_id !== null }).toEqual({ kind: c.kind, at: next, ok: true });
+    }
+  });
+
+  test('a scheduled run of a model no longer meeting a rule records unknown_error and pauses', async () => {
+    // The model catalog ships with the product, so drift is simulated by editing the stored
+    // deployment: a budget on an agent whose model has no list price.
+    const unpriced = await createAgent(api, { model: 'claude-private-preview' });
+    const d = await scheduled({ agent: unpriced.id });
+    await world.stack.service('deployments').database.pool.query(
+      "UPDATE deployments SET budget = JSON_OBJECT('type', 'limit', 'max_list_cost', JSON_OBJECT('currency', 'USD', 'amount', '5')) WHERE id = ?",
+      [d.id],
+    );
+    await world.eventsSettled();
+    await at(nextFive());
+    const [run] = await runsOf(d.id);
+    expect(run.error).toEqual({ type: 'unknown_error', message: expect.stringContaining('list price') });
+    expect((await get(d.id)).paused_reason).toEqual({ type: 'error', error: { type: 'unknown_error' } });
+  });
+});
+
+describe('exactly once per occurrence', () => {
+  test('firing the same occurrence again, or many times at once, returns the one run', async () => {
+    const d = await scheduled();
+    const occurrence = nextFive();
+    const first = await world.fire(me.tenant, d.id, occurrence);
+    expect(first.outcome).toBe('fired');
+    const again = await world.fire(me.tenant, d.id, occurrence);
+    expect(again).toEqual(first);
+    const burst = await Promise.all(Array.from({ length: 6 }, () => world.fire(me.tenant, d.id, new Date(Date.parse(occurrence) + 300_000).toISOString())));
+    expect(new Set(burst.map((b) => (b.outcome === 'fired' ? b.run.id : b.outcome))).size).toBe(1);
+    expect(await runsOf(d.id)).toHaveLength(2);
+    expect(expectOk(await api('GET', '/v1/sessions', { query: { deployment_id: d.id } })).data).toHaveLength(2);
+  });
+
+  test('the run recorded for an occurrence is the answer even after the deployment paused or was archived', async () => {
+    const vault = await createVault(api);
+    const d = await scheduled({ vault_ids: [vault.id] });
+    await remove(api, 'vault', vault.id);
+    const occurrence = nextFive();
+    const failed = await world.fire(me.tenant, d.id, occurrence);
+    expect(failed.outcome === 'fired' && failed.run.error?.type).toBe('vault_not_found_error');
+    expect((await get(d.id)).status).toBe('paused');
+    expect(await world.fire(me.tenant, d.id, occurrence)).toEqual(failed);
+    await api('POST', `/v1/deployments/${d.id}/archive`);
+    expect(await world.fire(me.tenant, d.id, occurrence)).toEqual(failed);
+    expect(await runsOf(d.id)).toHaveLength(1);
+  });
+
+  test('a fire in another tenant\'s name finds nothing', async () => {
+    const d = await scheduled();
+    const other = await world.tenant();
+    expect(await world.fire(other.tenant, d.id, nextFive())).toEqual({ outcome: 'skipped', reason: 'not_found' });
+  });
+});
+
+describe('a deployment that no longer fires on schedule never does, even before the scheduler hears of it', () => {
+  test('paused, archived, unscheduled or rescheduled: the scheduler\'s stale fire is skipped', async () => {
+    const [paused, archived, unscheduled, moved] = [await scheduled(), await scheduled(), await scheduled(), await scheduled()];
+    await world.eventsSettled();
+    await world.stopConsumer();
+    try {
+      expectOk(await api('POST', `/v1/deployments/${paused.id}/pause`));
+      expectOk(await api('POST', `/v1/deployments/${archived.id}/archive`));
+      expectOk(await api('POST', `/v1/deployments/${unscheduled.id}`, { body: { schedule: null } }));
+      expectOk(await api('POST', `/v1/deployments/${moved.id}`, { body: { schedule: { type: 'cron', expression: '1-4,6-9 * * * *', timezone: 'UTC' } } }));
+      await at(nextFive());
+      for (const d of [paused, archived, unscheduled, moved]) expect(await runsOf(d.id)).toEqual([]);
+      const occurrence = new Date(Math.floor(now().getTime() / 300_000) * 300_000).toISOString();
+      expect(await world.fire(me.tenant, paused.id, occurrence)).toEqual({ outcome: 'skipped', reason: 'paused' });
+      expect(await world.fire(me.tenant, archived.id, occurrence)).toEqual({ outcome: 'skipped', reason: 'archived' });
+      expect(await world.fire(me.tenant, unscheduled.id, occurrence)).toEqual({ outcome: 'skipped', reason: 'unscheduled' });
+      expect(await world.fire(me.tenant, moved.id, occurrence)).toEqual({ outcome: 'skipped', reason: 'unscheduled' });
+    } finally {
+      await world.startConsumer();
+    }
+    // Once the scheduler catches up, unpausing brings the schedule back; the moved one runs on its new times.
+    expectOk(await api('POST', `/v1/deployments/${paused.id}/unpause`));
+    await world.eventsSettled();
+    const next = new Date(Math.floor(now().getTime() / 300_000) * 300_000 + 600_000).toISOString();
+    await at(next);
+    expect((await runsOf(paused.id)).map((r: any) => r.trigger_context.scheduled_at)).toContain(next);
+    expect((await runsOf(moved.id)).length).toBeGreaterThan(0);
+    for (const r of await runsOf(moved.id)) expect([1, 2, 3, 4, 6, 7, 8, 9]).toContain(new Date(r.trigger_context.scheduled_at).getUTCMinutes());
+    expect(await runsOf(archived.id)).toEqual([]);
+    expect(await runsOf(unscheduled.id)).toEqual([]);
+  });
+});
+
+describe('infrastructure trouble is not a run error', () => {
+  test('with the catalog down, nothing is recorded and the occurrence fires once it is back', async () => {
+    const d = await scheduled();
+    await world.eventsSettled();
+    await world.stack.stopService('catalog');
+    const occurrence = nextFive();
+    try {
+      let error: unknown;
+      try {
+        await world.fire(me.tenant, d.id, occurrence);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).type).toBe('overloaded_error');
+      expectError(await api('POST', `/v1/deployments/${d.id}/run`), 503, 'overloaded_error');
+      await at(occurrence);
+      expect(await runsOf(d.id)).toEqual([]);
+      expect((await get(d.id)).status).toBe('active');
+    } finally {
+      await world.stack.startService('catalog');
+    }
+    // The scheduler retries after SCHEDULER_RETRY_MS; the occurrence is still within the misfire window.
+    world.clock.advance(world.config.SCHEDULER_RETRY_MS);
+    await world.drain(worker);
+    const runs = await runsOf(d.id);
+    expect(runs.map((r: any) => [r.trigger_context.scheduled_at, r.error])).toEqual([[occurrence, null]]);
+  });
+});

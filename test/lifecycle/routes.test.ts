@@ -412,3 +412,19 @@ describe('concurrent updates', () => {
     expect(trail.map((e) => e.revision)).toEqual(Array.from({ length: 1 + applied.length }, (_, i) => i + 1));
   });
 });
+
+describe('with the catalog away', () => {
+  test('a patch naming no reference still applies; one that needs the catalog is 503 and changes nothing', async () => {
+    const d = await fresh({ metadata: { a: '1' } });
+    await stack.stopService('catalog');
+    try {
+      const renamed = expectOk(await update(d.id, { name: 'offline rename', metadata: { b: '2' }, schedule: null, vault_ids: [] }));
+      expect([renamed.name, renamed.metadata]).toEqual(['offline rename', { a: '1', b: '2' }]);
+      expectError(await update(d.id, { agent: world.agent.id, name: 'not applied' }), 503, 'overloaded_error');
+      expect(expectOk(await get(d.id)).name).toBe('offline rename');
+      expect(expectOk(await action(d.id, 'pause')).status).toBe('paused');
+    } finally {
+      await stack.startService('catalog');
+    }
+  });
+});

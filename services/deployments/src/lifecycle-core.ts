@@ -62,13 +62,20 @@ export function createLifecycleCore(deps: DeploymentsCoreDeps) {
     if (row.archivedAt) throw archivedRefusal(id, 'updated');
     const plan = planDeploymentUpdate(row, request);
 
-    const [catalogReply, vaultReply] = await askAboutReferences(bus, ctx, {
-      agent: { id: plan.agent.id, version: plan.agent.version },
-      environment_id: plan.environmentId,
-      file_ids: uniqueIds(plan.files),
-      memory_store_ids: uniqueIds(plan.memoryStores),
-      vault_ids: uniqueIds(plan.vaults),
-    });
+    // A patch that names no reference and touches no model rule (name, description, metadata,
+    // schedule, a cleared list) asks no other service, so it works while they are away.
+    const asksOthers =
+      plan.agent.requested || plan.environmentId !== null || plan.modelRules !== null ||
+      plan.vaults.length + plan.files.length + plan.memoryStores.length > 0;
+    const [catalogReply, vaultReply] = asksOthers
+      ? await askAboutReferences(bus, ctx, {
+          agent: { id: plan.agent.id, version: plan.agent.version },
+          environment_id: plan.environmentId,
+          file_ids: uniqueIds(plan.files),
+          memory_store_ids: uniqueIds(plan.memoryStores),
+          vault_ids: uniqueIds(plan.vaults),
+        })
+      : [{ agent: null, environment: null, files: [], memory_stores: [] }, { vaults: [] }];
     const agent = checkReferences(
       {
         agent: plan.agent,

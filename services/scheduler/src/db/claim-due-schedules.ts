@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
+import { retryTransient } from '../../../../shared/db/retry-transient';
 import { schedules, type ScheduleRow } from './schema';
 
 export type ClaimedSchedule = ScheduleRow & { nextOccurrenceAt: Date; nextFireAt: Date };
@@ -9,13 +10,14 @@ export type ClaimedSchedule = ScheduleRow & { nextOccurrenceAt: Date; nextFireAt
  * holds are locked with SKIP LOCKED (concurrent workers get disjoint sets without waiting),
  * then stamped with the worker's claim token and a lease. The lock ends at commit; the lease
  * keeps other workers off while this one fires, and lapses by itself if this one dies.
- * A worker killed inside this transaction loses nothing: the database rolls it back.
+ * A worker killed inside this transaction loses nothing: the database rolls it back. A deadlock
+ * between concurrent claims is rolled back too, and simply retried.
  */
 export async function claimDueSchedules(
   db: Database,
   claim: { token: string; now: Date; leaseMs: number; limit: number },
 ): Promise<ClaimedSchedule[]> {
-  return db.transaction(
+  return retryTransient(() => db.transaction(
     async (tx) => {
       const rows = await tx
         .select()
@@ -38,5 +40,5 @@ export async function claimDueSchedules(
       return rows.map((r) => ({ ...r, claimedBy: claim.token })) as ClaimedSchedule[];
     },
     { isolationLevel: 'read committed' },
-  );
+  ));
 }

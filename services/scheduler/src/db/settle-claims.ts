@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
+import { retryTransient } from '../../../../shared/db/retry-transient';
 import type { PlannedFire } from '../domain/next-fire';
 import { schedules } from './schema';
 
@@ -38,7 +39,7 @@ export async function settleClaims(db: Database, token: string, settlements: Cla
     )} END`;
   const nextOf = (s: Settlement) => (s.kind === 'advance' ? s.next : null);
 
-  return db.transaction(async (tx) => {
+  return retryTransient(() => db.transaction(async (tx) => {
     let count = 0;
     if (advance.length > 0) {
       const [result] = await tx
@@ -69,5 +70,5 @@ export async function settleClaims(db: Database, token: string, settlements: Cla
       count += result.affectedRows;
     }
     return count;
-  });
+  }));
 }

@@ -1,3 +1,4 @@
+import { retryTransient } from '../../../shared/db/retry-transient';
 import type { CallContext } from '../../../shared/bus/call-context';
 import { recordEvent } from '../../../shared/bus/outbox';
 import { conflict, invalidRequest, notFound } from '../../../shared/errors/api-error';
@@ -82,14 +83,16 @@ export function createFireCore(deps: DeploymentsCoreDeps) {
     });
     const error = fireRunError(seen, catalogReply, vaultReply);
 
-    const outcome = await db.transaction(async (tx) => {
-      const current = await findDeployment(tx, tenant, id, { lock: true });
-      const late = await refusalOrExisting(tx, current, id, scheduledAt);
-      if (late) return { reply: late, recorded: false };
-      if (current!.revision !== seen.revision) return null;
-      const run = await recordRun(tx, current!, trigger, scheduledAt, error);
-      return { reply: fired(run), recorded: true };
-    });
+    const outcome = await retryTransient(() =>
+      db.transaction(async (tx) => {
+        const current = await findDeployment(tx, tenant, id, { lock: true });
+        const late = await refusalOrExisting(tx, current, id, scheduledAt);
+        if (late) return { reply: late, recorded: false };
+        if (current!.revision !== seen.revision) return null;
+        const run = await recordRun(tx, current!, trigger, scheduledAt, error);
+        return { reply: fired(run), recorded: true };
+      }),
+    );
     if (outcome?.recorded) deps.relay?.poke();
     return outcome ? outcome.reply : null;
   }

@@ -1,0 +1,19 @@
+/**
+ * Re-wraps every deployment's data key (the one sealing its repository tokens) under
+ * MASTER_KEY_ID (master key rotation, step 2; see shared/runtime/rewrap-command.ts). Safe while
+ * the service serves. Reads the service's config.
+ *   bun services/deployments/src/cli/rewrap-data-keys.ts [--batch-size N]
+ */
+import { exitWithRewrap, runRewrapCommand } from '../../../../shared/runtime/rewrap-command';
+import { loadDeploymentsConfig } from '../config';
+import { deployments } from '../db/schema';
+import { DEPLOYMENTS_MIGRATIONS } from '../start-deployments';
+
+await exitWithRewrap(() =>
+  runRewrapCommand(process.argv.slice(2), {
+    service: 'deployments',
+    config: loadDeploymentsConfig(),
+    migrationsFolder: DEPLOYMENTS_MIGRATIONS,
+    target: { table: deployments, ownerId: deployments.id, keyId: deployments.dataKeyId, wrapped: deployments.dataKeyWrapped },
+  }),
+);

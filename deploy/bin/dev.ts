@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { reachable, startEmbeddedMariadb, startEmbeddedNats } from './local-infrastructure';
-import { entryPoint, SERVICES } from './services';
+import { entryPoint, runtimeFlags, SERVICES } from './services';
 
 const root = join(import.meta.dir, '..', '..');
 const dataRoot = join(root, '.data');
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   };
   await ensureInfrastructure(env);
   for (const service of SERVICES) {
-    const child = spawn('bun', [entryPoint(service)], { cwd: root, env, stdio: 'inherit' });
+    const child = spawn('bun', [...runtimeFlags(service), entryPoint(service)], { cwd: root, env, stdio: 'inherit' });
     child.once('exit', (code, signal) => {
       if (signal === null && code !== 0) {
         console.error(`dev: ${service} exited with code ${code}; stopping the rest`);

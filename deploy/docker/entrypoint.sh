@@ -11,7 +11,11 @@ component="${1:-}"
 [ "$#" -gt 0 ] && shift
 
 case "$component" in
-  gateway | deployments | vaults | catalog | scheduler)
+  gateway)
+    # Bun's header parser limit above the gateway's own MAX_HEADER_BYTES, so oversized headers get
+    # the gateway's 431 envelope (deploy/bin/services.ts says the same for local runs).
+    exec bun --max-http-header-size=65536 services/gateway/src/main.ts "$@" ;;
+  deployments | vaults | catalog | scheduler)
     exec bun "services/$component/src/main.ts" "$@" ;;
   migrate)
     exec bun deploy/bin/migrate.ts "$@" ;;

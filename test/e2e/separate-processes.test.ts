@@ -6,7 +6,7 @@ import { deleteStreams } from '../../shared/bus/streams';
 import { dropDatabase } from '../../shared/db/connect';
 import { randomBase62 } from '../../shared/ids/ids';
 import { DEVELOPMENT_API_KEY } from '../../services/gateway/src/auth/development-key';
-import { SERVICES } from '../../deploy/bin/services';
+import { entryPoint, runtimeFlags, SERVICES } from '../../deploy/bin/services';
 import { apiClient } from '../support/api';
 import { infrastructure } from '../support/infrastructure';
 
@@ -42,7 +42,7 @@ async function waitForLine(proc: Subprocess<'ignore', 'pipe', 'pipe'>, match: Re
 beforeAll(async () => {
   const infra = await infrastructure();
   for (const service of SERVICES) {
-    const proc = Bun.spawn(['bun', `services/${service}/src/main.ts`], {
+    const proc = Bun.spawn(['bun', ...runtimeFlags(service), entryPoint(service)], {
       cwd: root,
       env: {
         ...process.env,
@@ -82,6 +82,13 @@ describe('five separate processes', () => {
     expect(models.body.data.length).toBeGreaterThan(0);
     const deployments = await call('GET', '/v1/deployments');
     expect(deployments.status).toBe(200);
+  });
+
+  test('oversized headers: 431 with the envelope, from the gateway rather than the parser', async () => {
+    const res = await apiClient(gatewayUrl, DEVELOPMENT_API_KEY)('GET', '/v1/models', { headers: { 'x-padding': 'p'.repeat(20 * 1024) } });
+    expect(res.status).toBe(431);
+    expect(res.body.error.type).toBe('invalid_request_error');
+    expect(res.body.request_id).toBe(res.headers.get('request-id'));
   });
 
   test('SIGTERM drains and exits cleanly', async () => {

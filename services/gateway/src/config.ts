@@ -15,6 +15,12 @@ export const GatewayConfigSchema = {
   CURSOR_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** How long a looked-up API key is trusted before the database is asked again (revocation delay). */
   KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 30000 }),
+  /**
+   * Largest total size of request headers; larger requests get 431 with the error envelope. The
+   * gateway process runs with Bun's parser limit above this (see deploy/bin/services.ts), so
+   * the gateway, not the parser, is the one that answers.
+   */
+  MAX_HEADER_BYTES: Type.Integer({ minimum: 1024, maximum: 60 * 1024, default: 16 * 1024 }),
   /** Largest JSON body accepted; larger bodies get 413. */
   MAX_BODY_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
   /** Largest file upload accepted by POST /v1/files. */

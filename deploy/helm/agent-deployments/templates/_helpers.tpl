@@ -131,6 +131,7 @@ API_HEADER_PREFIX: {{ $c.apiHeaderPrefix | quote }}
 ALLOW_DEV_KEY: {{ $c.allowDevKey | toString | quote }}
 KEY_CACHE_TTL_MS: {{ include "agent-deployments.int" $c.keyCacheTtlMs | quote }}
 MAX_BODY_BYTES: {{ include "agent-deployments.int" $c.maxBodyBytes | quote }}
+MAX_HEADER_BYTES: {{ include "agent-deployments.int" $c.maxHeaderBytes | quote }}
 {{- else if ne .component "migrations" }}
 HEALTH_PORT: {{ include "agent-deployments.port" . | quote }}
 {{- end }}

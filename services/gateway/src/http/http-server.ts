@@ -8,7 +8,17 @@ export interface HttpServerOptions {
   port: number;
   /** Upper bound Bun enforces itself; the gateway's own limits (JSON, uploads) are lower. */
   maxRequestBodySize: number;
+  /** Total size of the request's header lines beyond which the answer is 431. */
+  maxHeaderBytes: number;
   logger: Logger;
+}
+
+function headerBytes(headers: Headers): number {
+  let total = 0;
+  headers.forEach((value, name) => {
+    total += name.length + value.length + 4;
+  });
+  return total;
 }
 
 /**
@@ -28,6 +38,10 @@ export function startHttpServer(handle: (request: Request) => Promise<Response>,
     fetch: async (request) => {
       const state = beginRequest(request);
       if (draining) return errorResponse(new ApiError('overloaded_error', 'The gateway is shutting down'), state.id);
+      if (headerBytes(request.headers) > options.maxHeaderBytes) {
+        const message = `request headers are larger than the ${options.maxHeaderBytes}-byte limit`;
+        return errorResponse(new ApiError('invalid_request_error', message, { status: 431 }), state.id);
+      }
       const started = performance.now();
       inFlight++;
       let response: Response;

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { CloudConfig, Environment, EnvironmentListFilters } from '../../../../shared/schema/environment';
-import { keysetAfter, listFilters, newestFirst, toPage } from './keyset-page';
+import { keysetAfter, newestFirst, toPage } from '../../../../shared/db/keyset-page';
+import { listFilters } from './list-filters';
 import { environments } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';
 

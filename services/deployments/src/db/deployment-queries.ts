@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { keysetAfter, newestFirst } from '../../../../shared/db/keyset-page';
+import { and, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { DeploymentListFilters } from '../../../../shared/schema/deployment';
@@ -69,20 +70,13 @@ export function deploymentPageQuery(
   if (filters.agent_id !== undefined) conditions.push(eq(deployments.agentId, filters.agent_id));
   if (filters.created_at_gte !== undefined) conditions.push(gte(deployments.createdAt, new Date(filters.created_at_gte)));
   if (filters.created_at_lte !== undefined) conditions.push(lte(deployments.createdAt, new Date(filters.created_at_lte)));
-  if (after) {
-    const at = new Date(after.created_at);
-    // `created_at <= ?` is implied by the OR; spelled out, it is a plain bound the range access
-    // seeks to on every server, whatever it makes of the OR.
-    conditions.push(
-      lte(deployments.createdAt, at),
-      or(lt(deployments.createdAt, at), and(eq(deployments.createdAt, at), lt(deployments.id, after.id)))!,
-    );
-  }
+  const position = keysetAfter(deployments, after);
+  if (position) conditions.push(position);
   return db
     .select()
     .from(deployments, { forceIndex: listIndexFor(filters) })
     .where(and(...conditions))
-    .orderBy(desc(deployments.createdAt), desc(deployments.id))
+    .orderBy(...newestFirst(deployments))
     .limit(limit + 1);
 }
 

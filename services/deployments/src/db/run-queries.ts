@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { keysetAfter, newestFirst, splitPage } from '../../../../shared/db/keyset-page';
+import { and, eq, gt, gte, isNotNull, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { DeploymentRunListFilters } from '../../../../shared/schema/deployment-run';
@@ -49,22 +50,6 @@ export async function findSession(db: Database, tenant: Tenant, id: string): Pro
   return row;
 }
 
-/** `created_at < ? OR (created_at = ? AND id < ?)`, spelled out so the range access seeks to it. */
-function after(table: typeof deploymentRuns | typeof sessions, position: PagePosition | null): SQL[] {
-  if (!position) return [];
-  const at = new Date(position.created_at);
-  return [
-    lte(table.createdAt, at),
-    or(lt(table.createdAt, at), and(eq(table.createdAt, at), lt(table.id, position.id)))!,
-  ];
-}
-
-function page<R extends { createdAt: Date; id: string }>(rows: R[], limit: number): { rows: R[]; next: PagePosition | null } {
-  const kept = rows.slice(0, limit);
-  const last = kept[kept.length - 1];
-  return { rows: kept, next: rows.length > limit && last ? { created_at: last.createdAt.toISOString(), id: last.id } : null };
-}
-
 /** One page of the tenant's runs, newest first, one row more than the page to know if another follows. */
 export async function listRunPage(
   db: Database,
@@ -82,14 +67,15 @@ export async function listRunPage(
   if (filters.created_at_gte !== undefined) conditions.push(gte(t.createdAt, new Date(filters.created_at_gte)));
   if (filters.created_at_lt !== undefined) conditions.push(lt(t.createdAt, new Date(filters.created_at_lt)));
   if (filters.created_at_lte !== undefined) conditions.push(lte(t.createdAt, new Date(filters.created_at_lte)));
-  conditions.push(...after(t, position));
+  const afterPosition = keysetAfter(t, position);
+  if (afterPosition) conditions.push(afterPosition);
   const rows = await db
     .select()
     .from(t, { forceIndex: filters.deployment_id !== undefined ? RUN_LIST_INDEXES.deployment : RUN_LIST_INDEXES.all })
     .where(and(...conditions))
-    .orderBy(desc(t.createdAt), desc(t.id))
+    .orderBy(...newestFirst(t))
     .limit(limit + 1);
-  return page(rows, limit);
+  return splitPage(rows, limit);
 }
 
 export async function listSessionPage(
@@ -102,14 +88,15 @@ export async function listSessionPage(
   const t = sessions;
   const conditions: SQL[] = [...sameTenant(t, tenant)];
   if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
-  conditions.push(...after(t, position));
+  const afterPosition = keysetAfter(t, position);
+  if (afterPosition) conditions.push(afterPosition);
   const rows = await db
     .select()
     .from(t, { forceIndex: filters.deployment_id !== undefined ? SESSION_LIST_INDEXES.deployment : SESSION_LIST_INDEXES.all })
     .where(and(...conditions))
-    .orderBy(desc(t.createdAt), desc(t.id))
+    .orderBy(...newestFirst(t))
     .limit(limit + 1);
-  return page(rows, limit);
+  return splitPage(rows, limit);
 }
 
 export async function insertRun(tx: Tx, row: typeof deploymentRuns.$inferInsert): Promise<void> {

@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { PagePosition } from '../../../../shared/schema/common';
 import { vaultCredentials, type VaultCredentialRow } from './schema';
-import { afterPosition, type Executor } from './vault-queries';
+import { keysetAfter, newestFirst } from '../../../../shared/db/keyset-page';
+import type { Executor } from './vault-queries';
 
 /** Callers check the vault's tenant first; a credential is addressed through its vault. */
 export async function findCredential(db: Executor, vaultId: string, id: string): Promise<VaultCredentialRow | undefined> {
@@ -25,10 +26,10 @@ export async function listCredentialsAfter(
       and(
         eq(vaultCredentials.vaultId, vaultId),
         options.includeArchived ? undefined : isNull(vaultCredentials.archivedAt),
-        afterPosition(vaultCredentials.createdAt, vaultCredentials.id, options.after),
+        keysetAfter(vaultCredentials, options.after),
       ),
     )
-    .orderBy(desc(vaultCredentials.createdAt), desc(vaultCredentials.id))
+    .orderBy(...newestFirst(vaultCredentials))
     .limit(options.limit + 1);
 }
 

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNull, lt, or, type Column, type SQL } from 'drizzle-orm';
+import { keysetAfter, newestFirst } from '../../../../shared/db/keyset-page';
+import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { Tenant } from '../../../../shared/schema/tenant';
@@ -38,17 +39,6 @@ export async function findVaultStates(db: Executor, tenant: TenantKey, ids: stri
     .where(and(inTenant(tenant), inArray(vaults.id, ids)));
 }
 
-/** Keyset condition for newest-first lists: rows strictly after the previous page's last row. */
-export function afterPosition(
-  createdAt: Column,
-  id: Column,
-  after: PagePosition | null,
-): SQL | undefined {
-  if (!after) return undefined;
-  const at = new Date(after.created_at);
-  return or(lt(createdAt, at), and(eq(createdAt, at), lt(id, after.id)));
-}
-
 /** One page of a tenant's vaults plus one row, newest first, so the caller knows if more follow. */
 export async function listVaultsAfter(
   db: Executor,
@@ -62,10 +52,10 @@ export async function listVaultsAfter(
       and(
         inTenant(tenant),
         options.includeArchived ? undefined : isNull(vaults.archivedAt),
-        afterPosition(vaults.createdAt, vaults.id, options.after),
+        keysetAfter(vaults, options.after),
       ),
     )
-    .orderBy(desc(vaults.createdAt), desc(vaults.id))
+    .orderBy(...newestFirst(vaults))
     .limit(options.limit + 1);
 }
 
@@ -83,13 +73,4 @@ export async function updateVault(
 
 export async function deleteVaultRow(db: Executor, id: string): Promise<void> {
   await db.delete(vaults).where(eq(vaults.id, id));
-}
-
-/** Turns a fetched `limit + 1` rows into the page and where it stopped. */
-export function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: number) {
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const next: PagePosition | null =
-    rows.length > limit && last ? { created_at: last.createdAt.toISOString(), id: last.id } : null;
-  return { page, next };
 }

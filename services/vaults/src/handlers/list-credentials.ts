@@ -1,7 +1,8 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
 import { listCredentialsAfter } from '../db/credential-queries';
-import { findVault, pageOf } from '../db/vault-queries';
+import { splitPage } from '../../../../shared/db/keyset-page';
+import { findVault } from '../db/vault-queries';
 import { presentCredential } from '../domain/present';
 import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
 
@@ -16,6 +17,6 @@ export const listCredentials =
       after,
       limit,
     });
-    const { page, next } = pageOf(rows, limit);
+    const { rows: page, next } = splitPage(rows, limit);
     return { data: page.map(presentCredential), next };
   };

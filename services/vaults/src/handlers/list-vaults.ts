@@ -1,6 +1,7 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
-import { listVaultsAfter, pageOf } from '../db/vault-queries';
+import { splitPage } from '../../../../shared/db/keyset-page';
+import { listVaultsAfter } from '../db/vault-queries';
 import { presentVault } from '../domain/present';
 import { tenantOf, type VaultsDeps } from './deps';
 
@@ -14,6 +15,6 @@ export const listVaults =
       after,
       limit,
     });
-    const { page, next } = pageOf(rows, limit);
+    const { rows: page, next } = splitPage(rows, limit);
     return { data: page.map(presentVault), next };
   };

@@ -185,3 +185,24 @@ describe('query parameters on routes that take none', () => {
     expect((await call('GET', '/v1/models/claude-opus-4-5')).status).toBe(200);
   });
 });
+
+describe('request logs', () => {
+  test('one JSON line per request with request id, tenant, operation, status and duration; never the key', async () => {
+    const lines: string[] = [];
+    const { setLogSink } = await import('../../shared/log/logger');
+    const previous = setLogSink((line) => lines.push(line));
+    try {
+      const res = await apiClient(stack.url, key)('GET', '/v1/models/claude-opus-4-5');
+      const id = res.headers.get('request-id');
+      const http = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'http request' && l.request_id === id);
+      expect(http).toHaveLength(1);
+      expect(http[0]).toMatchObject({ operation: 'GET /v1/models/:model_id', status: 200, workspace_id: expect.any(String) });
+      expect(typeof http[0].duration_ms).toBe('number');
+      const bus = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'bus call' && l.request_id === id);
+      expect(bus[0]).toMatchObject({ operation: 'catalog.models.get', status: 'ok' });
+      expect(lines.join('\n')).not.toContain(key);
+    } finally {
+      setLogSink(previous);
+    }
+  });
+});

@@ -20,6 +20,7 @@ export function createGuard(deps: GatewayDeps) {
     })
     .resolve({ as: 'global' }, async ({ request, route }) => {
       const state = requestState(request);
+      state.operation = `${request.method} ${route}`;
       const url = new URL(request.url);
       const tenant = await deps.authenticator.authenticate(request.headers);
       state.tenant = tenant;

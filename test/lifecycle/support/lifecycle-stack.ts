@@ -8,17 +8,14 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { isNull, sql } from 'drizzle-orm';
-import { BusClient } from '../../../shared/bus/bus-client';
 import { systemContext } from '../../../shared/bus/call-context';
 import type { EventConsumer } from '../../../shared/bus/event-consumer';
-import { PayloadCodec } from '../../../shared/bus/payload-codec';
 import { deploymentSubjects } from '../../../shared/bus/subjects/deployments';
 import { streamName, type StreamKey } from '../../../shared/bus/streams';
 import { connectDatabase, type DatabaseHandle } from '../../../shared/db/connect';
 import { migrateDatabase } from '../../../shared/db/migrate';
 import { newId } from '../../../shared/ids/ids';
 import { createLogger } from '../../../shared/log/logger';
-import { bucketName } from '../../../shared/runtime/service-runtime';
 import type { FireDeploymentReply } from '../../../shared/schema/deployment-run';
 import type { Tenant } from '../../../shared/schema/tenant';
 import { ManualClock } from '../../../shared/time/clock';
@@ -26,21 +23,12 @@ import { outbox as deploymentsOutbox } from '../../../services/deployments/src/d
 import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/scheduler/src/config';
 import { consumeDeploymentEvents } from '../../../services/scheduler/src/deployment-events-consumer';
 import { createScheduleCache } from '../../../services/scheduler/src/domain/compiled-schedules';
-import { createSchedulerEngine, type SchedulerEngine } from '../../../services/scheduler/src/engine/scheduler-engine';
 import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
+import { startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
 import { apiClient, type ApiClient } from '../../support/api';
 import { Stack } from '../../support/stack';
 
-export interface Worker {
-  name: string;
-  engine: SchedulerEngine;
-  isKilled(): boolean;
-  /** Resolves when the worker is killed, so a tick hung on a dead connection can be abandoned. */
-  killed: Promise<void>;
-  /** A crash: every connection cut at once (uncommitted work rolls back), nothing settles. */
-  kill(): void;
-  close(): Promise<void>;
-}
+export type Worker = SchedulerWorker;
 
 export interface Tenant$ {
   api: ApiClient;
@@ -109,55 +97,13 @@ export class LifecycleStack {
 
   /** A scheduler worker with its own pool and NATS connection, like a separate replica. */
   async startWorker(name = `w${this.workers.size}`, options: { poolSize?: number; afterFire?: () => void } = {}): Promise<Worker> {
-    const handle = await connectDatabase({ ...this.config, MYSQL_POOL_SIZE: options.poolSize ?? 3 }, this.config.DATABASE_NAME);
-    const connections: Array<{ destroy(): void }> = [];
-    handle.pool.on('connection', (c) => connections.push(c as unknown as { destroy(): void }));
-    const nc = await connect({ servers: this.config.NATS_URL });
-    const logger = createLogger('error');
-    const client = new BusClient(nc, new PayloadCodec(nc, bucketName(this.config.BUS_PREFIX)), {
-      prefix: this.config.BUS_PREFIX,
-      timeoutMs: this.config.BUS_TIMEOUT_MS,
-      logger,
-    });
-    const afterFire = options.afterFire;
-    const engine = createSchedulerEngine({
-      db: handle.db,
+    const worker = await startSchedulerWorker({
+      config: this.config,
       clock: this.clock,
-      client: afterFire
-        ? {
-            call: (async (...args: Parameters<BusClient['call']>) => {
-              const reply = await client.call(...args);
-              afterFire();
-              return reply;
-            }) as BusClient['call'],
-          }
-        : client,
-      logger,
-      config: { ...this.config, SCHEDULER_WORKER_ID: name },
-    });
-    let killed = false;
-    let onKilled!: () => void;
-    const worker: Worker = {
       name,
-      engine,
-      killed: new Promise<void>((resolve) => (onKilled = resolve)),
-      isKilled: () => killed,
-      kill: () => {
-        if (killed) return;
-        killed = true;
-        for (const c of connections) c.destroy();
-        handle.pool.end().catch(() => undefined);
-        nc.close().catch(() => undefined);
-        this.workers.delete(worker);
-        onKilled();
-      },
-      close: async () => {
-        this.workers.delete(worker);
-        await engine.stop();
-        await handle.close().catch(() => undefined);
-        await nc.close().catch(() => undefined);
-      },
-    };
+      ...options,
+      onGone: (gone) => this.workers.delete(gone),
+    });
     this.workers.add(worker);
     return worker;
   }

@@ -1,35 +1,23 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { BusClient } from '../../../shared/bus/bus-client';
 import type { EventEnvelope, EventType } from '../../../shared/bus/event';
 import type { EventConsumer } from '../../../shared/bus/event-consumer';
-import { PayloadCodec } from '../../../shared/bus/payload-codec';
 import { deleteStreams, ensureStreams, eventSubject, streamName } from '../../../shared/bus/streams';
 import { connectDatabase, dropDatabase, type DatabaseHandle } from '../../../shared/db/connect';
 import { migrateDatabase } from '../../../shared/db/migrate';
 import { newId, randomBase62 } from '../../../shared/ids/ids';
 import { createLogger } from '../../../shared/log/logger';
-import { bucketName } from '../../../shared/runtime/service-runtime';
 import type { DeploymentSnapshot } from '../../../shared/schema/deployment-events';
 import { ManualClock } from '../../../shared/time/clock';
 import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/scheduler/src/config';
 import { consumeDeploymentEvents } from '../../../services/scheduler/src/deployment-events-consumer';
 import { createScheduleCache } from '../../../services/scheduler/src/domain/compiled-schedules';
-import { createSchedulerEngine, type SchedulerEngine } from '../../../services/scheduler/src/engine/scheduler-engine';
 import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
+import { startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
 import { infrastructure } from '../../support/infrastructure';
 import { startFireResponder, type FireResponder } from './fire-responder';
 
-export interface Worker {
-  engine: SchedulerEngine;
-  handle: DatabaseHandle;
-  /** Resolves when the worker is killed, so a tick hung on a dead connection can be abandoned. */
-  killed: Promise<void>;
-  isKilled(): boolean;
-  /** A crash: every DB connection is cut at once (uncommitted work rolls back), nothing settles. */
-  kill(): void;
-  close(): Promise<void>;
-}
+export type Worker = SchedulerWorker;
 
 /**
  * One isolated scheduler world against the real MariaDB and NATS: its own database and bus
@@ -94,55 +82,13 @@ export class SchedulerFixture {
 
   /** `afterFire` runs after each fire reply, before the batch settles: where a crash hurts most. */
   async startWorker(name = `w${this.workers.size}`, options: { poolSize?: number; afterFire?: () => void } = {}): Promise<Worker> {
-    const poolSize = options.poolSize ?? 3;
-    const handle = await connectDatabase({ ...this.config, MYSQL_POOL_SIZE: poolSize }, this.config.DATABASE_NAME);
-    const connections: Array<{ destroy(): void }> = [];
-    handle.pool.on('connection', (c) => connections.push(c as unknown as { destroy(): void }));
-    const nc = await connect({ servers: this.config.NATS_URL });
-    const logger = createLogger('error');
-    const client = new BusClient(nc, new PayloadCodec(nc, bucketName(this.config.BUS_PREFIX)), {
-      prefix: this.config.BUS_PREFIX,
-      timeoutMs: this.config.BUS_TIMEOUT_MS,
-      logger,
-    });
-    const afterFire = options.afterFire;
-    const engine = createSchedulerEngine({
-      db: handle.db,
+    const worker = await startSchedulerWorker({
+      config: this.config,
       clock: this.clock,
-      client: afterFire
-        ? { call: (async (...args: Parameters<BusClient['call']>) => {
-            const reply = await client.call(...args);
-            afterFire();
-            return reply;
-          }) as BusClient['call'] }
-        : client,
-      logger,
-      config: { ...this.config, SCHEDULER_WORKER_ID: name },
+      name,
+      ...options,
+      onGone: (gone) => this.workers.delete(gone),
     });
-    let killed = false;
-    let onKilled!: () => void;
-    const worker: Worker = {
-      engine,
-      handle,
-      killed: new Promise<void>((resolve) => (onKilled = resolve)),
-      isKilled: () => killed,
-      kill: () => {
-        if (killed) return;
-        killed = true;
-        for (const c of connections) c.destroy();
-        handle.pool.end().catch(() => undefined);
-        // Requests already on the wire may still arrive; a crashed process's would too.
-        nc.close().catch(() => undefined);
-        this.workers.delete(worker);
-        onKilled();
-      },
-      close: async () => {
-        this.workers.delete(worker);
-        await engine.stop();
-        await handle.close().catch(() => undefined);
-        await nc.close().catch(() => undefined);
-      },
-    };
     this.workers.add(worker);
     return worker;
   }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
+import { IdParam, Nullable, PagePosition, Timestamp } from './common';
 import { Budget, InitialEvent, SessionResourceConfig } from './deployment';
 import { AgentReference } from './deployment-run';
 
@@ -11,12 +11,8 @@ import { AgentReference } from './deployment-run';
  * stays `idle` here; `title`, `outcome_evaluations`, `stats` and `usage` are the SDK's required
  * fields in their empty state, so clients that read them get well-formed values.
  */
-export const SessionStatus = Type.Union([
-  Type.Literal('rescheduling'),
-  Type.Literal('running'),
-  Type.Literal('idle'),
-  Type.Literal('terminated'),
-]);
+export const SESSION_STATUSES = ['rescheduling', 'running', 'idle', 'terminated'] as const;
+export const SessionStatus = Type.Union(SESSION_STATUSES.map((s) => Type.Literal(s)));
 export type SessionStatus = Static<typeof SessionStatus>;
 
 export const Session = Type.Object(
@@ -44,13 +40,52 @@ export const Session = Type.Object(
 );
 export type Session = Static<typeof Session>;
 
+export const SessionListOrder = Type.Union([Type.Literal('asc'), Type.Literal('desc')]);
+export type SessionListOrder = Static<typeof SessionListOrder>;
+
+/**
+ * Filters as the deployments service receives them, already checked for consistency by the
+ * gateway: `agent_version` only with `agent_id`; time bounds as exact millisecond instants;
+ * `statuses` deduplicated in SESSION_STATUSES order (so a cursor does not depend on how the
+ * client ordered them). `order` is the direction of the list, a filter like the others so a
+ * cursor is bound to it.
+ */
 export const SessionListFilters = Type.Object(
-  { deployment_id: Type.Optional(Type.String()) },
+  {
+    deployment_id: Type.Optional(Type.String()),
+    agent_id: Type.Optional(Type.String()),
+    agent_version: Type.Optional(Type.Integer({ minimum: 1 })),
+    created_at_gt: Type.Optional(Type.String()),
+    created_at_gte: Type.Optional(Type.String()),
+    created_at_lt: Type.Optional(Type.String()),
+    created_at_lte: Type.Optional(Type.String()),
+    include_archived: Type.Boolean(),
+    memory_store_id: Type.Optional(Type.String()),
+    statuses: Type.Optional(Type.Array(SessionStatus, { minItems: 1 })),
+    order: SessionListOrder,
+  },
   { additionalProperties: false },
 );
 export type SessionListFilters = Static<typeof SessionListFilters>;
-export const SessionListRequest = ListRequest(SessionListFilters);
-export const SessionListReply = ListReply(Session);
+
+const Position = Type.Union([PagePosition, Type.Null()]);
+
+/**
+ * Bus form of a sessions page, which pages both ways (the SDK's bidirectional cursor): `after`
+ * asks for the page following a position, `before` for the page preceding it, both in the
+ * list's own order; at most one of them is set, neither for the first page.
+ */
+export const SessionListRequest = Type.Object(
+  { filters: SessionListFilters, limit: Type.Integer({ minimum: 1, maximum: 1000 }), after: Position, before: Position },
+  { additionalProperties: false },
+);
+export type SessionListRequest = Static<typeof SessionListRequest>;
+
+/** `next`: the position the following page starts after (null on the last page); `prev`: the one the preceding page ends before (null on the first). */
+export const SessionListReply = Type.Object(
+  { data: Type.Array(Session), next: Position, prev: Position },
+  { additionalProperties: false },
+);
 export const SessionIdRequest = Type.Object({ session_id: IdParam }, { additionalProperties: false });
 
 /**

@@ -293,6 +293,36 @@ describe('references must exist in the tenant and not be archived', () => {
     expect(d.initial_events[0].rubric).toEqual({ type: 'file', file_id: file.id });
   });
 
+  test('files in image and document blocks: 404 naming the block, missing or deleted; existing ones are accepted', async () => {
+    const image = (file_id: string) => ({ type: 'image', source: { type: 'file', file_id } });
+    const document = (file_id: string) => ({ type: 'document', source: { type: 'file', file_id } });
+    const message = (...blocks: unknown[]) => ({ type: 'user.message', content: [{ type: 'text', text: 'See attached' }, ...blocks] });
+    expectError(
+      await post(world.body({ initial_events: [message(image('file_missing'))] })),
+      404,
+      'not_found_error',
+      ['initial_events.0.content.1.source.file_id', 'file_missing'],
+    );
+    const file = await uploadFile(api, 'report.txt');
+    expectError(
+      await post(world.body({ initial_events: [message(image(file.id)), message(document(file.id), document('file_gone'))] })),
+      404,
+      'not_found_error',
+      ['initial_events.1.content.2.source.file_id', 'file_gone'],
+    );
+    const gone = await uploadFile(api, 'gone.txt');
+    await deleteFile(api, gone.id);
+    expectError(await post(world.body({ initial_events: [message(document(gone.id))] })), 404, 'not_found_error', ['initial_events.0.content.1.source.file_id', gone.id]);
+
+    // The same file in a resource, a block and a rubric is one reference, asked about once.
+    const events = [message(image(file.id), document(file.id)), outcome({ type: 'file', file_id: file.id })];
+    const d = await createDeployment(api, world.body({ initial_events: events, resources: [{ type: 'file', file_id: file.id }] }));
+    expect(d.initial_events[0].content.slice(1)).toEqual([image(file.id), document(file.id)]);
+    // Base64 and URL sources refer to no file.
+    const inline = { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } };
+    expect((await createDeployment(api, world.body({ initial_events: [message(inline)] }))).initial_events[0].content[1]).toEqual(inline);
+  });
+
   test('memory stores: 404 missing, 400 archived', async () => {
     expectError(
       await post(world.body({ resources: [{ type: 'memory_store', memory_store_id: 'memstore_missing' }] })),

@@ -233,6 +233,24 @@ describe('auto-pause', () => {
       },
     },
     {
+      kind: 'deleted file of an image block',
+      error: 'file_not_found_error',
+      setup: async () => {
+        const f = await uploadFile(api, 'chart.png');
+        const message = { type: 'user.message', content: [{ type: 'text', text: 'Look' }, { type: 'image', source: { type: 'file', file_id: f.id } }] };
+        return { overrides: { initial_events: [message] }, breakIt: () => remove(api, 'file', f.id), fix: { initial_events: [userMessage()] } };
+      },
+    },
+    {
+      kind: 'deleted file of a document block',
+      error: 'file_not_found_error',
+      setup: async () => {
+        const f = await uploadFile(api, 'report.txt');
+        const message = { type: 'user.message', content: [{ type: 'document', source: { type: 'file', file_id: f.id }, title: 'Report' }] };
+        return { overrides: { initial_events: [userMessage(), message] }, breakIt: () => remove(api, 'file', f.id), fix: { initial_events: [userMessage()] } };
+      },
+    },
+    {
       kind: 'archived memory store',
       error: 'memory_store_archived_error',
       setup: async () => {

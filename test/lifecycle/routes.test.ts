@@ -187,6 +187,10 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
       'not_found_error',
       ['initial_events.1.rubric.file_id'],
     );
+    const imageOf = (file_id: string) => ({ type: 'user.message', content: [{ type: 'image', source: { type: 'file', file_id } }] });
+    expectError(await update(d.id, { initial_events: [imageOf('file_missing')] }), 404, 'not_found_error', ['initial_events.0.content.0.source.file_id']);
+    const file = await uploadFile(api);
+    expect(expectOk(await update(d.id, { initial_events: [imageOf(file.id)] })).initial_events).toEqual([imageOf(file.id)]);
     const system = { type: 'system.message', content: [{ type: 'text', text: 'Be brief' }] };
     expectError(await update(d.id, { initial_events: [system, userMessage()] }), 400, 'invalid_request_error', ['final event']);
     const quiet = await createAgent(api, { model: MODELS.noSystemMessages });

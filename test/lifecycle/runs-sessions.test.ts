@@ -162,7 +162,7 @@ describe('GET /v1/deployment_runs', () => {
 });
 
 describe('GET /v1/sessions', () => {
-  test('one session per successful run, newest first, filterable by deployment, paged forward only', async () => {
+  test('one session per successful run, newest first, filterable by deployment', async () => {
     const sessionIds = newestFirst(runs.filter((r) => r.session_id)).map((r) => r.session_id);
     const all = expectOk(await api('GET', '/v1/sessions', { query: { limit: '100' } }));
     expect(all.prev_page).toBeNull();
@@ -184,7 +184,7 @@ describe('GET /v1/sessions', () => {
     expect(session).toMatchObject({ type: 'session', id: run.session_id, deployment_id: scheduledDeployment.id, status: 'idle', created_at: run.created_at });
     expectError(await otherApi('GET', `/v1/sessions/${run.session_id}`), 404, 'not_found_error');
     expect(expectOk(await otherApi('GET', '/v1/sessions')).data).toEqual([]);
-    expectError(await api('GET', '/v1/sessions', { query: { order: 'asc' } }), 400, 'invalid_request_error', ['order']);
+    expectError(await api('GET', '/v1/sessions', { query: { order: 'oldest' } }), 400, 'invalid_request_error', ['order']);
     expectError(await api('GET', `/v1/sessions/${run.session_id}`, { query: { expand: '1' } }), 400, 'invalid_request_error', ['expand']);
   });
 });

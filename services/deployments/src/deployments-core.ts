@@ -24,7 +24,7 @@ import { insertDeployment, listDeploymentPage } from './db/deployment-queries';
 import { outbox, type DeploymentRow } from './db/schema';
 import { snapshotOf } from './domain/deployment-snapshot';
 import { toDeployment } from './domain/deployment-view';
-import { checkSystemMessagePlacement, resolveInitialEvents, rubricFileReferences } from './domain/initial-events';
+import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './domain/initial-events';
 import { checkModelRules, checkReferences, uniqueIds } from './domain/references';
 import { resolveResources } from './domain/resources';
 import { compileRequestedSchedule } from './domain/schedule';
@@ -114,7 +114,7 @@ export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
         ? { id: request.agent, version: null }
         : { id: request.agent.id, version: request.agent.version ?? null };
     const vaults = (request.vault_ids ?? []).map((id, i) => ({ id, path: `vault_ids.${i}` }));
-    const files = [...resources.files, ...rubricFileReferences(request.initial_events)];
+    const files = [...resources.files, ...eventFileReferences(request.initial_events)];
     const memoryStores = resources.memoryStores;
     const [catalogReply, vaultReply] = await askAboutReferences(bus, ctx, {
       agent,

@@ -8,7 +8,8 @@ import type { FireDeploymentReply, TriggerContext } from '../../../shared/schema
 import { sessionEvents } from '../../../shared/schema/session';
 import type { Tenant } from '../../../shared/schema/tenant';
 import { findDeployment, setLastRunAt, updateDeploymentAtRevision, type Tx } from './db/deployment-queries';
-import { findRunForOccurrence, insertRun, insertSession, isDuplicateKey } from './db/run-queries';
+import { findRunForOccurrence, insertRun, isDuplicateKey } from './db/run-queries';
+import { insertSession } from './db/session-queries';
 import { outbox, type DeploymentRow, type DeploymentRunRow } from './db/schema';
 import { askAboutReferences, tenantOf, type DeploymentsCoreDeps } from './deployments-core';
 import { snapshotOf } from './domain/deployment-snapshot';

@@ -1,9 +1,10 @@
 import type { CallContext } from '../../../shared/bus/call-context';
-import { notFound } from '../../../shared/errors/api-error';
+import { invalidRequest, notFound } from '../../../shared/errors/api-error';
 import type { PagePosition } from '../../../shared/schema/common';
 import type { DeploymentRun, DeploymentRunListFilters } from '../../../shared/schema/deployment-run';
-import type { Session, SessionListFilters } from '../../../shared/schema/session';
-import { findRun, findSession, listRunPage, listSessionPage } from './db/run-queries';
+import type { Session, SessionListRequest } from '../../../shared/schema/session';
+import { findRun, listRunPage } from './db/run-queries';
+import { findSession, listSessionPage } from './db/session-queries';
 import { tenantOf, type DeploymentsCoreDeps } from './deployments-core';
 import { toDeploymentRun, toSession } from './domain/run-view';
 
@@ -22,9 +23,11 @@ export function createRunsCore(deps: Pick<DeploymentsCoreDeps, 'db'>) {
       if (!row) throw notFound(`deployment run '${id}' not found`);
       return toDeploymentRun(row);
     },
-    async listSessions(ctx: CallContext, request: PageRequest<SessionListFilters>) {
-      const page = await listSessionPage(db, tenantOf(ctx), request.filters, request.limit, request.after);
-      return { data: page.rows.map(toSession), next: page.next };
+    async listSessions(ctx: CallContext, request: SessionListRequest) {
+      if (request.after && request.before) throw invalidRequest('a sessions page starts after a position or before one, not both');
+      const anchor = request.before ? { before: request.before } : request.after ? { after: request.after } : null;
+      const page = await listSessionPage(db, tenantOf(ctx), request.filters, request.limit, anchor);
+      return { data: page.rows.map(toSession), next: page.next, prev: page.prev };
     },
     async getSession(ctx: CallContext, id: string): Promise<Session> {
       const row = await findSession(db, tenantOf(ctx), id);

@@ -3,20 +3,12 @@ import { and, eq, gt, gte, isNotNull, isNull, lt, lte, type SQL } from 'drizzle-
 import type { Database } from '../../../../shared/db/connect';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { DeploymentRunListFilters } from '../../../../shared/schema/deployment-run';
-import type { SessionListFilters } from '../../../../shared/schema/session';
 import type { Tx } from './deployment-queries';
-import {
-  deploymentRuns,
-  RUN_LIST_INDEXES,
-  SESSION_LIST_INDEXES,
-  sessions,
-  type DeploymentRunRow,
-  type SessionRow,
-} from './schema';
+import { deploymentRuns, RUN_LIST_INDEXES, type DeploymentRunRow } from './schema';
 
 type Tenant = { organization_id: string; workspace_id: string };
 
-const sameTenant = (table: typeof deploymentRuns | typeof sessions, tenant: Tenant) => [
+const sameTenant = (table: typeof deploymentRuns, tenant: Tenant) => [
   eq(table.organizationId, tenant.organization_id),
   eq(table.workspaceId, tenant.workspace_id),
 ];
@@ -39,14 +31,6 @@ export async function findRun(db: Database, tenant: Tenant, id: string): Promise
     .select()
     .from(deploymentRuns)
     .where(and(eq(deploymentRuns.id, id), ...sameTenant(deploymentRuns, tenant)));
-  return row;
-}
-
-export async function findSession(db: Database, tenant: Tenant, id: string): Promise<SessionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.id, id), ...sameTenant(sessions, tenant)));
   return row;
 }
 
@@ -78,33 +62,8 @@ export async function listRunPage(
   return splitPage(rows, limit);
 }
 
-export async function listSessionPage(
-  db: Database,
-  tenant: Tenant,
-  filters: SessionListFilters,
-  limit: number,
-  position: PagePosition | null,
-): Promise<{ rows: SessionRow[]; next: PagePosition | null }> {
-  const t = sessions;
-  const conditions: SQL[] = [...sameTenant(t, tenant)];
-  if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
-  const afterPosition = keysetAfter(t, position);
-  if (afterPosition) conditions.push(afterPosition);
-  const rows = await db
-    .select()
-    .from(t, { forceIndex: filters.deployment_id !== undefined ? SESSION_LIST_INDEXES.deployment : SESSION_LIST_INDEXES.all })
-    .where(and(...conditions))
-    .orderBy(...newestFirst(t))
-    .limit(limit + 1);
-  return splitPage(rows, limit);
-}
-
 export async function insertRun(tx: Tx, row: typeof deploymentRuns.$inferInsert): Promise<void> {
   await tx.insert(deploymentRuns).values(row);
-}
-
-export async function insertSession(tx: Tx, row: typeof sessions.$inferInsert): Promise<void> {
-  await tx.insert(sessions).values(row);
 }
 
 /** MySQL and MariaDB both report a unique-key collision as errno 1062. */

@@ -85,10 +85,21 @@ export const RUN_LIST_INDEXES = {
   all: 'deployment_runs_tenant_created',
   deployment: 'deployment_runs_tenant_deployment_created',
 } as const;
+/**
+ * Sessions: one index per filter that narrows a list by equality, each ending in the keyset
+ * order so a page is an index seek in either direction. Filters without their own index
+ * (archived_at, several statuses at once, a second equality filter) are checked on the rows the
+ * chosen index yields (see sessionListIndex). Listing by memory store goes through
+ * session_memory_stores and its own index.
+ */
 export const SESSION_LIST_INDEXES = {
   all: 'sessions_tenant_created',
   deployment: 'sessions_tenant_deployment_created',
+  agent: 'sessions_tenant_agent_created',
+  agentVersion: 'sessions_tenant_agent_version_created',
+  status: 'sessions_tenant_status_created',
 } as const;
+export const SESSION_MEMORY_STORE_INDEX = 'session_memory_stores_tenant_store_created';
 
 /**
  * One row per fire that got as far as recording something: a session created, or the error
@@ -148,6 +159,31 @@ export const sessions = mysqlTable(
   (t) => [
     index(SESSION_LIST_INDEXES.all).on(t.organizationId, t.workspaceId, t.createdAt, t.id),
     index(SESSION_LIST_INDEXES.deployment).on(t.organizationId, t.workspaceId, t.deploymentId, t.createdAt, t.id),
+    index(SESSION_LIST_INDEXES.agent).on(t.organizationId, t.workspaceId, t.agentId, t.createdAt, t.id),
+    index(SESSION_LIST_INDEXES.agentVersion).on(t.organizationId, t.workspaceId, t.agentId, t.agentVersion, t.createdAt, t.id),
+    index(SESSION_LIST_INDEXES.status).on(t.organizationId, t.workspaceId, t.status, t.createdAt, t.id),
   ],
 );
 export type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * The memory stores each session's resources mount, one row per (session, store), written in
+ * the transaction that inserts the session: what `GET /v1/sessions?memory_store_id=` pages on.
+ * The session's tenant and creation time are copied here so a page is one seek on this table's
+ * index, in keyset order, joined to `sessions` by primary key. A session's resources never
+ * change, so neither do these rows.
+ */
+export const sessionMemoryStores = mysqlTable(
+  'session_memory_stores',
+  {
+    sessionId: varchar('session_id', { length: 40 }).notNull(),
+    memoryStoreId: varchar('memory_store_id', { length: 128 }).notNull(),
+    organizationId: varchar('organization_id', { length: 64 }).notNull(),
+    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    sessionCreatedAt: datetime('session_created_at', { mode: 'date', fsp: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.memoryStoreId] }),
+    index(SESSION_MEMORY_STORE_INDEX).on(t.organizationId, t.workspaceId, t.memoryStoreId, t.sessionCreatedAt, t.sessionId),
+  ],
+);

@@ -1,6 +1,6 @@
 import type { DeploymentUpdateRequest, InitialEventParams } from '../../../../shared/schema/deployment';
 import type { DeploymentRow } from '../db/schema';
-import { checkSystemMessagePlacement, resolveInitialEvents, rubricFileReferences } from './initial-events';
+import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './initial-events';
 import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
 import type { PlacedReference } from './references';
 import { resolveResources, type RepositoryToken } from './resources';
@@ -82,7 +82,7 @@ export function planDeploymentUpdate(row: DeploymentRow, update: DeploymentUpdat
     agent,
     environmentId: update.environment_id ?? null,
     vaults: (update.vault_ids ?? []).map((id, i) => ({ id, path: `vault_ids.${i}` })),
-    files: [...(resources?.files ?? []), ...(update.initial_events ? rubricFileReferences(update.initial_events) : [])],
+    files: [...(resources?.files ?? []), ...(update.initial_events ? eventFileReferences(update.initial_events) : [])],
     memoryStores: resources?.memoryStores ?? [],
     tokens: resources ? resources.tokens : null,
     modelRules: rulesMayChange ? { systemMessageAt, hasBudget: budget !== null } : null,

@@ -2,7 +2,7 @@ import type { RunError, TriggerContext } from '../../../../shared/schema/deploym
 import { PAUSING_RUN_ERRORS } from '../../../../shared/schema/deployment-run';
 import type { CheckVaultsReply, ResolveReferencesReply } from '../../../../shared/schema/references';
 import type { DeploymentRow } from '../db/schema';
-import { rubricFileReferences } from './initial-events';
+import { eventFileReferences } from './initial-events';
 import { nextOccurrenceAfter } from './schedule';
 
 export type SkipReason = 'paused' | 'archived' | 'not_found' | 'unscheduled';
@@ -30,7 +30,7 @@ export function scheduledFireRefusal(row: DeploymentRow | undefined, scheduledAt
 export function fireReferences(row: DeploymentRow) {
   const files = [
     ...row.resources.flatMap((r) => (r.type === 'file' ? [r.file_id] : [])),
-    ...rubricFileReferences(row.initialEvents).map((r) => r.id),
+    ...eventFileReferences(row.initialEvents).map((r) => r.id),
   ];
   const memoryStores = row.resources.flatMap((r) => (r.type === 'memory_store' ? [r.memory_store_id] : []));
   return {
@@ -48,7 +48,8 @@ export function fireReferences(row: DeploymentRow) {
  * - agent archived: agent_archived_error; agent (version) gone: session_resource_not_found_error;
  * - environment archived / gone: environment_archived_error / environment_not_found_error;
  * - vault gone / archived: vault_not_found_error / vault_archived_error;
- * - a resource or rubric file gone: file_not_found_error;
+ * - a file gone (a file resource, a file rubric, an image or document block's file source):
+ *   file_not_found_error;
  * - memory store archived: memory_store_archived_error; gone: session_resource_not_found_error;
  * - a rule of the agent's model no longer met (a budget without a list price, a system.message
  *   the model does not accept): unknown_error. The agent version is pinned, so only a change

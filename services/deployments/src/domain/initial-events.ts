@@ -36,11 +36,20 @@ export function resolveInitialEvents(events: InitialEventParams[]): InitialEvent
   );
 }
 
-/** Rubric files, each with the field path of its first use (for error messages). */
-export function rubricFileReferences(events: InitialEventParams[]): Array<{ id: string; path: string }> {
-  return events.flatMap((event, i) =>
-    event.type === 'user.define_outcome' && event.rubric.type === 'file'
-      ? [{ id: event.rubric.file_id, path: `initial_events.${i}.rubric.file_id` }]
-      : [],
-  );
+/**
+ * Every file the events refer to, in request order, each with the field path of its use (for
+ * error messages): image and document blocks whose source is a file, and file rubrics.
+ */
+export function eventFileReferences(events: InitialEventParams[]): Array<{ id: string; path: string }> {
+  return events.flatMap((event, i) => {
+    if (event.type === 'user.define_outcome') {
+      return event.rubric.type === 'file' ? [{ id: event.rubric.file_id, path: `initial_events.${i}.rubric.file_id` }] : [];
+    }
+    if (event.type !== 'user.message') return [];
+    return event.content.flatMap((block, j) =>
+      (block.type === 'image' || block.type === 'document') && block.source.type === 'file'
+        ? [{ id: block.source.file_id, path: `initial_events.${i}.content.${j}.source.file_id` }]
+        : [],
+    );
+  });
 }

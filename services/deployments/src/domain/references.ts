@@ -27,7 +27,7 @@ function rejectUnusable(kind: string, ref: PlacedReference, state: ReferenceStat
 
 /**
  * Turns the catalog's and the vaults service's verdicts into the first error in request order
- * (agent, environment, vaults, resources and rubric files, memory stores), or the resolved
+ * (agent, environment, vaults, files of resources then of events, memory stores), or the resolved
  * agent: 404 for a missing reference, 400 naming it for an archived one.
  */
 export function checkReferences(

@@ -1,15 +1,102 @@
 import { Type } from '@sinclair/typebox';
 import { sessionSubjects } from '../../../../../shared/bus/subjects/sessions';
-import { Session, SessionListFilters } from '../../../../../shared/schema/session';
-import { pagedQuery, type PageRoute } from '../../routing/pagination';
+import { invalidRequest } from '../../../../../shared/errors/api-error';
+import { QueryBoolean } from '../../../../../shared/schema/common';
+import { parseRfc3339 } from '../../../../../shared/schema/rfc3339';
+import { SESSION_STATUSES, SessionListOrder, type SessionListFilters, type SessionStatus } from '../../../../../shared/schema/session';
+import { parseQuery } from '../../http/query';
+import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
 
+const Bound = Type.Optional(Type.String({ minLength: 1 }));
+
+/** Every parameter of `SessionListParams` but `statuses`, which is an array (see readSessionListQuery). */
 export const SessionListQuery = pagedQuery({
   deployment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  agent_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  'created_at[gt]': Bound,
+  'created_at[gte]': Bound,
+  'created_at[lt]': Bound,
+  'created_at[lte]': Bound,
+  include_archived: Type.Optional(QueryBoolean),
+  memory_store_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  order: Type.Optional(SessionListOrder),
 });
 
-export const sessionListRoute: PageRoute<typeof SessionListQuery, typeof SessionListFilters, typeof Session> = {
+/**
+ * `statuses` is the one array parameter. The SDK writes arrays as `statuses[]=idle&statuses[]=running`
+ * (qs `arrayFormat: 'brackets'`); its documentation says "repeat the parameter", so plain
+ * `statuses=idle&statuses=running` is accepted too. Every value must be a session status.
+ */
+const STATUS_PARAMS = ['statuses[]', 'statuses'];
+
+function takeStatuses(url: URL): { statuses: SessionStatus[] | undefined; rest: URL } {
+  const rest = new URL(url);
+  const given: Array<[string, string]> = [];
+  for (const name of STATUS_PARAMS) {
+    for (const value of url.searchParams.getAll(name)) given.push([name, value]);
+    rest.searchParams.delete(name);
+  }
+  if (given.length === 0) return { statuses: undefined, rest };
+  for (const [name, value] of given) {
+    if (!(SESSION_STATUSES as readonly string[]).includes(value)) {
+      throw invalidRequest(`${name}: must be one of ${SESSION_STATUSES.map((s) => JSON.stringify(s)).join(', ')}, got ${JSON.stringify(value.slice(0, 64))}`);
+    }
+  }
+  // One canonical form (deduplicated, in SESSION_STATUSES order): a cursor binds the set, not the spelling.
+  const wanted = new Set(given.map(([, value]) => value));
+  return { statuses: SESSION_STATUSES.filter((s) => wanted.has(s)), rest };
+}
+
+type BoundKind = 'gt' | 'gte' | 'lt' | 'lte';
+
+/**
+ * Creation times are stored to the millisecond. A bound finer than that is moved to the
+ * millisecond that keeps the comparison exact: a lower inclusive or upper exclusive bound
+ * (`gte`, `lt`) up to the next millisecond, the other two down (which is what parsing does).
+ * The same rule as GET /v1/deployment_runs.
+ */
+function timestampBound(kind: BoundKind, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const date = parseRfc3339(value);
+  if (!date) throw invalidRequest(`created_at[${kind}]: must be an RFC 3339 timestamp`);
+  const subMillisecond = /\.\d{3}0*[1-9]/.test(value);
+  const roundUp = subMillisecond && (kind === 'gte' || kind === 'lt');
+  return new Date(date.getTime() + (roundUp ? 1 : 0)).toISOString();
+}
+
+/**
+ * GET /v1/sessions query: `SessionListParams` as the SDK sends it. `agent_version` narrows an
+ * agent's sessions ("only applies when agent_id is also set"), so alone it is refused rather
+ * than silently ignored. Archived sessions are left out unless `include_archived=true`.
+ */
+export function readSessionListQuery(url: URL): BidirectionalPageQuery<SessionListFilters> {
+  const { statuses, rest } = takeStatuses(url);
+  const q = parseQuery(rest, SessionListQuery);
+  if (q.agent_version !== undefined && q.agent_id === undefined) {
+    throw invalidRequest('agent_version: only applies together with agent_id');
+  }
+  return {
+    filters: {
+      deployment_id: q.deployment_id,
+      agent_id: q.agent_id,
+      agent_version: q.agent_version,
+      created_at_gt: timestampBound('gt', q['created_at[gt]']),
+      created_at_gte: timestampBound('gte', q['created_at[gte]']),
+      created_at_lt: timestampBound('lt', q['created_at[lt]']),
+      created_at_lte: timestampBound('lte', q['created_at[lte]']),
+      include_archived: q.include_archived === 'true',
+      memory_store_id: q.memory_store_id,
+      statuses,
+      order: q.order ?? 'desc',
+    },
+    limit: q.limit ?? 20,
+    page: q.page,
+  };
+}
+
+export const sessionListRoute: BidirectionalPageRoute<SessionListFilters> = {
   endpoint: 'sessions.list',
-  query: SessionListQuery,
   subject: sessionSubjects.list,
-  toFilters: (q): SessionListFilters => ({ deployment_id: q.deployment_id }),
+  readQuery: readSessionListQuery,
 };

@@ -1,0 +1,172 @@
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import type { MySqlColumn } from 'drizzle-orm/mysql-core';
+import type { Database } from '../../../../shared/db/connect';
+import { keysetAfter, newestFirst, splitPage, type KeysetColumns } from '../../../../shared/db/keyset-page';
+import type { PagePosition } from '../../../../shared/schema/common';
+import type { SessionListFilters, SessionListOrder } from '../../../../shared/schema/session';
+import type { Tx } from './deployment-queries';
+import { SESSION_LIST_INDEXES, SESSION_MEMORY_STORE_INDEX, sessionMemoryStores, sessions, type SessionRow } from './schema';
+
+type Tenant = { organization_id: string; workspace_id: string };
+
+/** Where a sessions page starts: after a position, before one, or at the start of the list. */
+export type SessionPageAnchor = { after: PagePosition } | { before: PagePosition } | null;
+
+export interface SessionPage {
+  rows: SessionRow[];
+  /** Where the following page starts; null on the last page. */
+  next: PagePosition | null;
+  /** Where the preceding page ends; null on the first page. */
+  prev: PagePosition | null;
+}
+
+export async function findSession(db: Database, tenant: Tenant, id: string): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, id), eq(sessions.organizationId, tenant.organization_id), eq(sessions.workspaceId, tenant.workspace_id)));
+  return row;
+}
+
+/** The session and the memory stores it mounts (what the memory_store_id filter pages on), in the caller's transaction. */
+export async function insertSession(tx: Tx, row: typeof sessions.$inferInsert): Promise<void> {
+  await tx.insert(sessions).values(row);
+  const storeIds = [...new Set(row.resources.flatMap((r) => (r.type === 'memory_store' ? [r.memory_store_id] : [])))];
+  if (storeIds.length === 0) return;
+  await tx.insert(sessionMemoryStores).values(
+    storeIds.map((memoryStoreId) => ({
+      sessionId: row.id,
+      memoryStoreId,
+      organizationId: row.organizationId,
+      workspaceId: row.workspaceId,
+      sessionCreatedAt: row.createdAt,
+    })),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keyset paging in both orders and both directions. The descending forms are the shared
+// helpers; the ascending ones mirror them (same expanded form, for the same reason).
+
+const reverse = (order: SessionListOrder): SessionListOrder => (order === 'asc' ? 'desc' : 'asc');
+
+/** Rows strictly beyond `position` when reading in `order`. */
+function keysetBeyond(columns: KeysetColumns, position: PagePosition, order: SessionListOrder): SQL | undefined {
+  if (order === 'desc') return keysetAfter(columns, position);
+  const at = new Date(position.created_at);
+  return and(gte(columns.createdAt, at), or(gt(columns.createdAt, at), and(eq(columns.createdAt, at), gt(columns.id, position.id))));
+}
+
+const inOrder = (columns: KeysetColumns, order: SessionListOrder) =>
+  order === 'desc' ? newestFirst(columns) : [asc(columns.createdAt), asc(columns.id)];
+
+const positionOf = (row: SessionRow): PagePosition => ({ created_at: row.createdAt.toISOString(), id: row.id });
+
+/**
+ * The index a filter set is served from: the narrowest equality filter with an index of its
+ * own wins, the other filters are checked on the rows it yields. Several statuses at once use
+ * the tenant-wide index: an IN over the status index would have to merge and sort every
+ * matching row, where the tenant index reads in order and stops after one page.
+ */
+export function sessionListIndex(filters: SessionListFilters): string {
+  if (filters.deployment_id !== undefined) return SESSION_LIST_INDEXES.deployment;
+  if (filters.agent_id !== undefined) {
+    return filters.agent_version !== undefined ? SESSION_LIST_INDEXES.agentVersion : SESSION_LIST_INDEXES.agent;
+  }
+  if (filters.statuses?.length === 1) return SESSION_LIST_INDEXES.status;
+  return SESSION_LIST_INDEXES.all;
+}
+
+/** Every filter as a condition on `sessions`, creation-time bounds on `created` (the column the keyset reads). */
+function filterConditions(tenant: Tenant, filters: SessionListFilters, created: MySqlColumn): SQL[] {
+  const t = sessions;
+  const conditions: SQL[] = [eq(t.organizationId, tenant.organization_id), eq(t.workspaceId, tenant.workspace_id)];
+  if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
+  if (filters.agent_id !== undefined) conditions.push(eq(t.agentId, filters.agent_id));
+  if (filters.agent_version !== undefined) conditions.push(eq(t.agentVersion, filters.agent_version));
+  if (filters.statuses !== undefined) {
+    conditions.push(filters.statuses.length === 1 ? eq(t.status, filters.statuses[0]) : inArray(t.status, filters.statuses));
+  }
+  if (!filters.include_archived) conditions.push(isNull(t.archivedAt));
+  if (filters.created_at_gt !== undefined) conditions.push(gt(created, new Date(filters.created_at_gt)));
+  if (filters.created_at_gte !== undefined) conditions.push(gte(created, new Date(filters.created_at_gte)));
+  if (filters.created_at_lt !== undefined) conditions.push(lt(created, new Date(filters.created_at_lt)));
+  if (filters.created_at_lte !== undefined) conditions.push(lte(created, new Date(filters.created_at_lte)));
+  return conditions;
+}
+
+/**
+ * Up to `count` sessions beyond `from` (or from the start) reading in `order`: one query, one
+ * index seek. By memory store, the keyset runs on session_memory_stores' own index and each
+ * row joins its session by primary key.
+ */
+async function readSessions(
+  db: Database,
+  tenant: Tenant,
+  filters: SessionListFilters,
+  from: PagePosition | null,
+  order: SessionListOrder,
+  count: number,
+): Promise<SessionRow[]> {
+  if (filters.memory_store_id !== undefined) {
+    const m = sessionMemoryStores;
+    const keyset = { createdAt: m.sessionCreatedAt, id: m.sessionId };
+    const conditions = [
+      eq(m.organizationId, tenant.organization_id),
+      eq(m.workspaceId, tenant.workspace_id),
+      eq(m.memoryStoreId, filters.memory_store_id),
+      ...filterConditions(tenant, filters, m.sessionCreatedAt),
+    ];
+    const beyond = from && keysetBeyond(keyset, from, order);
+    if (beyond) conditions.push(beyond);
+    const rows = await db
+      .select({ session: sessions })
+      .from(m, { forceIndex: SESSION_MEMORY_STORE_INDEX })
+      .innerJoin(sessions, eq(sessions.id, m.sessionId))
+      .where(and(...conditions))
+      .orderBy(...inOrder(keyset, order))
+      .limit(count);
+    return rows.map((r) => r.session);
+  }
+  const conditions = filterConditions(tenant, filters, sessions.createdAt);
+  const beyond = from && keysetBeyond(sessions, from, order);
+  if (beyond) conditions.push(beyond);
+  return db
+    .select()
+    .from(sessions, { forceIndex: sessionListIndex(filters) })
+    .where(and(...conditions))
+    .orderBy(...inOrder(sessions, order))
+    .limit(count);
+}
+
+/**
+ * One page of the tenant's sessions in the filters' order. Forward (the first page, or after a
+ * position) reads `limit + 1` rows on: the extra row says a next page exists. Backward (before a
+ * position) reads `limit + 1` rows the other way and turns them round: the extra row says a
+ * page precedes this one. A page reached from a position always has a neighbour on that side,
+ * the page it was reached from.
+ */
+export async function listSessionPage(
+  db: Database,
+  tenant: Tenant,
+  filters: SessionListFilters,
+  limit: number,
+  anchor: SessionPageAnchor,
+): Promise<SessionPage> {
+  const order = filters.order;
+  if (anchor && 'before' in anchor) {
+    const read = await readSessions(db, tenant, filters, anchor.before, reverse(order), limit + 1);
+    const rows = read.slice(0, limit).reverse();
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    return {
+      rows,
+      prev: read.length > limit && first ? positionOf(first) : null,
+      next: last ? positionOf(last) : null,
+    };
+  }
+  const from = anchor?.after ?? null;
+  const page = splitPage(await readSessions(db, tenant, filters, from, order, limit + 1), limit);
+  const first = page.rows[0];
+  return { ...page, prev: from && first ? positionOf(first) : null };
+}

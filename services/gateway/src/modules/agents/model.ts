@@ -1,12 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { invalidRequest } from '../../../../../shared/errors/api-error';
 import { Agent, AgentListFilters, AgentModelConfigParams } from '../../../../../shared/schema/agent';
 import { QueryBoolean } from '../../../../../shared/schema/common';
-import { parseRfc3339 } from '../../../../../shared/schema/rfc3339';
 import { validate } from '../../../../../shared/validation/validate';
 import { jsonBody, RawBody } from '../../http/raw-body';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
+import { createdAtBound } from '../../http/created-at-bound';
 
 /** Routes that take no query parameters besides `beta` still refuse unknown ones. */
 
@@ -21,13 +20,6 @@ export const CreatedAtQuery = {
   'created_at[lte]': Type.Optional(Type.String({ minLength: 1 })),
 };
 
-export function timestampFilter(name: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const date = parseRfc3339(value);
-  if (!date) throw invalidRequest(`${name}: must be an RFC 3339 timestamp`);
-  return date.toISOString();
-}
-
 export const AgentListQuery = pagedQuery({ ...CreatedAtQuery, include_archived: Type.Optional(QueryBoolean) });
 
 export const agentListRoute: PageRoute<typeof AgentListQuery, typeof AgentListFilters, typeof Agent> = {
@@ -35,8 +27,8 @@ export const agentListRoute: PageRoute<typeof AgentListQuery, typeof AgentListFi
   query: AgentListQuery,
   subject: catalogSubjects.listAgents,
   toFilters: (q): AgentListFilters => ({
-    created_at_gte: timestampFilter('created_at[gte]', q['created_at[gte]']),
-    created_at_lte: timestampFilter('created_at[lte]', q['created_at[lte]']),
+    created_at_gte: createdAtBound('gte', q['created_at[gte]']),
+    created_at_lte: createdAtBound('lte', q['created_at[lte]']),
     include_archived: q.include_archived === 'true',
   }),
 };

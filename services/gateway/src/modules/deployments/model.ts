@@ -9,8 +9,8 @@ import {
   DeploymentStatus,
   DeploymentUpdateRequest,
 } from '../../../../../shared/schema/deployment';
-import { parseRfc3339 } from '../../../../../shared/schema/rfc3339';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
+import { createdAtBound } from '../../http/created-at-bound';
 
 /** POST /v1/deployments body: validated here, so a bad request never costs a bus round trip. */
 export const DeploymentCreateBody = DeploymentCreateRequest;
@@ -26,19 +26,6 @@ export const DeploymentListQuery = pagedQuery({
   include_archived: Type.Optional(QueryBoolean),
 });
 
-/**
- * Creation times are stored to the millisecond. A bound finer than that is rounded inward so
- * the inclusive comparison stays exact: `gte` up to the next millisecond, `lte` down.
- */
-function timestampFilter(name: string, value: string | undefined, bound: 'gte' | 'lte'): string | undefined {
-  if (value === undefined) return undefined;
-  const date = parseRfc3339(value);
-  if (!date) throw invalidRequest(`${name}: must be an RFC 3339 timestamp`);
-  const subMillisecond = /\.\d{3}0*[1-9]/.test(value);
-  const ms = date.getTime() + (bound === 'gte' && subMillisecond ? 1 : 0);
-  return new Date(ms).toISOString();
-}
-
 export const deploymentListRoute: PageRoute<typeof DeploymentListQuery, typeof DeploymentListFilters, typeof Deployment> = {
   endpoint: 'deployments.list',
   query: DeploymentListQuery,
@@ -51,8 +38,8 @@ export const deploymentListRoute: PageRoute<typeof DeploymentListQuery, typeof D
     return {
       agent_id: q.agent_id,
       status: q.status,
-      created_at_gte: timestampFilter('created_at[gte]', q['created_at[gte]'], 'gte'),
-      created_at_lte: timestampFilter('created_at[lte]', q['created_at[lte]'], 'lte'),
+      created_at_gte: createdAtBound('gte', q['created_at[gte]']),
+      created_at_lte: createdAtBound('lte', q['created_at[lte]']),
       include_archived: includeArchived,
     };
   },

@@ -3,7 +3,8 @@ import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
 import { QueryBoolean } from '../../../../../shared/schema/common';
 import { MemoryStore, MemoryStoreListFilters } from '../../../../../shared/schema/memory-store';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
-import { CreatedAtQuery, timestampFilter } from '../agents/model';
+import { CreatedAtQuery } from '../agents/model';
+import { createdAtBound } from '../../http/created-at-bound';
 
 export const MemoryStoreListQuery = pagedQuery({ ...CreatedAtQuery, include_archived: Type.Optional(QueryBoolean) });
 
@@ -12,8 +13,8 @@ export const memoryStoreListRoute: PageRoute<typeof MemoryStoreListQuery, typeof
   query: MemoryStoreListQuery,
   subject: catalogSubjects.listMemoryStores,
   toFilters: (q): MemoryStoreListFilters => ({
-    created_at_gte: timestampFilter('created_at[gte]', q['created_at[gte]']),
-    created_at_lte: timestampFilter('created_at[lte]', q['created_at[lte]']),
+    created_at_gte: createdAtBound('gte', q['created_at[gte]']),
+    created_at_lte: createdAtBound('lte', q['created_at[lte]']),
     include_archived: q.include_archived === 'true',
   }),
 };

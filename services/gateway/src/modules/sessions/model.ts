@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { sessionSubjects } from '../../../../../shared/bus/subjects/sessions';
 import { invalidRequest } from '../../../../../shared/errors/api-error';
 import { QueryBoolean } from '../../../../../shared/schema/common';
-import { parseRfc3339 } from '../../../../../shared/schema/rfc3339';
 import { SESSION_STATUSES, SessionListOrder, type SessionListFilters, type SessionStatus } from '../../../../../shared/schema/session';
 import { parseQuery } from '../../http/query';
 import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
+import { createdAtBound } from '../../http/created-at-bound';
 
 const Bound = Type.Optional(Type.String({ minLength: 1 }));
 
@@ -48,22 +48,6 @@ function takeStatuses(url: URL): { statuses: SessionStatus[] | undefined; rest: 
   return { statuses: SESSION_STATUSES.filter((s) => wanted.has(s)), rest };
 }
 
-type BoundKind = 'gt' | 'gte' | 'lt' | 'lte';
-
-/**
- * Creation times are stored to the millisecond. A bound finer than that is moved to the
- * millisecond that keeps the comparison exact: a lower inclusive or upper exclusive bound
- * (`gte`, `lt`) up to the next millisecond, the other two down (which is what parsing does).
- * The same rule as GET /v1/deployment_runs.
- */
-function timestampBound(kind: BoundKind, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const date = parseRfc3339(value);
-  if (!date) throw invalidRequest(`created_at[${kind}]: must be an RFC 3339 timestamp`);
-  const subMillisecond = /\.\d{3}0*[1-9]/.test(value);
-  const roundUp = subMillisecond && (kind === 'gte' || kind === 'lt');
-  return new Date(date.getTime() + (roundUp ? 1 : 0)).toISOString();
-}
 
 /**
  * GET /v1/sessions query: `SessionListParams` as the SDK sends it. `agent_version` narrows an
@@ -81,10 +65,10 @@ export function readSessionListQuery(url: URL): BidirectionalPageQuery<SessionLi
       deployment_id: q.deployment_id,
       agent_id: q.agent_id,
       agent_version: q.agent_version,
-      created_at_gt: timestampBound('gt', q['created_at[gt]']),
-      created_at_gte: timestampBound('gte', q['created_at[gte]']),
-      created_at_lt: timestampBound('lt', q['created_at[lt]']),
-      created_at_lte: timestampBound('lte', q['created_at[lte]']),
+      created_at_gt: createdAtBound('gt', q['created_at[gt]']),
+      created_at_gte: createdAtBound('gte', q['created_at[gte]']),
+      created_at_lt: createdAtBound('lt', q['created_at[lt]']),
+      created_at_lte: createdAtBound('lte', q['created_at[lte]']),
       include_archived: q.include_archived === 'true',
       memory_store_id: q.memory_store_id,
       statuses,

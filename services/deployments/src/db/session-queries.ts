@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Database } from '../../../../shared/db/connect';
-import { keysetAfter, newestFirst, splitPage, type KeysetColumns } from '../../../../shared/db/keyset-page';
+import { inListOrder, keysetAfter, splitPage } from '../../../../shared/db/keyset-page';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { SessionListFilters, SessionListOrder } from '../../../../shared/schema/session';
 import type { Tx } from './deployment-queries';
@@ -45,20 +45,9 @@ export async function insertSession(tx: Tx, row: typeof sessions.$inferInsert): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Keyset paging in both orders and both directions. The descending forms are the shared
-// helpers; the ascending ones mirror them (same expanded form, for the same reason).
+// Keyset paging in both orders and both directions (shared/db/keyset-page.ts has both orders).
 
 const reverse = (order: SessionListOrder): SessionListOrder => (order === 'asc' ? 'desc' : 'asc');
-
-/** Rows strictly beyond `position` when reading in `order`. */
-function keysetBeyond(columns: KeysetColumns, position: PagePosition, order: SessionListOrder): SQL | undefined {
-  if (order === 'desc') return keysetAfter(columns, position);
-  const at = new Date(position.created_at);
-  return and(gte(columns.createdAt, at), or(gt(columns.createdAt, at), and(eq(columns.createdAt, at), gt(columns.id, position.id))));
-}
-
-const inOrder = (columns: KeysetColumns, order: SessionListOrder) =>
-  order === 'desc' ? newestFirst(columns) : [asc(columns.createdAt), asc(columns.id)];
 
 const positionOf = (row: SessionRow): PagePosition => ({ created_at: row.createdAt.toISOString(), id: row.id });
 
@@ -117,25 +106,25 @@ async function readSessions(
       eq(m.memoryStoreId, filters.memory_store_id),
       ...filterConditions(tenant, filters, m.sessionCreatedAt),
     ];
-    const beyond = from && keysetBeyond(keyset, from, order);
+    const beyond = from && keysetAfter(keyset, from, order);
     if (beyond) conditions.push(beyond);
     const rows = await db
       .select({ session: sessions })
       .from(m, { forceIndex: SESSION_MEMORY_STORE_INDEX })
       .innerJoin(sessions, eq(sessions.id, m.sessionId))
       .where(and(...conditions))
-      .orderBy(...inOrder(keyset, order))
+      .orderBy(...inListOrder(keyset, order))
       .limit(count);
     return rows.map((r) => r.session);
   }
   const conditions = filterConditions(tenant, filters, sessions.createdAt);
-  const beyond = from && keysetBeyond(sessions, from, order);
+  const beyond = from && keysetAfter(sessions, from, order);
   if (beyond) conditions.push(beyond);
   return db
     .select()
     .from(sessions, { forceIndex: sessionListIndex(filters) })
     .where(and(...conditions))
-    .orderBy(...inOrder(sessions, order))
+    .orderBy(...inListOrder(sessions, order))
     .limit(count);
 }
 

@@ -87,3 +87,16 @@ export async function startSchedulerWorker(options: SchedulerWorkerOptions): Pro
   };
   return worker;
 }
+
+/** Ticks one worker until it finds nothing claimable; stops early if the worker is killed. */
+export async function drainWorker(worker: SchedulerWorker): Promise<void> {
+  while (!worker.isKilled()) {
+    const tick = worker.engine.tick();
+    tick.catch(() => undefined);
+    const summary = await Promise.race([tick, worker.killed.then(() => null)]).catch((err) => {
+      if (worker.isKilled()) return null;
+      throw err;
+    });
+    if (!summary || summary.claimed === 0) return;
+  }
+}

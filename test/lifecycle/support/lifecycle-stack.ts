@@ -24,7 +24,7 @@ import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/sch
 import { consumeDeploymentEvents } from '../../../services/scheduler/src/deployment-events-consumer';
 import { createScheduleCache } from '../../../services/scheduler/src/domain/compiled-schedules';
 import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
-import { startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
+import { drainWorker, startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
 import { apiClient, type ApiClient } from '../../support/api';
 import { Stack } from '../../support/stack';
 
@@ -127,17 +127,10 @@ export class LifecycleStack {
   }
 
   /** Ticks one worker until it finds nothing claimable; stops early if the worker is killed. */
-  async drain(worker: Worker): Promise<void> {
-    while (!worker.isKilled()) {
-      const tick = worker.engine.tick();
-      tick.catch(() => undefined);
-      const summary = await Promise.race([tick, worker.killed.then(() => null)]).catch((err) => {
-        if (worker.isKilled()) return null;
-        throw err;
-      });
-      if (!summary || summary.claimed === 0) return;
-    }
+  drain(worker: Worker): Promise<void> {
+    return drainWorker(worker);
   }
+
 
   /** Moves the clock in steps, draining every worker after each, until `iso`. */
   async runUntil(iso: string, stepMs: number): Promise<void> {

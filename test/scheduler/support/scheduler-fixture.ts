@@ -13,7 +13,7 @@ import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/sch
 import { consumeDeploymentEvents } from '../../../services/scheduler/src/deployment-events-consumer';
 import { createScheduleCache } from '../../../services/scheduler/src/domain/compiled-schedules';
 import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
-import { startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
+import { drainWorker, startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
 import { infrastructure } from '../../support/infrastructure';
 import { startFireResponder, type FireResponder } from './fire-responder';
 
@@ -130,17 +130,10 @@ export class SchedulerFixture {
   }
 
   /** Ticks one worker until it finds nothing claimable; stops early if the worker is killed. */
-  async drain(worker: Worker): Promise<void> {
-    while (!worker.isKilled()) {
-      const tick = worker.engine.tick();
-      tick.catch(() => undefined);
-      const summary = await Promise.race([tick, worker.killed.then(() => null)]).catch((err) => {
-        if (worker.isKilled()) return null;
-        throw err;
-      });
-      if (!summary || summary.claimed === 0) return;
-    }
+  drain(worker: Worker): Promise<void> {
+    return drainWorker(worker);
   }
+
 
   async row(deploymentId: string) {
     const [rows] = await this.handle.pool.query('SELECT * FROM schedules WHERE deployment_id = ?', [deploymentId]);

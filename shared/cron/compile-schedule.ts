@@ -63,13 +63,19 @@ export function compileScheduleUnchecked({ expression, timezone }: CronSchedule)
 }
 
 /**
- * A restricted day-of-week always fires eventually (OR semantics, and every month has every
- * weekday). Otherwise some selected day of month must exist in some selected month; Feb 29
- * counts, since it exists in leap years.
+ * Decided on the expanded value sets, never on the restricted flags alone: a restricted field
+ * that selected no value once passed as "fires". Any selected weekday exists in every month, so
+ * it fires whether it is ORed with the day of month or ANDed with a `*` one. Otherwise some
+ * selected day of month must exist in some selected month; Feb 29 counts, since it exists in
+ * leap years. Minutes, hours and months can never be empty (the parser rejects such elements),
+ * but an empty one would never fire either.
  */
 function canEverFire(fields: CronFields): boolean {
-  if (fields.dayOfWeekRestricted) return true;
-  return fields.months.some((month) => fields.daysOfMonth.some((day) => day <= daysInMonth(2000, month)));
+  if (fields.minutes.length === 0 || fields.hours.length === 0 || fields.months.length === 0) return false;
+  const someWeekday = fields.daysOfWeek.length > 0;
+  const someMonthDay = fields.months.some((month) => fields.daysOfMonth.some((day) => day <= daysInMonth(2000, month)));
+  if (fields.dayOfMonthRestricted && fields.dayOfWeekRestricted) return someWeekday || someMonthDay;
+  return someWeekday && someMonthDay;
 }
 
 function lookup(values: number[], size: number): boolean[] {

@@ -109,12 +109,18 @@ function parseItem(item: string, spec: FieldSpec): number[] {
     if (low > high) throw new CronSyntaxError(`${spec.name} range ${quote(range)} is reversed; write the smaller value first`);
   } else {
     low = parseValue(range, spec);
-    // A bare value with a step (`5/15`) runs from that value to the top of the field.
+    // A bare value with a step (`5/15`) runs from that value to the top of the field. Day-of-week
+    // 7 is Sunday, so `7/2` steps from Sunday like `0/2` and `SUN/2` (Sun, Tue, Thu, Sat); left
+    // at 7 it would start above the field's top (6) and select nothing.
+    if (stepText !== undefined && spec === DAY_OF_WEEK && low === 7) low = 0;
     high = stepText === undefined ? low : spec.openMax;
   }
 
   const values: number[] = [];
   for (let v = low; v <= high; v += step) values.push(v);
+  // An element that selects nothing would make a restricted field match no day at all: a
+  // schedule that is accepted and silently never fires. No element can, and none ever may.
+  if (values.length === 0) throw new CronSyntaxError(`${spec.name} field element ${quote(item)} selects no value`);
   return values;
 }
 

@@ -209,6 +209,28 @@ describe('calendar rules', () => {
     expect(iso(nextOccurrences(compile('0 9 * * SUN'), after, 3))).toEqual(sundays);
   });
 
+  test('a step from 7 (Sunday) fires on Sun, Tue, Thu and Sat', () => {
+    const schedule = compile('0 0 * * 7/2', 'Europe/Paris');
+    expect(iso(nextOccurrences(schedule, new Date('2026-01-01T00:00:00Z'), 4))).toEqual([
+      '2026-01-02T23:00:00.000Z', // Sat 3 Jan, 00:00 CET
+      '2026-01-03T23:00:00.000Z', // Sun 4 Jan
+      '2026-01-05T23:00:00.000Z', // Tue 6 Jan
+      '2026-01-07T23:00:00.000Z', // Thu 8 Jan
+    ]);
+    expectAgreesWithOracle(schedule, new Date('2026-03-20T00:00:00Z'), new Date('2026-04-05T00:00:00Z'));
+  });
+
+  test('a step from 7 ORed with an impossible day of month fires on those weekdays', () => {
+    expectAgreesWithOracle(
+      compile('0 0 31 2 7/2', 'America/New_York'),
+      new Date('2026-01-25T00:00:00Z'),
+      new Date('2026-03-05T00:00:00Z'),
+    );
+    expect(nextOccurrence(compile('0 0 31 2 7/2'), new Date('2026-01-01T00:00:00Z'))?.toISOString()).toBe(
+      '2026-02-01T00:00:00.000Z', // Sunday 1 Feb
+    );
+  });
+
   test('a yearly schedule', () => {
     const schedule = compile('0 0 1 1 *', 'Asia/Tokyo');
     expect(iso(nextOccurrences(schedule, new Date('2026-06-01T00:00:00Z'), 5))).toEqual([
@@ -229,6 +251,13 @@ describe('never-firing expressions', () => {
 
   test('ORed with a weekday it fires', () => {
     expect(validateSchedule({ expression: '0 0 31 2 1', timezone: 'UTC' })).toBeNull();
+    expect(validateSchedule({ expression: '0 0 31 2 7/2', timezone: 'UTC' })).toBeNull();
+  });
+
+  test('every accepted expression has a next occurrence', () => {
+    for (const expression of ['0 0 * * 7/2', '0 0 31 2 7/2', '0 0 * * 7/7', '0 0 29 2 7/2', '0 0 1 * 7/2']) {
+      expect(nextOccurrence(compile(expression), new Date('2026-01-01T00:00:00Z'))).not.toBeNull();
+    }
   });
 
   test('the search still terminates with no results if handed one', () => {

@@ -31,6 +31,13 @@ describe('parseCronExpression accepts', () => {
     ['0 9 * * 0-7', { daysOfWeek: range(0, 6) }],
     ['0 9 * * 1/2', { daysOfWeek: [1, 3, 5] }],
     ['0 9 * * */2', { daysOfWeek: [0, 2, 4, 6], dayOfWeekRestricted: true }],
+    // A step from 7 is Sunday-based stepping, exactly as from 0 or SUN (it once expanded to nothing).
+    ['0 9 * * 7/2', { daysOfWeek: [0, 2, 4, 6], dayOfWeekRestricted: true }],
+    ['0 9 * * 7/3', { daysOfWeek: [0, 3, 6] }],
+    ['0 9 * * 7/1', { daysOfWeek: range(0, 6) }],
+    ['0 9 * * SUN/2', { daysOfWeek: [0, 2, 4, 6] }],
+    ['0 9 * * 7/2,1', { daysOfWeek: [0, 1, 2, 4, 6] }],
+    ['0 0 31 2 7/2', { daysOfMonth: [31], months: [2], daysOfWeek: [0, 2, 4, 6] }],
     ['0 9 13 * 5', { daysOfMonth: [13], daysOfWeek: [5], dayOfMonthRestricted: true, dayOfWeekRestricted: true }],
     ['  0\t9  *   *  *  ', { minutes: [0], hours: [9] }],
   ];

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ConfigError } from '../config/load-config';
+import { DEVELOPMENT_MASTER_KEYS, isPublishedKey } from './published-development-keys';
 
 /** Configuration of the master keys (Kubernetes Secret in production). */
 export const MasterKeyConfig = {
@@ -8,9 +9,6 @@ export const MasterKeyConfig = {
   /** The key id new writes are wrapped with; must be listed in MASTER_KEYS. */
   MASTER_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
 };
-
-/** Development-only key, public on purpose: production refuses to start without real keys. */
-const DEVELOPMENT_KEYS = `dev1:${Buffer.alloc(32, 11).toString('base64')}`;
 
 export interface MasterKeyRing {
   activeKeyId: string;
@@ -25,11 +23,17 @@ export function parseMasterKeyRing(
     throw new ConfigError('Invalid configuration: MASTER_KEYS is required when NODE_ENV=production');
   }
   const keys = new Map<string, Buffer>();
-  for (const entry of (config.MASTER_KEYS ?? DEVELOPMENT_KEYS).split(',')) {
+  for (const entry of (config.MASTER_KEYS ?? DEVELOPMENT_MASTER_KEYS).split(',')) {
     const [id, encoded, ...rest] = entry.trim().split(':');
     const key = Buffer.from(encoded ?? '', 'base64');
     if (!id || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || rest.length > 0 || key.length !== 32) {
       throw new ConfigError('Invalid configuration: MASTER_KEYS must be kid:base64(32 bytes)[,kid:...]');
+    }
+    // Refused even as an old key kept only to unwrap: whatever it wrapped is readable by anyone.
+    if (config.NODE_ENV === 'production' && isPublishedKey(key)) {
+      throw new ConfigError(
+        `Invalid configuration: MASTER_KEYS key '${id}' is a published development key; generate one with \`openssl rand -base64 32\``,
+      );
     }
     keys.set(id, key);
   }

@@ -1,10 +1,14 @@
 import { afterAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import { dropDatabase } from '../../shared/db/connect';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { DEVELOPMENT_API_KEY } from '../../services/gateway/src/auth/development-key';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGateway, type RunningGateway } from '../../services/gateway/src/start-gateway';
 import { loadSchedulerConfig } from '../../services/scheduler/src/config';
+import { loadDeploymentsConfig } from '../../services/deployments/src/config';
+import { loadVaultsConfig } from '../../services/vaults/src/config';
+import { DEVELOPMENT_CURSOR_KEY, DEVELOPMENT_MASTER_KEYS } from '../../shared/crypto/published-development-keys';
 import { apiClient } from '../support/api';
 import { infrastructure } from '../support/infrastructure';
 
@@ -29,6 +33,45 @@ describe('configuration', () => {
     expect(() => loadGatewayConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_KEY/);
     expect(loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: cursor }).allowDevKey).toBe(false);
     expect(loadGatewayConfig({}).allowDevKey).toBe(true);
+  });
+
+  test('production refuses every published development CURSOR_KEY and MASTER_KEYS value', () => {
+    // Every value printed in the repository (compose file, README, built-in defaults), read from
+    // the files themselves so a newly published key cannot be forgotten in the refusal list.
+    const published = ['deploy/docker-compose.yml', 'README.md']
+      .map((file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'))
+      .join('\n');
+    const cursorKeys = [DEVELOPMENT_CURSOR_KEY, ...[...published.matchAll(/CURSOR_KEY[:=]\s*"?([A-Za-z0-9+/]{43}=)/g)].map((m) => m[1]!)];
+    const masterKeys = [
+      DEVELOPMENT_MASTER_KEYS,
+      ...[...published.matchAll(/MASTER_KEYS[:=]\s*"?([A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=)/g)].map((m) => m[1]!),
+    ];
+    expect(cursorKeys.length).toBeGreaterThanOrEqual(2);
+    expect(masterKeys.length).toBeGreaterThanOrEqual(2);
+    const real = Buffer.alloc(32, 1).toString('base64');
+
+    for (const key of cursorKeys) {
+      expect(() => loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: key })).toThrow(/CURSOR_KEY.*published/);
+      expect(loadGatewayConfig({ CURSOR_KEY: key }).cursorKey.length).toBe(32); // fine outside production
+    }
+    for (const ring of masterKeys) {
+      const [, material] = ring.split(':');
+      // The key bytes are what is public: another kid, or the key listed beside a real one, is refused too.
+      for (const MASTER_KEYS of [ring, `other:${material}`, `real:${real},${ring}`]) {
+        for (const load of [loadVaultsConfig, loadDeploymentsConfig]) {
+          expect(() => load({ NODE_ENV: 'production', MASTER_KEYS })).toThrow(/MASTER_KEYS.*published/);
+          expect(load({ MASTER_KEYS }).masterKeys.activeKeyId).toBeTruthy();
+        }
+      }
+    }
+    // A real key still starts, and the error never echoes the key.
+    expect(loadVaultsConfig({ NODE_ENV: 'production', MASTER_KEYS: `k1:${real}` }).masterKeys.activeKeyId).toBe('k1');
+    expect(loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: real }).cursorKey.length).toBe(32);
+    try {
+      loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: cursorKeys[1] });
+    } catch (error) {
+      expect(String(error)).not.toContain(cursorKeys[1]!);
+    }
   });
 
   test('in production mode the development key is refused with 401', async () => {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CommonConfig, ConfigError, DatabaseConfig, loadConfig } from '../../../shared/config/load-config';
+import { DEVELOPMENT_CURSOR_KEY, isPublishedKey } from '../../../shared/crypto/published-development-keys';
 
 export const GatewayConfigSchema = {
   ...CommonConfig,
@@ -27,9 +28,6 @@ export const GatewayConfigSchema = {
   FILE_MAX_BYTES: Type.Integer({ minimum: 1, default: 32 * 1024 * 1024 }),
 };
 
-/** A fixed key for development only; publishing it is safe because production refuses it. */
-const DEVELOPMENT_CURSOR_KEY = Buffer.alloc(32, 7).toString('base64');
-
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env) {
   const raw = loadConfig(GatewayConfigSchema, env);
   const production = raw.NODE_ENV === 'production';
@@ -41,6 +39,11 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
   }
   const cursorKey = Buffer.from(raw.CURSOR_KEY ?? DEVELOPMENT_CURSOR_KEY, 'base64');
   if (cursorKey.length !== 32) throw new ConfigError('Invalid configuration: CURSOR_KEY must be base64 of 32 bytes');
+  if (production && isPublishedKey(cursorKey)) {
+    throw new ConfigError(
+      'Invalid configuration: CURSOR_KEY is a published development key; generate one with `openssl rand -base64 32`',
+    );
+  }
   return { ...raw, allowDevKey: raw.ALLOW_DEV_KEY ?? !production, cursorKey };
 }
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -3,6 +3,8 @@
  * looks like a credential is redacted here as a second line of defence, because a secret in a
  * log is a leak no later fix can undo.
  */
+import { describeError } from './describe-error';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const SECRET_KEY = /(token|secret|password|api[_-]?key|authorization|value|master|credential)/i;
@@ -32,7 +34,7 @@ function redact(fields: LogFields): LogFields {
   const out: LogFields = {};
   for (const [key, value] of Object.entries(fields)) {
     if (SECRET_KEY.test(key) && key !== 'status') out[key] = '[redacted]';
-    else if (value instanceof Error) out[key] = { name: value.name, message: value.message };
+    else if (value instanceof Error) out[key] = describeError(value);
     else out[key] = value;
   }
   return out;

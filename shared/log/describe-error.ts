@@ -1,0 +1,53 @@
+import type { LogFields } from './logger';
+
+/**
+ * What a log line says about an error: its name, its codes and its message, then its causes.
+ * Never a query's parameters: drizzle's DrizzleQueryError puts the statement and every parameter
+ * in its message (whole bodies, sealed secrets, the hash of a presented API key), and mysql2's
+ * errors carry `sql` with the values inlined. The database's own message can quote a value too
+ * (`Duplicate entry '<value>' for key ...`), so its quoted part is masked; identifiers stay, in
+ * backticks, and the code (ER_DUP_ENTRY) and the statement text with its placeholders say the rest.
+ */
+type ErrorDetails = Error & {
+  code?: unknown;
+  errno?: unknown;
+  sqlState?: unknown;
+  sqlMessage?: unknown;
+  query?: unknown;
+  params?: unknown;
+};
+
+/** Causes beyond this are dropped; a cycle must not hang the logger. */
+const MAX_CAUSE_DEPTH = 4;
+/** Statements are logged for the operation they name, not in full. */
+const MAX_SQL_CHARS = 500;
+
+export function describeError(error: Error, depth = 0): LogFields {
+  const e = error as ErrorDetails;
+  const out: LogFields = { name: error.name === 'Error' ? error.constructor.name : error.name };
+  if (typeof e.code === 'string' || typeof e.code === 'number') out.code = e.code;
+  if (typeof e.errno === 'number') out.errno = e.errno;
+  if (typeof e.sqlState === 'string') out.sql_state = e.sqlState;
+  if (typeof e.query === 'string' && 'params' in e) {
+    out.message = 'query failed';
+    // Statements are parameterised (`?`), so their text holds no value.
+    out.sql = e.query.slice(0, MAX_SQL_CHARS);
+  } else if (typeof e.sqlMessage === 'string' || typeof e.sqlState === 'string') {
+    out.message = maskQuotedValues(typeof e.sqlMessage === 'string' ? e.sqlMessage : error.message);
+  } else {
+    out.message = error.message;
+  }
+  if (error.cause instanceof Error && depth < MAX_CAUSE_DEPTH) out.cause = describeError(error.cause, depth + 1);
+  return out;
+}
+
+/**
+ * Values are quoted with ' or " in server messages; a value may itself contain a quote, so
+ * everything from the first quote to the last is masked rather than each pair.
+ */
+function maskQuotedValues(message: string): string {
+  const first = message.search(/['"]/);
+  if (first < 0) return message;
+  const last = Math.max(message.lastIndexOf("'"), message.lastIndexOf('"'));
+  return `${message.slice(0, first)}'…'${message.slice(last + 1)}`;
+}

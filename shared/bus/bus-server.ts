@@ -1,5 +1,6 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Static, TSchema } from '@sinclair/typebox';
+import { asOverloadedIfDatabaseUnavailable } from '../db/database-unavailable';
 import { ApiError } from '../errors/api-error';
 import type { Logger } from '../log/logger';
 import { validate } from '../validation/validate';
@@ -58,12 +59,21 @@ export class BusServer {
       const request = validate(subject.request, raw);
       envelope = { ok: true, result: await handler(request, ctx) };
     } catch (err) {
-      const apiError = err instanceof ApiError ? err : new ApiError('api_error', undefined, { cause: err });
+      // A database fault (lost or refused connection, pool exhausted, deadlock after retries) is
+      // the backing service's, not the caller's: 503 overloaded_error, retryable, on every service.
+      const known = asOverloadedIfDatabaseUnavailable(err);
+      const apiError = known instanceof ApiError ? known : new ApiError('api_error', undefined, { cause: err });
       if (apiError.type === 'api_error') {
         this.options.logger.error('handler failed', {
           request_id: ctx.request_id,
           operation: subject.name,
           error: apiError.cause ?? apiError,
+        });
+      } else if (apiError.type === 'overloaded_error' && apiError.cause !== undefined) {
+        this.options.logger.warn('handler failed: backing service unavailable', {
+          request_id: ctx.request_id,
+          operation: subject.name,
+          error: apiError.cause,
         });
       }
       envelope = { ok: false, error: { type: apiError.type, message: apiError.message, status: apiError.status } };

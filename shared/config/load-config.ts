@@ -29,11 +29,20 @@ export const DatabaseConfig = {
   /** Overrides the URL's password, so the URL can live in a ConfigMap and this in a Secret. */
   MYSQL_PASSWORD: Type.Optional(Type.String()),
   MYSQL_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /**
+   * Longest a query waits for a pool connection (including opening one); then it fails as
+   * 503 overloaded_error. Below BUS_TIMEOUT_MS so the caller hears 503, not a 504 timeout.
+   */
+  MYSQL_ACQUIRE_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 120000, default: 3000 }),
+  /** Most queries waiting for a pool connection at once; more are refused at once with 503. */
+  MYSQL_QUEUE_LIMIT: Type.Integer({ minimum: 1, maximum: 100000, default: 1000 }),
 };
 
 export const HealthConfig = (defaultPort: number) => ({
   /** Port of /healthz, /readyz (and /metrics where the service has them). */
   HEALTH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort }),
+  /** Address the health port listens on; `0.0.0.0` (every interface) suits Kubernetes probes. */
+  HEALTH_HOST: Type.String({ minLength: 1, maxLength: 253, default: '0.0.0.0' }),
 });
 
 function coerce(schema: TSchema, raw: string): unknown {

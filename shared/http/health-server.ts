@@ -1,4 +1,5 @@
 import type { Server } from 'bun';
+import type { Logger } from '../log/logger';
 
 export interface HealthProbes {
   /** Resolves when the bus and the database answer; throws naming what does not. */
@@ -7,22 +8,34 @@ export interface HealthProbes {
   metrics?(): string;
 }
 
+/**
+ * Answers a readiness probe. The body says ready or not and nothing more: the reason names
+ * internal addresses and driver errors, so it goes to the log, never to whoever can reach the
+ * port (the gateway serves this on its public port).
+ */
+export async function readiness(ready: () => Promise<void>, logger: Logger): Promise<Response> {
+  try {
+    await ready();
+    return Response.json({ status: 'ready' });
+  } catch (err) {
+    logger.warn('not ready', { error: err });
+    return Response.json({ status: 'not_ready' }, { status: 503 });
+  }
+}
+
 /** /healthz (alive), /readyz (dependencies reachable), /metrics: for Kubernetes probes. */
-export function startHealthServer(port: number, probes: HealthProbes): Server<unknown> {
+export function startHealthServer(
+  address: { port: number; hostname: string },
+  probes: HealthProbes,
+  logger: Logger,
+): Server<unknown> {
   return Bun.serve({
-    port,
-    hostname: '0.0.0.0',
+    port: address.port,
+    hostname: address.hostname,
     fetch: async (request) => {
       const { pathname } = new URL(request.url);
       if (pathname === '/healthz') return Response.json({ status: 'ok' });
-      if (pathname === '/readyz') {
-        try {
-          await probes.ready();
-          return Response.json({ status: 'ready' });
-        } catch (err) {
-          return Response.json({ status: 'not_ready', reason: (err as Error).message }, { status: 503 });
-        }
-      }
+      if (pathname === '/readyz') return readiness(probes.ready, logger);
       if (pathname === '/metrics' && probes.metrics) {
         return new Response(probes.metrics(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
       }

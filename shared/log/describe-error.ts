@@ -17,6 +17,13 @@ type ErrorDetails = Error & {
   params?: unknown;
 };
 
+/** Server errors whose quoted parts are names of schema objects, never values: kept whole. */
+const QUOTES_IDENTIFIERS_ONLY = new Set([
+  1049, // ER_BAD_DB_ERROR: Unknown database '<name>'
+  1054, // ER_BAD_FIELD_ERROR: Unknown column '<name>' in '<clause>'
+  1146, // ER_NO_SUCH_TABLE: Table '<db>.<name>' doesn't exist
+]);
+
 /** Causes beyond this are dropped; a cycle must not hang the logger. */
 const MAX_CAUSE_DEPTH = 4;
 /** Statements are logged for the operation they name, not in full. */
@@ -33,7 +40,8 @@ export function describeError(error: Error, depth = 0): LogFields {
     // Statements are parameterised (`?`), so their text holds no value.
     out.sql = e.query.slice(0, MAX_SQL_CHARS);
   } else if (typeof e.sqlMessage === 'string' || typeof e.sqlState === 'string') {
-    out.message = maskQuotedValues(typeof e.sqlMessage === 'string' ? e.sqlMessage : error.message);
+    const message = typeof e.sqlMessage === 'string' ? e.sqlMessage : error.message;
+    out.message = typeof e.errno === 'number' && QUOTES_IDENTIFIERS_ONLY.has(e.errno) ? message : maskQuotedValues(message);
   } else {
     out.message = error.message;
   }

@@ -24,6 +24,7 @@ export interface RuntimeConfig {
   MYSQL_POOL_SIZE: number;
   DATABASE_NAME: string;
   HEALTH_PORT?: number;
+  HEALTH_HOST?: string;
 }
 
 export interface RuntimeOptions {
@@ -90,7 +91,11 @@ export async function startServiceRuntime(
   const health =
     config.HEALTH_PORT === undefined
       ? undefined
-      : startHealthServer(config.HEALTH_PORT, { ready, metrics: options.metrics });
+      : startHealthServer(
+          { port: config.HEALTH_PORT, hostname: config.HEALTH_HOST ?? '0.0.0.0' },
+          { ready, metrics: options.metrics },
+          logger,
+        );
   const hooks: Array<() => Promise<void>> = [];
 
   logger.info('service started', { health_port: health?.port });

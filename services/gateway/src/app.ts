@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { ApiError } from '../../../shared/errors/api-error';
+import { readiness } from '../../../shared/http/health-server';
 import { errorResponse } from './http/error-response';
 import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';
@@ -43,15 +44,8 @@ export function createGatewayApp(deps: GatewayDeps) {
       return errorResponse(apiError, state.id);
     })
     .get('/healthz', () => ({ status: 'ok' }))
-    .get('/readyz', async ({ set }) => {
-      try {
-        await deps.ready();
-        return { status: 'ready' };
-      } catch (err) {
-        set.status = 503;
-        return { status: 'not_ready', reason: (err as Error).message };
-      }
-    })
+    // Public port: ready or not, never the reason (internal addresses, driver errors); that is logged.
+    .get('/readyz', () => readiness(deps.ready, deps.logger))
     .use(modelsModule(deps))
     .use(agentsModule(deps))
     .use(environmentsModule(deps))

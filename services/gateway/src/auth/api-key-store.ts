@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
+import { asOverloadedIfDatabaseUnavailable } from '../../../../shared/db/database-unavailable';
 import { newId } from '../../../../shared/ids/ids';
 import type { KeyScope, Tenant } from '../../../../shared/schema/tenant';
 import type { Clock } from '../../../../shared/time/clock';
@@ -37,7 +38,11 @@ export class ApiKeyStore {
       .select()
       .from(apiKeys)
       .where(and(eq(apiKeys.secretHash, hash), isNull(apiKeys.revokedAt)))
-      .limit(1);
+      .limit(1)
+      .catch((err: unknown) => {
+        // Every request authenticates here: a lost database is 503 (retryable), never 500.
+        throw asOverloadedIfDatabaseUnavailable(err);
+      });
     const tenant: Tenant | null = row
       ? { organization_id: row.organizationId, workspace_id: row.workspaceId, scope: row.scope, key_id: row.id }
       : null;

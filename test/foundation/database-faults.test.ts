@@ -124,8 +124,15 @@ describe("the gateway's own database (API key lookups) goes away", () => {
         DATABASE_NAME: DATABASE,
         MYSQL_URL: gatewayProxy.rewrite(infra.mysqlUrl),
         PORT: '0',
+        HOST: '127.0.0.1',
       }),
     );
+  });
+
+  test('HOST binds the public port to that address only', async () => {
+    expect((await fetch(`http://127.0.0.1:${gateway.port}/healthz`)).status).toBe(200);
+    expect(await fetch(`http://127.0.0.2:${gateway.port}/healthz`).then(() => 'answered', () => 'refused')).toBe('refused');
+    expect((await fetch(`http://127.0.0.2:${stack.gateway.port}/healthz`)).status).toBe(200); // default: every address
   });
 
   afterAll(async () => {

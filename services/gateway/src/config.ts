@@ -8,6 +8,8 @@ export const GatewayConfigSchema = {
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_gateway' }),
   /** Public HTTP port; /healthz and /readyz are served here too. */
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** Address the public port listens on; `0.0.0.0` is every interface. */
+  HOST: Type.String({ minLength: 1, maxLength: 253, default: '0.0.0.0' }),
   /** First part of the versioning header names (`anthropic-version`, `anthropic-beta`). */
   API_HEADER_PREFIX: Type.String({ pattern: '^[a-z][a-z0-9-]*$', default: 'anthropic' }),
   /** The documented development key; refused in production, where enabling it stops start-up. */

@@ -26,6 +26,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
   });
   const http = startHttpServer((request) => app.handle(request), {
     port: config.PORT,
+    hostname: config.HOST,
     maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.FILE_MAX_BYTES) + 1024 * 1024,
     maxHeaderBytes: config.MAX_HEADER_BYTES,
     logger: runtime.logger,

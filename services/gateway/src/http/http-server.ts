@@ -6,6 +6,8 @@ import { beginRequest } from './request-state';
 
 export interface HttpServerOptions {
   port: number;
+  /** Listening address (the gateway's HOST setting); every interface when unset. */
+  hostname?: string;
   /** Upper bound Bun enforces itself; the gateway's own limits (JSON, uploads) are lower. */
   maxRequestBodySize: number;
   /** Total size of the request's header lines beyond which the answer is 431. */
@@ -33,7 +35,7 @@ export function startHttpServer(handle: (request: Request) => Promise<Response>,
 
   const server: Server<unknown> = Bun.serve({
     port: options.port,
-    hostname: '0.0.0.0',
+    hostname: options.hostname ?? '0.0.0.0',
     maxRequestBodySize: options.maxRequestBodySize,
     fetch: async (request) => {
       const state = beginRequest(request);

@@ -1,10 +1,11 @@
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { and, asc, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Database } from '../db/connect';
-import type { OutboxTable } from '../db/outbox-table';
+import type { OutboxTables } from '../db/outbox-table';
 import type { Logger } from '../log/logger';
 import type { Clock } from '../time/clock';
+import { countParkedEvents, parkOutboxRow, publishErrorText } from './outbox-dead-letters';
 import { eventSubject } from './streams';
 
 export interface OutboxRelayOptions {
@@ -15,12 +16,34 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Published rows are kept this long for inspection, then deleted. */
   retentionMs?: number;
+  /** Failed publishes of one row before it is parked in the dead-letter table (OUTBOX_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** Wait before the second attempt (OUTBOX_RETRY_BASE_MS); doubles with each further one. */
+  retryBaseMs?: number;
+  /** Longest wait between two attempts of one row. */
+  retryMaxMs?: number;
+}
+
+export const OUTBOX_DEFAULTS = { maxAttempts: 8, retryBaseMs: 1000, retryMaxMs: 5 * 60_000 } as const;
+
+type OutboxRow = OutboxTables['outbox']['$inferSelect'];
+
+/** Thrown by a pass that stopped because the bus itself did not answer: no row was at fault. */
+export class BusUnavailableError extends Error {
+  override name = 'BusUnavailableError';
 }
 
 /**
  * Publishes outbox rows to JetStream. Rows are claimed with SKIP LOCKED so every replica can
  * relay; each is published with its event id as msgID, so a relay that dies between publishing
  * and marking the row is deduplicated by the stream when the next one republishes it.
+ *
+ * Rows are published one by one and never wait on each other: a row the bus refuses is retried
+ * after a backoff (the rows behind it go on meanwhile), and after `maxAttempts` failures it is
+ * moved to the dead-letter table, reported by an error log line and the metrics, and kept there
+ * until an operator re-drives it. A failure counts against a row only while JetStream answers;
+ * when it does not, the pass stops without blaming anyone and the next poll tries again, so an
+ * outage of the bus never parks healthy events.
  */
 export class OutboxRelay {
   private readonly js: JetStreamClient;
@@ -28,11 +51,12 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private readonly counters = { parked: 0, failures: 0, deadLetterRows: 0 };
 
   constructor(
-    nc: NatsConnection,
+    private readonly nc: NatsConnection,
     private readonly db: Database,
-    private readonly outbox: OutboxTable,
+    private readonly tables: OutboxTables,
     private readonly options: OutboxRelayOptions,
   ) {
     this.js = jetstream(nc);
@@ -73,46 +97,115 @@ export class OutboxRelay {
     }, delay);
   }
 
-  /** Publishes until the outbox is empty; returns how many events left. */
+  /** Publishes until no row is due; returns how many events left. */
   async relayAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await this.relayBatch();
-      total += n;
-      if (n === 0) break;
+      const { published, handled } = await this.relayBatch();
+      total += published;
+      if (handled === 0) break;
     }
     await this.prunePublished();
+    this.counters.deadLetterRows = await countParkedEvents(this.db, this.tables);
     return total;
   }
 
-  private async relayBatch(): Promise<number> {
+  /** Prometheus text for the service's /metrics. */
+  renderMetrics(): string {
+    return [
+      '# HELP outbox_dead_letter_rows Events parked in the dead-letter table after failed publishes (the service\'s, same on every replica).',
+      '# TYPE outbox_dead_letter_rows gauge',
+      `outbox_dead_letter_rows ${this.counters.deadLetterRows}`,
+      '# HELP outbox_rows_parked_total Events this replica moved to the dead-letter table.',
+      '# TYPE outbox_rows_parked_total counter',
+      `outbox_rows_parked_total ${this.counters.parked}`,
+      '# HELP outbox_publish_failures_total Failed publish attempts of this replica (each is retried or parked).',
+      '# TYPE outbox_publish_failures_total counter',
+      `outbox_publish_failures_total ${this.counters.failures}`,
+      '',
+    ].join('\n');
+  }
+
+  /** One claimed batch: `handled` counts rows published or given a failed attempt. */
+  private async relayBatch(): Promise<{ published: number; handled: number }> {
+    const { outbox } = this.tables;
     const limit = this.options.batchSize ?? 100;
-    return this.db.transaction(async (tx) => {
+    const now = this.options.clock.now();
+    let busDown: unknown;
+    const result = await this.db.transaction(async (tx) => {
       const rows = await tx
         .select()
-        .from(this.outbox)
-        .where(isNull(this.outbox.publishedAt))
-        .orderBy(asc(this.outbox.id))
+        .from(outbox)
+        .where(and(isNull(outbox.publishedAt), or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, now))))
+        .orderBy(asc(outbox.id))
         .limit(limit)
         .for('update', { skipLocked: true });
-      if (rows.length === 0) return 0;
+      const published: number[] = [];
+      const failed: Array<{ row: OutboxRow; error: unknown }> = [];
       for (const row of rows) {
-        await this.js.publish(eventSubject(this.options.prefix, row.subject), JSON.stringify(row.payload), {
-          msgID: row.eventId,
-        });
+        try {
+          await this.js.publish(eventSubject(this.options.prefix, row.subject), JSON.stringify(row.payload), {
+            msgID: row.eventId,
+          });
+          published.push(row.id);
+        } catch (error) {
+          if (!(await this.busAnswers())) {
+            busDown = error;
+            break;
+          }
+          failed.push({ row, error });
+        }
       }
-      await tx
-        .update(this.outbox)
-        .set({ publishedAt: this.options.clock.now() })
-        .where(inArray(this.outbox.id, rows.map((r) => r.id)));
-      return rows.length;
+      if (published.length > 0) {
+        await tx.update(outbox).set({ publishedAt: now }).where(inArray(outbox.id, published));
+      }
+      for (const { row, error } of failed) await this.recordFailure(tx, row, error, now);
+      return { published: published.length, handled: published.length + failed.length };
     });
+    if (busDown !== undefined) throw new BusUnavailableError(`JetStream does not answer: ${publishErrorText(busDown)}`);
+    return result;
+  }
+
+  /** Whether JetStream answers at all: if not, a failed publish says nothing about the row. */
+  private async busAnswers(): Promise<boolean> {
+    if (this.nc.isClosed() || this.nc.isDraining()) return false;
+    try {
+      await jetstreamManager(this.nc); // asks the JetStream API for the account's info
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async recordFailure(tx: Parameters<Parameters<Database['transaction']>[0]>[0], row: OutboxRow, error: unknown, now: Date) {
+    const { outbox } = this.tables;
+    const maxAttempts = this.options.maxAttempts ?? OUTBOX_DEFAULTS.maxAttempts;
+    const attempts = row.attempts + 1;
+    const lastError = publishErrorText(error);
+    // The event's id and subject identify it; its payload may hold tenant content and never goes to a log.
+    const fields = { event_id: row.eventId, subject: row.subject, attempts, error: lastError };
+    this.counters.failures += 1;
+    if (attempts >= maxAttempts) {
+      await parkOutboxRow(tx, this.tables, row, { attempts, lastError, parkedAt: now });
+      this.counters.parked += 1;
+      this.options.logger.error('outbox event parked in the dead-letter table: the bus refused it on every attempt', fields);
+      return;
+    }
+    const nextAttemptAt = new Date(now.getTime() + this.backoff(attempts));
+    await tx.update(outbox).set({ attempts, lastError, nextAttemptAt }).where(eq(outbox.id, row.id));
+    this.options.logger.warn('outbox event publish failed; will retry', { ...fields, next_attempt_at: nextAttemptAt.toISOString() });
+  }
+
+  /** Wait after the n-th failed attempt: base, 2×base, 4×base … capped. */
+  private backoff(attempts: number): number {
+    const base = this.options.retryBaseMs ?? OUTBOX_DEFAULTS.retryBaseMs;
+    const max = this.options.retryMaxMs ?? OUTBOX_DEFAULTS.retryMaxMs;
+    return Math.min(max, base * 2 ** Math.min(attempts - 1, 30));
   }
 
   private async prunePublished(): Promise<void> {
+    const { outbox } = this.tables;
     const cutoff = new Date(this.options.clock.now().getTime() - (this.options.retentionMs ?? 24 * 3600_000));
-    await this.db
-      .delete(this.outbox)
-      .where(and(isNotNull(this.outbox.publishedAt), lt(this.outbox.publishedAt, cutoff)));
+    await this.db.delete(outbox).where(and(isNotNull(outbox.publishedAt), lt(outbox.publishedAt, cutoff)));
   }
 }

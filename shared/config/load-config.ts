@@ -45,6 +45,18 @@ export const HealthConfig = (defaultPort: number) => ({
   HEALTH_HOST: Type.String({ minLength: 1, maxLength: 253, default: '0.0.0.0' }),
 });
 
+/** Settings of a service that publishes events through its outbox (shared/bus/outbox-relay.ts). */
+export const OutboxConfig = {
+  /**
+   * Failed publishes of one event before it is parked in the service's dead-letter table
+   * (`bun run outbox -- list` shows it, `redrive` sends it again). Failures while JetStream does
+   * not answer at all are not counted.
+   */
+  OUTBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
+  /** Wait before an event's second publish attempt; it doubles with each further one (at most 5 minutes). */
+  OUTBOX_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 300000, default: 1000 }),
+};
+
 function coerce(schema: TSchema, raw: string): unknown {
   const kind = (schema as { type?: string }).type;
   if (kind === 'integer' || kind === 'number') return raw.trim() === '' ? raw : Number(raw);

@@ -7,7 +7,7 @@ import { PayloadCodec } from '../bus/payload-codec';
 import { ensureStreams } from '../bus/streams';
 import { connectDatabase, type DatabaseHandle } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
-import type { OutboxTable } from '../db/outbox-table';
+import type { OutboxTables } from '../db/outbox-table';
 import { startHealthServer } from '../http/health-server';
 import { createLogger, type LogLevel, type Logger } from '../log/logger';
 import { systemClock, type Clock } from '../time/clock';
@@ -24,12 +24,16 @@ export interface RuntimeConfig {
   MYSQL_POOL_SIZE: number;
   DATABASE_NAME: string;
   HEALTH_PORT?: number;
+  /** See OutboxConfig (shared/config/load-config.ts); absent means the relay's defaults. */
+  OUTBOX_MAX_ATTEMPTS?: number;
+  OUTBOX_RETRY_BASE_MS?: number;
   HEALTH_HOST?: string;
 }
 
 export interface RuntimeOptions {
   migrationsFolder: string;
-  outbox?: OutboxTable;
+  /** The service's outbox and dead-letter tables; given, the runtime relays the outbox. */
+  outbox?: OutboxTables;
   clock?: Clock;
   metrics?: () => string;
   logger?: Logger;
@@ -77,7 +81,13 @@ export async function startServiceRuntime(
   const client = new BusClient(nc, codec, { prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
   const server = new BusServer(nc, codec, { prefix: config.BUS_PREFIX, logger });
   const relay = options.outbox
-    ? new OutboxRelay(nc, database.db, options.outbox, { prefix: config.BUS_PREFIX, logger, clock })
+    ? new OutboxRelay(nc, database.db, options.outbox, {
+        prefix: config.BUS_PREFIX,
+        logger,
+        clock,
+        maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+        retryBaseMs: config.OUTBOX_RETRY_BASE_MS,
+      })
     : undefined;
   relay?.start();
 
@@ -88,12 +98,15 @@ export async function startServiceRuntime(
     await nc.flush();
     await database.ping();
   };
+  // The service's own metrics, then the relay's (dead-letter rows among them).
+  const metricSources = [options.metrics, relay && (() => relay.renderMetrics())].filter((m) => m !== undefined);
+  const renderMetrics = metricSources.length > 0 ? () => metricSources.map((m) => m()).join('') : undefined;
   const health =
     config.HEALTH_PORT === undefined
       ? undefined
       : startHealthServer(
           { port: config.HEALTH_PORT, hostname: config.HEALTH_HOST ?? '0.0.0.0' },
-          { ready, metrics: options.metrics },
+          { ready, metrics: renderMetrics },
           logger,
         );
   const hooks: Array<() => Promise<void>> = [];

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
+import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig } from '../../../shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '../../../shared/crypto/master-key-ring';
 
 export const DeploymentsConfigSchema = {
   ...CommonConfig,
   ...DatabaseConfig,
   ...HealthConfig(8081),
+  ...OutboxConfig,
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_deployments' }),
   /** Wrap each deployment's data key, which seals its repository tokens. Required in production. */
   ...MasterKeyConfig,

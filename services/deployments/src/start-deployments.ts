@@ -3,7 +3,7 @@ import type { Logger } from '../../../shared/log/logger';
 import { startServiceRuntime } from '../../../shared/runtime/service-runtime';
 import type { Clock } from '../../../shared/time/clock';
 import type { DeploymentsConfig } from './config';
-import { outbox } from './db/schema';
+import { outbox, outboxDeadLetters } from './db/schema';
 import { createDeploymentsCore } from './deployments-core';
 import { createFireCore } from './fire-core';
 import { createLifecycleCore } from './lifecycle-core';
@@ -15,7 +15,7 @@ export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 export async function startDeployments(config: DeploymentsConfig, options: { clock?: Clock; logger?: Logger } = {}) {
   const runtime = await startServiceRuntime('deployments', config, {
     migrationsFolder: DEPLOYMENTS_MIGRATIONS,
-    outbox,
+    outbox: { outbox, deadLetters: outboxDeadLetters },
     ...options,
   });
   const deps = {

@@ -3,7 +3,7 @@ import type { Logger } from '../../../shared/log/logger';
 import { startServiceRuntime } from '../../../shared/runtime/service-runtime';
 import type { Clock } from '../../../shared/time/clock';
 import type { SchedulerConfig } from './config';
-import { outbox } from './db/schema';
+import { outbox, outboxDeadLetters } from './db/schema';
 import { consumeDeploymentEvents } from './deployment-events-consumer';
 import { createScheduleCache } from './domain/compiled-schedules';
 import { createSchedulerEngine } from './engine/scheduler-engine';
@@ -15,7 +15,7 @@ export async function startScheduler(config: SchedulerConfig, options: { clock?:
   const metrics = createSchedulerMetrics();
   const runtime = await startServiceRuntime('scheduler', config, {
     migrationsFolder: SCHEDULER_MIGRATIONS,
-    outbox,
+    outbox: { outbox, deadLetters: outboxDeadLetters },
     metrics: () => metrics.render(),
     ...options,
   });

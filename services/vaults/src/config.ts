@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig } from '../../../shared/config/load-config';
+import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig } from '../../../shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '../../../shared/crypto/master-key-ring';
 
 export const VaultsConfigSchema = {
   ...CommonConfig,
   ...DatabaseConfig,
   ...HealthConfig(8082),
+  ...OutboxConfig,
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_vaults' }),
   /**
    * MASTER_KEYS (`kid:base64-32-bytes,...`, every key still needed to unwrap) and MASTER_KEY_ID

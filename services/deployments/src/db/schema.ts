@@ -1,5 +1,5 @@
 import { datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
-import { defineOutboxTable } from '../../../../shared/db/outbox-table';
+import { defineOutboxDeadLetterTable, defineOutboxTable } from '../../../../shared/db/outbox-table';
 import { jsonColumn } from '../../../../shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '../../../../shared/schema/deployment';
 import type { RunErrorType } from '../../../../shared/schema/deployment-run';
@@ -7,6 +7,7 @@ import type { SessionStatus } from '../../../../shared/schema/session';
 
 /** The deployments service's own tables. */
 export const outbox = defineOutboxTable();
+export const outboxDeadLetters = defineOutboxDeadLetterTable();
 
 /**
  * The list indexes, one per filter shape, each ending in the keyset order (created_at, id):

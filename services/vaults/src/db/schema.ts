@@ -1,10 +1,11 @@
 import { datetime, index, mediumtext, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
-import { defineOutboxTable } from '../../../../shared/db/outbox-table';
+import { defineOutboxDeadLetterTable, defineOutboxTable } from '../../../../shared/db/outbox-table';
 import { jsonColumn } from '../../../../shared/db/json-column';
 import type { CredentialAuth } from '../../../../shared/schema/vault-credential';
 
 /** The vaults service's own tables. */
 export const outbox = defineOutboxTable();
+export const outboxDeadLetters = defineOutboxDeadLetterTable();
 
 /**
  * One row per vault. The vault's data key lives here, wrapped by a master key (`data_key_id`

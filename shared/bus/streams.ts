@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, JetStreamApiError } from '@nats-io/jetstream';
+import type { BusIdentity } from './subject';
 
 /**
  * Domain events, one stream per publishing domain. Request/reply lives under `rpc.` so no
@@ -7,21 +8,45 @@ import { jetstreamManager, JetStreamApiError } from '@nats-io/jetstream';
  * runtime subscribes to the plain `sessions.created`.
  */
 export const STREAMS = {
-  deployments: { name: 'DEPLOYMENT_EVENTS', subjects: 'deployments.>' },
-  vaults: { name: 'VAULT_EVENTS', subjects: 'vaults.>' },
-  catalog: { name: 'CATALOG_EVENTS', subjects: 'catalog.>' },
-  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>' },
-} as const;
+  deployments: { name: 'DEPLOYMENT_EVENTS', subjects: 'deployments.>', owner: 'deployments', readers: ['scheduler'] },
+  vaults: { name: 'VAULT_EVENTS', subjects: 'vaults.>', owner: 'vaults', readers: [] },
+  catalog: { name: 'CATALOG_EVENTS', subjects: 'catalog.>', owner: 'catalog', readers: [] },
+  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>', owner: 'deployments', readers: [] },
+} as const satisfies Record<string, StreamDeclaration>;
 export type StreamKey = keyof typeof STREAMS;
+
+/**
+ * `owner` is the only identity that may publish the stream's events; `readers` may run durable
+ * consumers on it. The NATS permissions are generated from these (shared/bus/permissions.ts).
+ */
+interface StreamDeclaration {
+  name: string;
+  subjects: string;
+  owner: BusIdentity;
+  readers: readonly BusIdentity[];
+}
+
+/** The streams an identity creates at start: those it publishes to or consumes from. */
+export const streamsOf = (identity: BusIdentity): StreamKey[] =>
+  (Object.keys(STREAMS) as StreamKey[]).filter(
+    (key) => STREAMS[key].owner === identity || (STREAMS[key].readers as readonly BusIdentity[]).includes(identity),
+  );
 
 export const eventSubject = (prefix: string, subject: string) => (prefix ? `${prefix}.${subject}` : subject);
 export const streamName = (prefix: string, stream: StreamKey) =>
   (prefix ? `${prefix.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_` : '') + STREAMS[stream].name;
 
-/** Idempotent: creates the streams or brings their subjects up to date; safe from every replica. */
-export async function ensureStreams(nc: NatsConnection, prefix: string): Promise<void> {
+/**
+ * Idempotent: creates the streams or brings their subjects up to date; safe from every replica.
+ * A service passes only its own streams (streamsOf): its NATS identity may manage no others.
+ */
+export async function ensureStreams(
+  nc: NatsConnection,
+  prefix: string,
+  keys: readonly StreamKey[] = Object.keys(STREAMS) as StreamKey[],
+): Promise<void> {
   const jsm = await jetstreamManager(nc);
-  for (const key of Object.keys(STREAMS) as StreamKey[]) {
+  for (const key of keys) {
     const config = {
       name: streamName(prefix, key),
       subjects: [eventSubject(prefix, STREAMS[key].subjects)],

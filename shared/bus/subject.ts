@@ -1,6 +1,14 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 
 /**
+ * Processes with their own bus identity (a NATS user each). The server's subject permissions
+ * are generated from the subject declarations (shared/bus/permissions.ts), so who may call what
+ * is written here once, next to the operation, and enforced by NATS.
+ */
+export const BUS_IDENTITIES = ['gateway', 'deployments', 'vaults', 'catalog', 'scheduler'] as const;
+export type BusIdentity = (typeof BUS_IDENTITIES)[number];
+
+/**
  * A request/reply operation, declared once. Client and server both take their types from here,
  * so the two sides cannot drift apart.
  */
@@ -9,6 +17,8 @@ export interface Subject<Req extends TSchema = TSchema, Rep extends TSchema = TS
   readonly name: string;
   /** Queue group: every replica of the owning service shares the load. */
   readonly service: string;
+  /** Identities allowed to request it: the gateway for public operations, named services for internal ones. */
+  readonly callers: readonly BusIdentity[];
   readonly request: Req;
   readonly reply: Rep;
 }
@@ -21,8 +31,9 @@ export function defineSubject<Req extends TSchema, Rep extends TSchema>(
   name: string,
   request: Req,
   reply: Rep,
+  options: { callers?: readonly BusIdentity[] } = {},
 ): Subject<Req, Rep> {
-  return { service, name: `${service}.${name}`, request, reply };
+  return { service, name: `${service}.${name}`, callers: options.callers ?? ['gateway'], request, reply };
 }
 
 export function rpcSubject(prefix: string, subject: Subject): string {

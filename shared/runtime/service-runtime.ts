@@ -4,7 +4,9 @@ import { BusClient } from '../bus/bus-client';
 import { BusServer } from '../bus/bus-server';
 import { OutboxRelay } from '../bus/outbox-relay';
 import { PayloadCodec } from '../bus/payload-codec';
-import { ensureStreams } from '../bus/streams';
+import { natsConnectionOptions } from '../bus/nats-connection';
+import { ensureStreams, streamsOf } from '../bus/streams';
+import type { BusIdentity } from '../bus/subject';
 import { connectDatabase, type DatabaseHandle } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
 import type { OutboxTables } from '../db/outbox-table';
@@ -16,6 +18,11 @@ export interface RuntimeConfig {
   NODE_ENV: 'development' | 'test' | 'production';
   LOG_LEVEL: LogLevel;
   NATS_URL: string;
+  NATS_USER?: string;
+  NATS_PASSWORD?: string;
+  NATS_TLS_CA_FILE?: string;
+  NATS_TLS_CERT_FILE?: string;
+  NATS_TLS_KEY_FILE?: string;
   BUS_PREFIX: string;
   BUS_TIMEOUT_MS: number;
   SHUTDOWN_GRACE_MS: number;
@@ -62,20 +69,17 @@ export function bucketName(prefix: string): string {
 }
 
 export async function startServiceRuntime(
-  name: string,
+  name: BusIdentity,
   config: RuntimeConfig,
   options: RuntimeOptions,
 ): Promise<ServiceRuntime> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, { service: name });
   const clock = options.clock ?? systemClock;
-  const nc = await connect({
-    servers: config.NATS_URL.split(','),
-    name,
-    maxReconnectAttempts: -1,
-  });
+  const nc = await connect(natsConnectionOptions(name, config));
   const database = await connectDatabase(config, config.DATABASE_NAME);
   await migrateDatabase(database, options.migrationsFolder);
-  await ensureStreams(nc, config.BUS_PREFIX);
+  // Only the streams this service publishes or consumes: its NATS identity may manage no others.
+  await ensureStreams(nc, config.BUS_PREFIX, streamsOf(name));
 
   const codec = new PayloadCodec(nc, bucketName(config.BUS_PREFIX));
   const client = new BusClient(nc, codec, { prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });

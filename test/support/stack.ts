@@ -36,6 +36,10 @@ export interface StackOptions {
   services?: readonly BackendService[];
   /** Extra environment for every service (e.g. LOG_LEVEL). */
   env?: Env;
+  /** Extra environment for one service (e.g. its own NATS_USER / NATS_PASSWORD). */
+  serviceEnv?: Partial<Record<BackendService | 'gateway', Env>>;
+  /** Credentials stop() uses to delete the stack's streams on a NATS that requires them. */
+  natsAdmin?: { user: string; pass: string };
 }
 
 /**
@@ -50,6 +54,7 @@ export class Stack {
     readonly id: string,
     readonly clock: Clock,
     private readonly baseEnv: Env,
+    private readonly options: StackOptions = {},
   ) {}
 
   static async start(options: StackOptions = {}): Promise<Stack> {
@@ -65,14 +70,14 @@ export class Stack {
       HEALTH_PORT: '0',
       MYSQL_POOL_SIZE: '5',
       ...options.env,
-    });
+    }, options);
     for (const name of options.services ?? BACKEND_SERVICES) await stack.startService(name);
     stack.gateway = await startGateway(loadGatewayConfig({ ...stack.env('gateway'), PORT: '0' }), { clock: stack.clock });
     return stack;
   }
 
   env(service: BackendService | 'gateway'): Env {
-    return { ...this.baseEnv, DATABASE_NAME: `t_${this.id}_${service}` };
+    return { ...this.baseEnv, DATABASE_NAME: `t_${this.id}_${service}`, ...this.options.serviceEnv?.[service] };
   }
 
   get url(): string {
@@ -114,7 +119,7 @@ export class Stack {
     for (const service of [...BACKEND_SERVICES, 'gateway'] as const) {
       await dropDatabase(settings, `t_${this.id}_${service}`).catch(() => undefined);
     }
-    const nc = await connect({ servers: this.baseEnv.NATS_URL! });
+    const nc = await connect({ servers: this.baseEnv.NATS_URL!, ...this.options.natsAdmin });
     try {
       await deleteStreams(nc, this.baseEnv.BUS_PREFIX!);
       const jsm = await jetstreamManager(nc);

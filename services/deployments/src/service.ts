@@ -13,6 +13,7 @@ import { listDeployments } from './handlers/list-deployments';
 import { listRuns } from './handlers/list-runs';
 import { listSessions } from './handlers/list-sessions';
 import { pauseDeployment } from './handlers/pause-deployment';
+import { runDeployment } from './handlers/run-deployment';
 import { unpauseDeployment } from './handlers/unpause-deployment';
 import { updateDeployment } from './handlers/update-deployment';
 import type { LifecycleCore } from './lifecycle-core';
@@ -34,6 +35,7 @@ export function registerDeploymentHandlers(server: BusServer, cores: Deployments
   server.handle(deploymentSubjects.pause, pauseDeployment(cores.lifecycle));
   server.handle(deploymentSubjects.unpause, unpauseDeployment(cores.lifecycle));
   server.handle(deploymentSubjects.archive, archiveDeployment(cores.lifecycle));
+  server.handle(deploymentSubjects.run, runDeployment(cores.fire));
   server.handle(deploymentSubjects.fire, fireDeployment(cores.fire));
   server.handle(deploymentRunSubjects.list, listRuns(cores.runs));
   server.handle(deploymentRunSubjects.get, getRun(cores.runs));

@@ -67,5 +67,7 @@ export const catalogSubjects = {
 
 /** Reference checks other services ask of the catalog (tenant from the call context). */
 export const catalogReferenceSubjects = {
-  resolveReferences: defineSubject(SERVICE, 'references.resolve', ResolveReferencesRequest, ResolveReferencesReply),
+  resolveReferences: defineSubject(SERVICE, 'references.resolve', ResolveReferencesRequest, ResolveReferencesReply, {
+    callers: ['deployments'],
+  }),
 };

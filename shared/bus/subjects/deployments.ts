@@ -28,8 +28,13 @@ export const deploymentSubjects = {
   pause: defineSubject(SERVICE, 'deployments.pause', DeploymentIdRequest, Deployment),
   unpause: defineSubject(SERVICE, 'deployments.unpause', DeploymentIdRequest, Deployment),
   archive: defineSubject(SERVICE, 'deployments.archive', DeploymentIdRequest, Deployment),
-  /** Fires a deployment for a trigger; the scheduler and the manual `run` route both use it. */
-  fire: defineSubject(SERVICE, 'deployments.fire', FireDeploymentRequest, FireDeploymentReply),
+  /** The manual `run` route: fires with a manual trigger, which is never skipped. */
+  run: defineSubject(SERVICE, 'deployments.run', DeploymentIdRequest, DeploymentRun),
+  /**
+   * Fires a deployment for any trigger, scheduled ones included; only the scheduler may call it,
+   * so no other identity can forge a scheduled occurrence.
+   */
+  fire: defineSubject(SERVICE, 'deployments.fire', FireDeploymentRequest, FireDeploymentReply, { callers: ['scheduler'] }),
 };
 
 /** Runs are recorded by the fire path and only read from outside. */

@@ -33,7 +33,7 @@ export const vaultSubjects = {
   /** Shreds the vault: its wrapped data key and every credential go in one transaction. */
   delete: defineSubject(SERVICE, 'vaults.delete', VaultIdRequest, DeletedVault),
   /** Whether vault ids exist and are usable in the caller's tenant, many at once. */
-  checkVaults: defineSubject(SERVICE, 'vaults.check', CheckVaultsRequest, CheckVaultsReply),
+  checkVaults: defineSubject(SERVICE, 'vaults.check', CheckVaultsRequest, CheckVaultsReply, { callers: ['deployments'] }),
 };
 
 export const vaultCredentialSubjects = {
@@ -45,8 +45,10 @@ export const vaultCredentialSubjects = {
   archive: defineSubject(SERVICE, 'credentials.archive', CredentialIdRequest, VaultCredential),
   delete: defineSubject(SERVICE, 'credentials.delete', CredentialIdRequest, DeletedVaultCredential),
   /**
-   * Decrypted credentials of vaults, for the fire path and the agent runtime only: the gateway
-   * never routes to this subject. Each vault answers ok / not_found / archived / unreadable.
+   * Decrypted credentials of vaults, for the fire path only: NATS refuses this subject to every
+   * identity but the deployments service's. Each vault answers ok / not_found / archived / unreadable.
    */
-  resolve: defineSubject(SERVICE, 'credentials.resolve', ResolveCredentialsRequest, ResolveCredentialsReply),
+  resolve: defineSubject(SERVICE, 'credentials.resolve', ResolveCredentialsRequest, ResolveCredentialsReply, {
+    callers: ['deployments'],
+  }),
 };

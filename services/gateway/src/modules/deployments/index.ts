@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia';
 import type { CallContext } from '../../../../../shared/bus/call-context';
 import { deploymentSubjects } from '../../../../../shared/bus/subjects/deployments';
-import { ApiError } from '../../../../../shared/errors/api-error';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
@@ -41,14 +40,7 @@ export const deploymentsModule = (deps: GatewayDeps) => {
     .post('/v1/deployments/:deployment_id/archive', action(deploymentSubjects.archive))
     .post('/v1/deployments/:deployment_id/run', async ({ call, params, body }) => {
       emptyBody(body);
-      // A manual run goes through the scheduler's fire path; a manual trigger is never skipped.
-      const reply = await deps.bus.call(deploymentSubjects.fire, call, {
-        deployment_id: params.deployment_id,
-        trigger: { type: 'manual' },
-      });
-      if (reply.outcome !== 'fired') {
-        throw new ApiError('api_error', undefined, { cause: new Error(`manual fire answered ${reply.outcome}`) });
-      }
-      return reply.run;
+      // The fire path with a manual trigger; the gateway may not call `fire` itself.
+      return deps.bus.call(deploymentSubjects.run, call, { deployment_id: params.deployment_id });
     });
 };

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { connect, errors as natsErrors, type NatsConnection } from '@nats-io/transport-node';
+import { randomBytes } from 'node:crypto';
+import { BusClient } from '../../shared/bus/bus-client';
+import { systemContext } from '../../shared/bus/call-context';
+import { natsConnectionOptions } from '../../shared/bus/nats-connection';
+import { busPermissions, natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '../../shared/bus/permissions';
+import { PayloadCodec } from '../../shared/bus/payload-codec';
+import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '../../shared/bus/subject';
+import { catalogReferenceSubjects } from '../../shared/bus/subjects/catalog';
+import { deploymentSubjects } from '../../shared/bus/subjects/deployments';
+import { vaultCredentialSubjects, vaultSubjects } from '../../shared/bus/subjects/vaults';
+import { newId } from '../../shared/ids/ids';
+import { createLogger } from '../../shared/log/logger';
+import { bucketName } from '../../shared/runtime/service-runtime';
+import { apiClient } from '../support/api';
+import { createDeployment, createVault, deploymentWorld } from '../support/fixtures';
+import { startPrivateNats, type PrivateNats } from '../support/private-nats';
+import { Stack } from '../support/stack';
+
+/**
+ * The bus as a hostile network: a private nats-server runs with the generated authorization
+ * (shared/bus/permissions.ts), every service connects with its own identity, and nothing else
+ * gets in or reaches a subject that is not its own.
+ */
+const PREFIX = `tperm${randomBytes(3).toString('hex')}`;
+const passwords = Object.fromEntries(BUS_IDENTITIES.map((id) => [id, `p${randomBytes(18).toString('hex')}`])) as Record<
+  BusIdentity,
+  string
+>;
+const admin = { user: 'test-admin', pass: randomBytes(18).toString('base64url') };
+
+let nats: PrivateNats;
+let stack: Stack;
+const clients: NatsConnection[] = [];
+
+/** A connection as `identity`, configured exactly as the services configure theirs. */
+async function connectAs(identity: BusIdentity): Promise<NatsConnection> {
+  const nc = await connect({
+    ...natsConnectionOptions(identity, {
+      NODE_ENV: 'test',
+      NATS_URL: nats.url,
+      BUS_PREFIX: PREFIX,
+      NATS_USER: natsUserName(PREFIX, identity),
+      NATS_PASSWORD: passwords[identity],
+    }),
+    maxReconnectAttempts: 0,
+    // Named apart from the services' own connections, whose log must stay free of violations.
+    name: `probe-${identity}`,
+  });
+  clients.push(nc);
+  return nc;
+}
+
+/** Resolves with the next permission violation the server reports on this connection. */
+function nextViolation(nc: NatsConnection): Promise<InstanceType<typeof natsErrors.PermissionViolationError>> {
+  return (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'error' && status.error instanceof natsErrors.PermissionViolationError) return status.error;
+    }
+    throw new Error('connection closed without a permission violation');
+  })();
+}
+
+async function expectPublishRefused(nc: NatsConnection, subject: string): Promise<void> {
+  const violation = nextViolation(nc);
+  nc.publish(subject, new TextEncoder().encode('{}'));
+  await nc.flush();
+  const err = await violation;
+  expect(err.operation).toBe('publish');
+  expect(err.subject).toBe(subject);
+}
+
+async function expectSubscribeRefused(nc: NatsConnection, subject: string): Promise<void> {
+  const violation = nextViolation(nc);
+  const sub = nc.subscribe(subject);
+  await nc.flush();
+  const err = await violation;
+  expect(err.operation).toBe('subscription');
+  expect(err.subject).toBe(subject);
+  expect(await sub.closed).toBeInstanceOf(Error);
+}
+
+beforeAll(async () => {
+  const users = natsUsers(PREFIX, (identity) => ({ env: passwordEnvName(identity) }), [
+    { user: admin.user, password: { value: admin.pass } },
+  ]);
+  // Passwords reach the server through its environment: the configuration file holds none.
+  nats = await startPrivateNats(
+    renderNatsAuthorization(users),
+    Object.fromEntries(BUS_IDENTITIES.map((id) => [passwordEnvName(id), passwords[id]])),
+  );
+  stack = await Stack.start({
+    env: { NATS_URL: nats.url, BUS_PREFIX: PREFIX },
+    serviceEnv: Object.fromEntries(
+      BUS_IDENTITIES.map((id) => [id, { NATS_USER: natsUserName(PREFIX, id), NATS_PASSWORD: passwords[id] }]),
+    ),
+    natsAdmin: admin,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  for (const nc of clients) await nc.close().catch(() => undefined);
+  await stack?.stop();
+  await nats?.stop();
+});
+
+describe('NATS identities and subject permissions', () => {
+  test('an anonymous client, or one with a wrong password, cannot connect', async () => {
+    await expect(connect({ servers: nats.url, maxReconnectAttempts: 0 })).rejects.toThrow(/Authorization/i);
+    await expect(
+      connect({ servers: nats.url, maxReconnectAttempts: 0, user: natsUserName(PREFIX, 'gateway'), pass: passwords.vaults }),
+    ).rejects.toThrow(/Authorization/i);
+  });
+
+  test('the gateway identity cannot call internal subjects: credential resolution, vault checks, references, fire', async () => {
+    const nc = await connectAs('gateway');
+    for (const subject of [
+      vaultCredentialSubjects.resolve,
+      vaultSubjects.checkVaults,
+      catalogReferenceSubjects.resolveReferences,
+      deploymentSubjects.fire,
+    ]) {
+      await expectPublishRefused(nc, rpcSubject(PREFIX, subject));
+    }
+    // Through the real client too: the request never reaches the vaults service.
+    const client = new BusClient(nc, new PayloadCodec(nc, bucketName(PREFIX)), {
+      prefix: PREFIX,
+      timeoutMs: 500,
+      logger: createLogger('error'),
+    });
+    const ctx = systemContext(newId('request'), { organization_id: 'org_x', workspace_id: 'wrkspc_x', scope: 'read_write', key_id: 'k' });
+    await expect(client.call(vaultCredentialSubjects.resolve, ctx, { vault_ids: ['vlt_x'] } as never)).rejects.toThrow();
+  });
+
+  test('the catalog identity cannot fire deployments, resolve credentials or call public operations', async () => {
+    const nc = await connectAs('catalog');
+    await expectPublishRefused(nc, rpcSubject(PREFIX, deploymentSubjects.fire));
+    await expectPublishRefused(nc, rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    await expectPublishRefused(nc, rpcSubject(PREFIX, deploymentSubjects.create));
+    // Nor publish another service's events.
+    await expectPublishRefused(nc, `${PREFIX}.deployments.created`);
+  });
+
+  test('no identity can subscribe to everything, to another service\'s subjects or to another\'s inbox', async () => {
+    const gateway = await connectAs('gateway');
+    await expectSubscribeRefused(gateway, '>');
+    await expectSubscribeRefused(gateway, rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    await expectSubscribeRefused(gateway, `_INBOX.${PREFIX}-deployments.>`);
+    const catalog = await connectAs('catalog');
+    await expectSubscribeRefused(catalog, `${PREFIX}.rpc.>`);
+    await expectSubscribeRefused(catalog, rpcSubject(PREFIX, deploymentSubjects.fire));
+    await expectSubscribeRefused(catalog, '_INBOX.>');
+  });
+
+  test('the permissions are generated from the subject declarations', () => {
+    const gateway = busPermissions(PREFIX, 'gateway');
+    expect(gateway.publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.run));
+    expect(gateway.publish.allow).not.toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
+    expect(gateway.subscribe.allow).toEqual([`_INBOX.${PREFIX}-gateway.>`]);
+    expect(busPermissions(PREFIX, 'scheduler').publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
+    expect(busPermissions(PREFIX, 'deployments').publish.allow).toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    for (const identity of BUS_IDENTITIES.filter((id) => id !== 'deployments')) {
+      expect(busPermissions(PREFIX, identity).publish.allow).not.toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    }
+  });
+
+  test('the stack, each service with its own identity, serves a request end to end through the gateway', async () => {
+    const org = `org_${randomBytes(6).toString('hex')}`;
+    const workspace = `wrkspc_${randomBytes(6).toString('hex')}`;
+    const key = (await stack.createKey({ org, workspace })).secret;
+    const api = apiClient(stack.url, key);
+    const world = await deploymentWorld(api);
+    const vault = await createVault(api);
+    const credential = await api('POST', `/v1/vaults/${vault.id}/credentials`, {
+      body: { display_name: 'token', auth: { type: 'static_bearer', token: 'secret-token-value', mcp_server_url: 'https://mcp.example.com/sse' } },
+    });
+    expect(credential.status).toBe(200);
+    // The fire path: deployments asks vaults (check, resolve) and the catalog (references).
+    const deployment = await createDeployment(api, world.body({ vault_ids: [vault.id] }));
+    const run = await api('POST', `/v1/deployments/${deployment.id}/run`);
+    expect(run.status).toBe(200);
+    expect(run.body.type).toBe('deployment_run');
+    expect(run.body.error).toBeNull();
+    expect(run.body.session_id).toMatch(/^sesn_/);
+
+    // A payload over the server's max_payload travels through the object store, both ways.
+    const big = 'x'.repeat(1_500_000);
+    const form = new FormData();
+    form.append('file', new File([big], 'big.txt', { type: 'text/plain' }));
+    const upload = await api('POST', '/v1/files', { rawBody: form });
+    expect(upload.status).toBe(200);
+    const download = await fetch(`${stack.url}/v1/files/${upload.body.id}/content?beta=true`, { headers: { 'x-api-key': key } });
+    expect(download.status).toBe(200);
+    expect((await download.text()).length).toBe(big.length);
+
+    // The scheduler's identity may fire (a scheduled trigger), as no other identity may.
+    const scheduler = await connectAs('scheduler');
+    const client = new BusClient(scheduler, new PayloadCodec(scheduler, bucketName(PREFIX)), {
+      prefix: PREFIX,
+      timeoutMs: 5000,
+      logger: createLogger('error'),
+    });
+    const fired = await client.call(deploymentSubjects.fire, systemContext(newId('request'), { organization_id: org, workspace_id: workspace, scope: 'read_write', key_id: 'scheduler' }), {
+      deployment_id: deployment.id,
+      trigger: { type: 'manual' },
+    });
+    expect(fired.outcome).toBe('fired');
+
+    // Everything the services themselves did (serving, replies, events, the scheduler's
+    // consumer, offloaded payloads) stayed inside their permissions.
+    await Promise.all([...stack.services.values()].map((s) => s.nc.flush()));
+    const refused = nats.log().split('\n').filter((line) => /Violation/.test(line) && !line.includes('probe-'));
+    expect(refused).toEqual([]);
+  }, 60_000);
+});

@@ -1,10 +1,14 @@
 /**
  * `bun run dev`: all five services on local defaults. Uses MYSQL_URL / NATS_URL (defaults: the
  * local MariaDB and NATS); where nothing answers there but mariadbd / nats-server are installed,
- * starts private instances under `.data/`; otherwise says exactly what to run.
+ * starts private instances under `.data/`; otherwise says exactly what to run. A private NATS
+ * runs with the generated permissions and each service connects with its own identity.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '../../shared/bus/permissions';
+import { BUS_IDENTITIES, type BusIdentity } from '../../shared/bus/subject';
 import { reachable, startEmbeddedMariadb, startEmbeddedNats } from './local-infrastructure';
 import { entryPoint, runtimeFlags, SERVICES } from './services';
 
@@ -13,7 +17,23 @@ const dataRoot = join(root, '.data');
 const helpers: ChildProcess[] = [];
 const children: ChildProcess[] = [];
 
-async function ensureInfrastructure(env: Record<string, string>): Promise<void> {
+/**
+ * Credentials of the private nats-server dev starts: one identity per service with the same
+ * generated permissions as production, fresh passwords each run. Returns each service's extra
+ * environment (none when an already-running NATS is used: it keeps working unauthenticated).
+ */
+function privateNatsIdentities(prefix: string) {
+  const passwords = new Map(BUS_IDENTITIES.map((id) => [id, `dev${randomBytes(16).toString('hex')}`]));
+  return {
+    authorization: renderNatsAuthorization(natsUsers(prefix, (id) => ({ env: passwordEnvName(id) }))),
+    serverEnv: Object.fromEntries(BUS_IDENTITIES.map((id) => [passwordEnvName(id), passwords.get(id)!])),
+    serviceEnv: (id: BusIdentity) => ({ NATS_USER: natsUserName(prefix, id), NATS_PASSWORD: passwords.get(id)! }),
+  };
+}
+
+async function ensureInfrastructure(
+  env: Record<string, string>,
+): Promise<((id: BusIdentity) => Record<string, string>) | undefined> {
   const mysql = new URL(env.MYSQL_URL);
   const mysqlPort = Number(mysql.port || 3306);
   if (!(await reachable(mysql.hostname, mysqlPort))) {
@@ -26,8 +46,11 @@ async function ensureInfrastructure(env: Record<string, string>): Promise<void> 
   if (!(await reachable(nats.hostname, natsPort))) {
     if (!['127.0.0.1', 'localhost'].includes(nats.hostname)) throw new Error(`NATS at ${env.NATS_URL} does not answer`);
     console.log(`dev: nothing answers at ${nats.hostname}:${natsPort}; starting a private nats-server under .data/`);
-    helpers.push(await startEmbeddedNats(dataRoot, natsPort));
+    const identities = privateNatsIdentities(env.BUS_PREFIX ?? '');
+    helpers.push(await startEmbeddedNats(dataRoot, natsPort, { authorization: identities.authorization, env: identities.serverEnv }));
+    return identities.serviceEnv;
   }
+  return undefined;
 }
 
 function stopAll(signal: NodeJS.Signals): void {
@@ -45,9 +68,13 @@ async function main(): Promise<void> {
     MYSQL_URL: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
   };
-  await ensureInfrastructure(env);
+  const natsIdentity = await ensureInfrastructure(env);
   for (const service of SERVICES) {
-    const child = spawn('bun', [...runtimeFlags(service), entryPoint(service)], { cwd: root, env, stdio: 'inherit' });
+    const child = spawn('bun', [...runtimeFlags(service), entryPoint(service)], {
+      cwd: root,
+      env: { ...env, ...natsIdentity?.(service) },
+      stdio: 'inherit',
+    });
     child.once('exit', (code, signal) => {
       if (signal === null && code !== 0) {
         console.error(`dev: ${service} exited with code ${code}; stopping the rest`);

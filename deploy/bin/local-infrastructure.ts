@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, existsSync } from 'node:fs';
+import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
@@ -77,8 +77,16 @@ export async function startEmbeddedMariadb(dataRoot: string, port: number): Prom
   return child;
 }
 
-/** Same for NATS: a private JetStream-enabled nats-server with its store under `.data/nats`. */
-export async function startEmbeddedNats(dataRoot: string, port: number): Promise<ChildProcess> {
+/**
+ * Same for NATS: a private JetStream-enabled nats-server with its store under `.data/nats`,
+ * configured with `authorization` (the generated permissions, shared/bus/permissions.ts) and
+ * the environment that block's password references read.
+ */
+export async function startEmbeddedNats(
+  dataRoot: string,
+  port: number,
+  auth: { authorization: string; env: Record<string, string> },
+): Promise<ChildProcess> {
   const natsServer = which('nats-server');
   if (!natsServer) {
     throw new Error(
@@ -88,7 +96,13 @@ export async function startEmbeddedNats(dataRoot: string, port: number): Promise
   }
   const store = join(dataRoot, 'nats');
   mkdirSync(store, { recursive: true });
-  const child = spawn(natsServer, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' });
+  const config = join(store, 'nats.conf');
+  writeFileSync(
+    config,
+    `listen: "127.0.0.1:${port}"\njetstream { store_dir: ${JSON.stringify(store)} }\n${auth.authorization}`,
+    { mode: 0o600 },
+  );
+  const child = spawn(natsServer, ['-c', config], { stdio: 'ignore', env: { ...process.env, ...auth.env } });
   await waitUntilReachable('127.0.0.1', port, 'embedded NATS');
   return child;
 }

@@ -83,7 +83,8 @@ async function expectSubscribeRefused(nc: NatsConnection, subject: string): Prom
 
 beforeAll(async () => {
   const users = natsUsers(PREFIX, (identity) => ({ env: passwordEnvName(identity) }), [
-    { user: admin.user, password: { value: admin.pass } },
+    // As `bun run nats:config -- --passwords bcrypt` writes them: the server checks a hash.
+    { user: admin.user, password: { value: await Bun.password.hash(admin.pass, { algorithm: 'bcrypt', cost: 4 }) } },
   ]);
   // Passwords reach the server through its environment: the configuration file holds none.
   nats = await startPrivateNats(

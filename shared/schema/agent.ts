@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 
 /**
  * The agent resource (SDK `BetaManagedAgentsAgent`). Every change creates a new immutable
@@ -137,7 +137,7 @@ export const UpdateAgentRequest = Type.Object({ id: Type.String(), patch: AgentU
 export const AgentListRequest = ListRequest(AgentListFilters);
 export const AgentListReply = ListReply(Agent);
 
-export const AgentEventPayload = Type.Object({ agent_id: Type.String() }, { additionalProperties: false });
+export const AgentEventPayload = Type.Object({ agent_id: IdParam }, { additionalProperties: false });
 export const agentEvents = {
   archived: defineEvent('catalog', 'catalog.agent.archived', AgentEventPayload),
 };

@@ -1,19 +1,27 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { Nullable } from './common';
+import { IdParam, Nullable } from './common';
 
 /**
  * What the scheduler needs to know about a deployment, sent whole with every change so a
  * consumer never has to merge partial updates. `revision` grows with every change of the
  * deployment; a consumer ignores a snapshot older than the one it already applied (outbox
- * relays and redeliveries may reorder events).
+ * relays and redeliveries may reorder events). Every field is small and bounded (defineEvent
+ * checks it): a deployment's content (initial events, resources) is never in an event.
  */
 export const DeploymentSnapshot = Type.Object(
   {
-    deployment_id: Type.String(),
-    organization_id: Type.String(),
-    workspace_id: Type.String(),
-    schedule: Nullable(Type.Object({ expression: Type.String(), timezone: Type.String() }, { additionalProperties: false })),
+    deployment_id: IdParam,
+    organization_id: IdParam,
+    workspace_id: IdParam,
+    // The bounds are those the API already enforces: ScheduleParams' expression, and the longest
+    // timezone name shared/cron/timezone.ts lets through.
+    schedule: Nullable(
+      Type.Object(
+        { expression: Type.String({ maxLength: 256 }), timezone: Type.String({ maxLength: 64 }) },
+        { additionalProperties: false },
+      ),
+    ),
     status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
     archived: Type.Boolean(),
     revision: Type.Integer({ minimum: 1 }),

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
 
 export const AgentReference = Type.Object(
-  { type: Type.Literal('agent'), id: Type.String(), version: Type.Integer() },
+  { type: Type.Literal('agent'), id: IdParam, version: Type.Integer() },
   { additionalProperties: false },
 );
 export type AgentReference = Static<typeof AgentReference>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 
 /** The environment resource (SDK `BetaEnvironment`): where sessions run. Only `cloud` exists here. */
 
@@ -133,7 +133,7 @@ export const UpdateEnvironmentRequest = Type.Object(
 export const EnvironmentListRequest = ListRequest(EnvironmentListFilters);
 export const EnvironmentListReply = ListReply(Environment);
 
-export const EnvironmentEventPayload = Type.Object({ environment_id: Type.String() }, { additionalProperties: false });
+export const EnvironmentEventPayload = Type.Object({ environment_id: IdParam }, { additionalProperties: false });
 export const environmentEvents = {
   archived: defineEvent('catalog', 'catalog.environment.archived', EnvironmentEventPayload),
   deleted: defineEvent('catalog', 'catalog.environment.deleted', EnvironmentEventPayload),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { ListReply, ListRequest, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Timestamp } from './common';
 
 /** The file resource (SDK `BetaFileMetadata`): uploaded bytes, stored by the catalog. */
 
@@ -43,7 +43,7 @@ export const FileIdRequest = Type.Object({ id: Type.String() }, { additionalProp
 export const FileListRequest = ListRequest(FileListFilters);
 export const FileListReply = ListReply(FileMetadata);
 
-export const FileEventPayload = Type.Object({ file_id: Type.String() }, { additionalProperties: false });
+export const FileEventPayload = Type.Object({ file_id: IdParam }, { additionalProperties: false });
 export const fileEvents = {
   deleted: defineEvent('catalog', 'catalog.file.deleted', FileEventPayload),
 };

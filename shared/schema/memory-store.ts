@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 
 /** The memory store resource (SDK `BetaManagedAgentsMemoryStore`); its contents are not served here. */
 
@@ -67,7 +67,7 @@ export const UpdateMemoryStoreRequest = Type.Object(
 export const MemoryStoreListRequest = ListRequest(MemoryStoreListFilters);
 export const MemoryStoreListReply = ListReply(MemoryStore);
 
-export const MemoryStoreEventPayload = Type.Object({ memory_store_id: Type.String() }, { additionalProperties: false });
+export const MemoryStoreEventPayload = Type.Object({ memory_store_id: IdParam }, { additionalProperties: false });
 export const memoryStoreEvents = {
   archived: defineEvent('catalog', 'catalog.memory_store.archived', MemoryStoreEventPayload),
   deleted: defineEvent('catalog', 'catalog.memory_store.deleted', MemoryStoreEventPayload),

@@ -89,23 +89,24 @@ export const SessionListReply = Type.Object(
 export const SessionIdRequest = Type.Object({ session_id: IdParam }, { additionalProperties: false });
 
 /**
- * Announces a new session to the agent runtime (JetStream subject `sessions.created`): what it
- * needs to start the session, and never a secret. Repository tokens stay sealed with their
- * deployment; vault credentials are resolved by the runtime from `vault_ids`.
+ * Announces a new session to the agent runtime (JetStream subject `sessions.created`): the ids
+ * and references it starts from, never content and never a secret. What the session holds
+ * (initial events, resources, budget, metadata) can be megabytes, far over what the bus carries;
+ * the runtime reads it by id (`rpc.deployments.sessions.get`), so the event stays small whatever
+ * the deployment says. Repository tokens stay sealed with their deployment; vault credentials
+ * are resolved by the runtime from `vault_ids`.
  */
 export const SessionCreated = Type.Object(
   {
-    session_id: Type.String(),
-    deployment_id: Type.String(),
-    deployment_run_id: Type.String(),
-    organization_id: Type.String(),
-    workspace_id: Type.String(),
+    session_id: IdParam,
+    deployment_id: IdParam,
+    deployment_run_id: IdParam,
+    organization_id: IdParam,
+    workspace_id: IdParam,
     agent: AgentReference,
-    environment_id: Type.String(),
-    vault_ids: Type.Array(Type.String()),
-    resources: Type.Array(SessionResourceConfig),
-    initial_events: Type.Array(InitialEvent),
-    budget: Nullable(Budget),
+    environment_id: IdParam,
+    /** At most what a deployment may name (DeploymentCreateRequest). */
+    vault_ids: Type.Array(IdParam, { maxItems: 50 }),
   },
   { additionalProperties: false },
 );

@@ -52,7 +52,7 @@ export const VaultListRequest = ListRequest(VaultListFilters);
 export const VaultListReply = ListReply(Vault);
 
 export const VaultDeletedEvent = Type.Object(
-  { vault_id: Type.String(), deleted_at: Timestamp },
+  { vault_id: IdParam, deleted_at: Timestamp },
   { additionalProperties: false },
 );
 

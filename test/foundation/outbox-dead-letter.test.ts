@@ -16,7 +16,7 @@ import { deploymentEvents, type DeploymentSnapshot } from '../../shared/schema/d
 import { ManualClock } from '../../shared/time/clock';
 import { outbox, outboxDeadLetters } from '../../services/deployments/src/db/schema';
 import { apiClient } from '../support/api';
-import { createDeployment, deploymentWorld, userMessage } from '../support/fixtures';
+import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { infrastructure } from '../support/infrastructure';
 import { Stack } from '../support/stack';
 import { eventually, readStream } from '../support/streams';
@@ -224,7 +224,9 @@ describe('a session with a 1.5 MB initial event', () => {
     const theirs = apiClient(stack.url, (await stack.createKey()).secret);
 
     const world = await deploymentWorld(mine);
-    const big = await createDeployment(mine, world.body({ initial_events: [userMessage('x'.repeat(1.5 * 1024 * 1024))] }));
+    // 1.5 MiB of text, as six blocks of 256 KiB (the text block limit): far over NATS max_payload.
+    const blocks = Array.from({ length: 6 }, (_, i) => ({ type: 'text', text: String(i).repeat(256 * 1024) }));
+    const big = await createDeployment(mine, world.body({ initial_events: [{ type: 'user.message', content: blocks }] }));
     const run = await mine('POST', `/v1/deployments/${big.id}/run`);
     expect(run.status).toBe(200);
     expect(run.body.session_id).toBeString();
@@ -254,6 +256,6 @@ describe('a session with a 1.5 MB initial event', () => {
     });
     expect(JSON.stringify(session.data).length).toBeLessThan(4096);
     const full = await mine('GET', `/v1/sessions/${run.body.session_id}`);
-    expect(full.body.initial_events[0].content[0].text.length).toBe(1.5 * 1024 * 1024);
+    expect(full.body.initial_events[0].content).toEqual(blocks);
   }, 60_000);
 });

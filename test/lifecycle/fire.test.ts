@@ -124,6 +124,7 @@ describe('a scheduled fire', () => {
       occurred_at: occurrence,
       organization_id: me.tenant.organization_id,
       workspace_id: me.tenant.workspace_id,
+      // Ids and references only: the session's content is read by id (docs/decisions.md, events).
       data: {
         session_id: run.session_id,
         deployment_id: d.id,
@@ -133,9 +134,6 @@ describe('a scheduled fire', () => {
         agent: d.agent,
         environment_id: d.environment_id,
         vault_ids: [vault.id],
-        resources: d.resources,
-        initial_events: d.initial_events,
-        budget,
       },
     });
     expect(JSON.stringify(announced)).not.toContain('ghp_');

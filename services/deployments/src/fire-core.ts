@@ -178,9 +178,6 @@ export function createFireCore(deps: DeploymentsCoreDeps) {
           agent: { type: 'agent', id: row.agentId, version: row.agentVersion },
           environment_id: row.environmentId,
           vault_ids: row.vaultIds,
-          resources: row.resources,
-          initial_events: row.initialEvents,
-          budget: row.budget,
         },
         now,
       );

@@ -14,13 +14,15 @@ function coerce(schema: unknown, raw: string): unknown {
 /**
  * Reads the query string against a route's schema: unknown parameters and repeated
  * single-valued ones are 400, values are converted by their declared type and validated.
+ * Names are looked up as the schema's own properties only: `__proto__`, `constructor` and the
+ * like are inherited by every object, and assigning `__proto__` to a plain object drops it.
  */
 export function parseQuery<T extends TObject>(url: URL, schema: T): Static<T> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   const seen = new Set<string>();
   for (const [name, value] of url.searchParams) {
     if (GATEWAY_PARAMS.has(name)) continue;
-    const property = schema.properties[name];
+    const property = Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
     if (!property) throw invalidRequest(`${name}: unknown query parameter`);
     if (seen.has(name)) throw invalidRequest(`${name}: must be given at most once`);
     seen.add(name);

@@ -1,5 +1,5 @@
 import { Type, type Static, type TNull, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
-import { IdParam, ListReply, ListRequest, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, ListReply, ListRequest, MetadataPatch, Nullable, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 
 /**
@@ -48,47 +48,81 @@ const INT32_MAX = 2147483647;
 export const FileId = Type.String({ minLength: 1, maxLength: 128 });
 
 // ---------------------------------------------------------------------------------------------
-// Content blocks
+// Size limits the interface leaves open (issue 10): no stored deployment, and no page of them,
+// grows to many megabytes. Request forms carry them; response forms do not, so a deployment
+// stored before a limit existed is still served. Recorded in docs/decisions.md.
 
-export const TextBlock = closed({ type: Type.Literal('text'), text: Type.String({ minLength: 1 }) });
-
-const Base64Source = closed({ type: Type.Literal('base64'), media_type: Type.String({ minLength: 1 }), data: Type.String() });
-const UrlSource = closed({ type: Type.Literal('url'), url: Type.String({ minLength: 1 }) });
-const FileSource = closed({ type: Type.Literal('file'), file_id: FileId });
-const PlainTextSource = closed({ type: Type.Literal('text'), media_type: Type.Literal('text/plain'), data: Type.String() });
-
-export const ImageBlock = closed({
-  type: Type.Literal('image'),
-  source: Type.Union([Base64Source, UrlSource, FileSource], { description: 'must be a base64, url or file source' }),
-});
-export const DocumentBlock = closed({
-  type: Type.Literal('document'),
-  source: Type.Union([Base64Source, PlainTextSource, UrlSource, FileSource], {
-    description: 'must be a base64, text, url or file source',
-  }),
-  title: Type.Optional(orNull(Type.String())),
-  context: Type.Optional(orNull(Type.String())),
-});
-export const RedactedBlock = closed({ type: Type.Literal('redacted') });
-
-export const UserContentBlock = Type.Union([TextBlock, ImageBlock, DocumentBlock, RedactedBlock], {
-  description: 'must be a text, image, document or redacted block',
-});
+/** A text block, an outcome description, a document's text: the interface's own rubric bound. */
+export const TEXT_MAX_CHARS = 262144;
+/** Content blocks in one user.message or system.message. */
+export const CONTENT_BLOCKS_MAX = 100;
+/** Base64 data of an inline image or document: 1 MiB decoded (larger content is a file). */
+export const BASE64_DATA_MAX_CHARS = 1398104;
+/** `initial_events` as a whole, as UTF-8 JSON: one full-size rubric fits with room to spare. */
+export const INITIAL_EVENTS_MAX_BYTES = 2 * 1024 * 1024;
+/** `resources` as a whole, as UTF-8 JSON (tokens included): hundreds of ordinary repositories. */
+export const RESOURCES_MAX_BYTES = 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------
-// Initial events
+// Content blocks and initial events: built twice, bounded for requests and open for responses.
 
-export const TextRubric = closed({ type: Type.Literal('text'), content: Type.String({ maxLength: 262144 }) });
-export const FileRubric = closed({ type: Type.Literal('file'), file_id: FileId });
-export const Rubric = Type.Union([TextRubric, FileRubric], { description: 'must be a text or file rubric' });
+function eventSchemas(bounded: boolean) {
+  const limit = <O extends Record<string, unknown>>(options: O) => (bounded ? options : {});
+  const text = Type.String({ minLength: 1, ...limit({ maxLength: TEXT_MAX_CHARS }) });
+  const longText = Type.String(limit({ maxLength: TEXT_MAX_CHARS }));
+  const textBlock = closed({ type: Type.Literal('text'), text });
+  const base64Source = closed({
+    type: Type.Literal('base64'),
+    media_type: Type.String({ minLength: 1, ...limit({ maxLength: 255 }) }),
+    data: Type.String(limit({ maxLength: BASE64_DATA_MAX_CHARS })),
+  });
+  const urlSource = closed({ type: Type.Literal('url'), url: Type.String({ minLength: 1, ...limit({ maxLength: 2048 }) }) });
+  const fileSource = closed({ type: Type.Literal('file'), file_id: FileId });
+  const plainTextSource = closed({ type: Type.Literal('text'), media_type: Type.Literal('text/plain'), data: longText });
+  const imageBlock = closed({
+    type: Type.Literal('image'),
+    source: Type.Union([base64Source, urlSource, fileSource], { description: 'must be a base64, url or file source' }),
+  });
+  const documentBlock = closed({
+    type: Type.Literal('document'),
+    source: Type.Union([base64Source, plainTextSource, urlSource, fileSource], {
+      description: 'must be a base64, text, url or file source',
+    }),
+    title: Type.Optional(orNull(Type.String(limit({ maxLength: 1024 })))),
+    context: Type.Optional(orNull(longText)),
+  });
+  const redactedBlock = closed({ type: Type.Literal('redacted') });
+  const userContentBlock = Type.Union([textBlock, imageBlock, documentBlock, redactedBlock], {
+    description: 'must be a text, image, document or redacted block',
+  });
+  const blocks = <T extends TSchema>(block: T) => Type.Array(block, limit({ maxItems: CONTENT_BLOCKS_MAX }));
 
-export const UserMessageEvent = closed({ type: Type.Literal('user.message'), content: Type.Array(UserContentBlock) });
+  const textRubric = closed({ type: Type.Literal('text'), content: Type.String({ maxLength: 262144 }) });
+  const fileRubric = closed({ type: Type.Literal('file'), file_id: FileId });
+  const rubric = Type.Union([textRubric, fileRubric], { description: 'must be a text or file rubric' });
+  return {
+    textBlock,
+    userContentBlock,
+    rubric,
+    userMessage: closed({ type: Type.Literal('user.message'), content: blocks(userContentBlock) }),
+    outcomeDescription: longText,
+    systemMessage: closed({ type: Type.Literal('system.message'), content: blocks(textBlock) }),
+  };
+}
+
+const requestEvents = eventSchemas(true);
+const responseEvents = eventSchemas(false);
+
+export const TextBlock = responseEvents.textBlock;
+export const UserContentBlock = responseEvents.userContentBlock;
+export const Rubric = responseEvents.rubric;
+export const UserMessageEvent = responseEvents.userMessage;
 
 export const DEFAULT_MAX_ITERATIONS = 3;
 export const UserDefineOutcomeEventParams = closed({
   type: Type.Literal('user.define_outcome'),
-  description: Type.String(),
-  rubric: Rubric,
+  description: requestEvents.outcomeDescription,
+  rubric: requestEvents.rubric,
   max_iterations: Type.Optional(orNull(Type.Integer({ minimum: 1, maximum: 20 }))),
 });
 /** Response form: `max_iterations` resolved (3 when it was omitted or null). */
@@ -99,14 +133,17 @@ export const UserDefineOutcomeEvent = closed({
   max_iterations: Type.Integer({ minimum: 1, maximum: 20 }),
 });
 
-export const SystemMessageEvent = closed({ type: Type.Literal('system.message'), content: Type.Array(TextBlock) });
+export const SystemMessageEvent = responseEvents.systemMessage;
 
-export const InitialEventParams = Type.Union([UserMessageEvent, UserDefineOutcomeEventParams, SystemMessageEvent], {
+export const InitialEventParams = Type.Union([requestEvents.userMessage, UserDefineOutcomeEventParams, requestEvents.systemMessage], {
   description: 'must be a user.message, user.define_outcome or system.message event',
 });
 export type InitialEventParams = Static<typeof InitialEventParams>;
 export const InitialEvent = Type.Union([UserMessageEvent, UserDefineOutcomeEvent, SystemMessageEvent]);
 export type InitialEvent = Static<typeof InitialEvent>;
+
+/** The request's `initial_events` (create and update). */
+const InitialEventParamsList = Type.Array(InitialEventParams, { minItems: 1, maxItems: 50, maxBytes: INITIAL_EVENTS_MAX_BYTES });
 
 // ---------------------------------------------------------------------------------------------
 // Session resources
@@ -119,14 +156,37 @@ export const Checkout = Type.Union(
   { description: 'must be a branch or commit checkout' },
 );
 
-const MountPath = Type.String({ minLength: 1, maxLength: 4096 });
+/**
+ * Absolute, no `..` segment, no NUL: a mount path cannot climb out of where it is put. The
+ * deployments service stores it normalised (`/x/./y//` -> `/x/y`) and compares mounts in that
+ * form.
+ */
+const MountPath = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  pattern: '^/(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000]*$',
+  description: 'must be an absolute path (starting with /) without .. segments or NUL characters',
+});
+
+/**
+ * http(s) only, a non-empty host, no userinfo (`user:pass@` would store a credential in clear and
+ * echo it), no whitespace or control characters, and no `\\` (URL parsers read it as `/`, so
+ * `https://evil\\@github.com` would hide its real host). Whether plain `http://` is allowed is
+ * the deployments service's setting (`ALLOW_HTTP_REPOSITORY_URLS`, off by default).
+ */
+const RepositoryUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\\\\\s\\u0000-\\u001f]+(?:[/?#][^\\s\\u0000-\\u001f]*)?$',
+  description: 'must be an https:// URL with a host and without credentials, spaces or backslashes',
+});
 
 /** `github_repository` is the SDK's name for the same kind; accepted and echoed as sent. */
 export const REPOSITORY_RESOURCE_TYPES = ['hosted_repository', 'github_repository'] as const;
 const repositoryParams = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
   closed({
     type: Type.Literal(kind),
-    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    url: RepositoryUrl,
     /** Write-only: stored encrypted, never returned, never logged. */
     authorization_token: Type.String({ minLength: 1, maxLength: 4096 }),
     mount_path: Type.Optional(orNull(MountPath)),
@@ -145,7 +205,12 @@ export const FileResourceConfig = closed({ type: Type.Literal('file'), file_id: 
 export const MemoryStoreAccess = Type.Union([Type.Literal('read_write'), Type.Literal('read_only')]);
 export const MemoryStoreResourceParams = closed({
   type: Type.Literal('memory_store'),
-  memory_store_id: Type.String({ pattern: '^memstore_', description: 'must be a memory store id (prefix memstore_)' }),
+  memory_store_id: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    pattern: '^memstore_',
+    description: 'must be a memory store id (prefix memstore_)',
+  }),
   access: Type.Optional(orNull(MemoryStoreAccess, 'must be one of "read_write", "read_only" or null')),
   instructions: Type.Optional(orNull(Type.String({ maxLength: 4096 }))),
 });
@@ -161,6 +226,8 @@ export const SessionResourceParams = Type.Union(
   { description: 'must be a hosted_repository, github_repository, file or memory_store resource' },
 );
 export type SessionResourceParams = Static<typeof SessionResourceParams>;
+/** The request's `resources` (create and update). */
+const SessionResourceParamsList = Type.Array(SessionResourceParams, { maxItems: 500, maxBytes: RESOURCES_MAX_BYTES });
 export const SessionResourceConfig = Type.Union([
   repositoryConfig('hosted_repository'),
   repositoryConfig('github_repository'),
@@ -233,9 +300,9 @@ export const DeploymentCreateRequest = closed({
   description: Type.Optional(orNull(Type.String({ maxLength: 2048 }))),
   agent: AgentParam,
   environment_id: Type.String({ minLength: 1, maxLength: 128 }),
-  vault_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
-  initial_events: Type.Array(InitialEventParams, { minItems: 1, maxItems: 50 }),
-  resources: Type.Optional(Type.Array(SessionResourceParams, { maxItems: 500 })),
+  vault_ids: Type.Optional(Type.Array(IdParam, { maxItems: 50 })),
+  initial_events: InitialEventParamsList,
+  resources: Type.Optional(SessionResourceParamsList),
   metadata: Type.Optional(DeploymentMetadata),
   schedule: Type.Optional(orNull(ScheduleParams, 'must be a cron schedule or null')),
   budget: Type.Optional(orNull(Budget, 'must be a limit budget or null')),
@@ -282,7 +349,7 @@ export type Deployment = Static<typeof Deployment>;
 /** Filters as the deployments service receives them, already checked for consistency. */
 export const DeploymentListFilters = Type.Object(
   {
-    agent_id: Type.Optional(Type.String()),
+    agent_id: Type.Optional(IdOf('agent')),
     status: Type.Optional(DeploymentStatus),
     created_at_gte: Type.Optional(Type.String()),
     created_at_lte: Type.Optional(Type.String()),
@@ -312,11 +379,9 @@ export const DeploymentUpdateRequest = closed({
   description: Type.Optional(orNull(Type.String({ maxLength: 2048 }))),
   agent: Type.Optional(AgentParam),
   environment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  vault_ids: Type.Optional(orNull(Type.Array(Type.String(), { maxItems: 50 }), 'must be an array of at most 50 vault ids, or null')),
-  initial_events: Type.Optional(Type.Array(InitialEventParams, { minItems: 1, maxItems: 50 })),
-  resources: Type.Optional(
-    orNull(Type.Array(SessionResourceParams, { maxItems: 500 }), 'must be an array of at most 500 resources, or null'),
-  ),
+  vault_ids: Type.Optional(orNull(Type.Array(IdParam, { maxItems: 50 }), 'must be an array of at most 50 vault ids, or null')),
+  initial_events: Type.Optional(InitialEventParamsList),
+  resources: Type.Optional(orNull(SessionResourceParamsList, 'must be an array of at most 500 resources, or null')),
   metadata: Type.Optional(orNull(MetadataPatch, 'must be an object of string or null values, or null')),
   schedule: Type.Optional(orNull(ScheduleParams, 'must be a cron schedule or null')),
   budget: Type.Optional(orNull(Budget, 'must be a limit budget or null')),
@@ -324,5 +389,5 @@ export const DeploymentUpdateRequest = closed({
 export type DeploymentUpdateRequest = Static<typeof DeploymentUpdateRequest>;
 
 /** Bus form of the operations on one deployment (the tenant travels in the call context). */
-export const DeploymentIdRequest = closed({ deployment_id: IdParam });
-export const UpdateDeploymentRequest = closed({ deployment_id: IdParam, update: DeploymentUpdateRequest });
+export const DeploymentIdRequest = closed({ deployment_id: IdOf('deployment') });
+export const UpdateDeploymentRequest = closed({ deployment_id: IdOf('deployment'), update: DeploymentUpdateRequest });

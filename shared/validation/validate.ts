@@ -138,7 +138,13 @@ function valueAt(value: unknown, pointer: string): unknown {
 /** Validates or throws a 400 whose message names the field path. */
 export function validate<T extends TSchema>(schema: T, value: unknown, root?: string): Static<T> {
   const error = firstUsefulError(schema, value);
-  if (!error) return value as Static<T>;
+  if (!error) {
+    const surrogate = loneSurrogateAt(value, '');
+    if (surrogate !== undefined) throw invalidRequest(`${fieldPath(surrogate, root)}: ${LONE_SURROGATE}`);
+    const oversized = oversizedAt(schema, value, '');
+    if (oversized) throw invalidRequest(`${fieldPath(oversized.pointer, root)}: must be at most ${oversized.maxBytes} bytes as JSON`);
+    return value as Static<T>;
+  }
   if (error.type === ValueErrorType.ObjectAdditionalProperties && isKeyPatternRecord(error.schema)) {
     // A key outside a record's key pattern (e.g. metadata key length): name the record.
     const parent = error.path.slice(0, error.path.lastIndexOf('/'));
@@ -160,4 +166,84 @@ function keyPatternMessage(schema: TSchema): string {
 
 export function isValid<T extends TSchema>(schema: T, value: unknown): value is Static<T> {
   return checkerFor(schema).Check(value);
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE_PATTERN = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = 'contains a lone surrogate (text must be well-formed Unicode)';
+
+/**
+ * Where the first string (or object key) holding an unpaired UTF-16 surrogate is, as a JSON
+ * pointer. `JSON.parse` turns the escape `"\ud800"` into such a string; the databases' JSON
+ * checks refuse it, so it would surface as a 500 on insert. Every validated value is walked,
+ * whatever its schema: keys of records and free-form objects included.
+ */
+function loneSurrogateAt(value: unknown, pointer: string): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE_PATTERN.test(value) ? pointer : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = loneSurrogateAt(value[i], `${pointer}/${i}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+      // A bad key is reported at the object that holds it: the key itself cannot be printed.
+      if (LONE_SURROGATE_PATTERN.test(key)) return pointer;
+      const found = loneSurrogateAt(inner, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `maxBytes` is this product's schema keyword for a limit on a value's size as UTF-8 JSON (what
+ * is stored and sent), for values whose count and item limits alone multiply to many megabytes
+ * (`initial_events`, `resources`). TypeBox ignores unknown keywords, so it is checked here, after
+ * the schema has passed; only schemas that carry it somewhere are walked.
+ */
+function oversizedAt(schema: TSchema, value: unknown, pointer: string): { pointer: string; maxBytes: number } | undefined {
+  if (!carriesByteLimit(schema)) return undefined;
+  const s = schema as Record<string, unknown>;
+  if (typeof s.maxBytes === 'number' && Buffer.byteLength(JSON.stringify(value) ?? '') > s.maxBytes) {
+    return { pointer, maxBytes: s.maxBytes };
+  }
+  if (Array.isArray(s.anyOf)) {
+    const variant = (s.anyOf as TSchema[]).find((v) => isValid(v, value));
+    return variant ? oversizedAt(variant, value, pointer) : undefined;
+  }
+  if (Array.isArray(value) && s.items) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = oversizedAt(s.items as TSchema, value[i], `${pointer}/${i}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object' && s.properties) {
+    for (const [key, inner] of Object.entries(s.properties as Record<string, TSchema>)) {
+      if (!(key in value)) continue;
+      const found = oversizedAt(inner, (value as Record<string, unknown>)[key], `${pointer}/${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+const byteLimited = new WeakMap<TSchema, boolean>();
+
+function carriesByteLimit(schema: TSchema): boolean {
+  let known = byteLimited.get(schema);
+  if (known === undefined) {
+    const s = schema as Record<string, unknown>;
+    const children = [
+      ...(Array.isArray(s.anyOf) ? (s.anyOf as TSchema[]) : []),
+      ...(s.items && typeof s.items === 'object' ? [s.items as TSchema] : []),
+      ...(s.properties ? Object.values(s.properties as Record<string, TSchema>) : []),
+    ];
+    known = typeof s.maxBytes === 'number' || children.some(carriesByteLimit);
+    byteLimited.set(schema, known);
+  }
+  return known;
 }

@@ -91,7 +91,7 @@ const LIMITS: LimitRow[] = [
   { limit: 'cron expression min 1', ok: () => cron('* * * * *'), past: () => cron(''), path: 'schedule.expression:' },
   { limit: 'cron expression max 256', ok: () => cron(cronOfLength(256)), past: () => cron(cronOfLength(257)), path: 'schedule.expression:' },
   { limit: 'cron timezone min 1', ok: () => cron('0 9 * * *', 'UTC'), past: () => cron('0 9 * * *', ''), path: 'schedule.timezone:' },
-  { limit: 'repository url min 1', ok: () => ({ resources: [repo({ url: 'u', mount_path: '/w' })] }), past: () => ({ resources: [repo({ url: '' })] }), path: 'resources.0.url:' },
+  { limit: 'repository url min 1', ok: () => ({ resources: [repo({ url: 'https://h', mount_path: '/w' })] }), past: () => ({ resources: [repo({ url: '' })] }), path: 'resources.0.url:' },
   { limit: 'repository url max 2048', ok: () => ({ resources: [repo({ url: `https://github.com/acme/${s(2048 - 24)}` })] }), past: () => ({ resources: [repo({ url: `https://github.com/acme/${s(2049 - 24)}` })] }), path: 'resources.0.url:' },
   { limit: 'authorization_token min 1', ok: () => ({ resources: [repo({ authorization_token: 't' })] }), past: () => ({ resources: [repo({ authorization_token: '' })] }), path: 'resources.0.authorization_token:' },
   { limit: 'authorization_token max 4096', ok: () => ({ resources: [repo({ authorization_token: s(4096) })] }), past: () => ({ resources: [repo({ authorization_token: s(4097) })] }), path: 'resources.0.authorization_token:' },

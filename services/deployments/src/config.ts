@@ -10,6 +10,11 @@ export const DeploymentsConfigSchema = {
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_deployments' }),
   /** Wrap each deployment's data key, which seals its repository tokens. Required in production. */
   ...MasterKeyConfig,
+  /**
+   * Accept plain `http://` repository URLs (a private Git server without TLS). Off: a repository
+   * token would otherwise travel in clear to whatever the URL names.
+   */
+  ALLOW_HTTP_REPOSITORY_URLS: Type.Boolean({ default: false }),
 };
 
 /** Parses the environment; a bad value (including the master keys) stops start-up naming it. */

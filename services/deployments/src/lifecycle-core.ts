@@ -60,7 +60,7 @@ export function createLifecycleCore(deps: DeploymentsCoreDeps) {
     const row = await findDeployment(db, tenant, id);
     if (!row) throw deploymentNotFound(id);
     if (row.archivedAt) throw archivedRefusal(id, 'updated');
-    const plan = planDeploymentUpdate(row, request);
+    const plan = planDeploymentUpdate(row, request, deps.repositoryUrls);
 
     // A patch that names no reference and touches no model rule (name, description, metadata,
     // schedule, a cleared list) asks no other service, so it works while they are away.

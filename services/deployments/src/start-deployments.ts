@@ -23,6 +23,7 @@ export async function startDeployments(config: DeploymentsConfig, options: { clo
     clock: runtime.clock,
     bus: runtime.client,
     masterKeys: config.masterKeys,
+    repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },
     relay: runtime.relay,
   };
   registerDeploymentHandlers(runtime.server, {

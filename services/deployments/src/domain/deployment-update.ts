@@ -3,7 +3,7 @@ import type { DeploymentRow } from '../db/schema';
 import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './initial-events';
 import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
 import type { PlacedReference } from './references';
-import { resolveResources, type RepositoryToken } from './resources';
+import { resolveResources, type RepositoryToken, type RepositoryUrlRules } from './resources';
 import { compileRequestedSchedule } from './schedule';
 
 /** Stored columns an update may change; the agent version is resolved by the catalog afterwards. */
@@ -42,7 +42,11 @@ export interface UpdatePlan {
  * new columns, per the SDK's patch semantics (see DeploymentUpdateRequest). Throws the same 400s
  * creation does, naming the field.
  */
-export function planDeploymentUpdate(row: DeploymentRow, update: DeploymentUpdateRequest): UpdatePlan {
+export function planDeploymentUpdate(
+  row: DeploymentRow,
+  update: DeploymentUpdateRequest,
+  repositoryUrls?: RepositoryUrlRules,
+): UpdatePlan {
   const metadata = applyMetadataPatch(row.metadata, update.metadata);
   const schedule =
     update.schedule === undefined
@@ -54,7 +58,7 @@ export function planDeploymentUpdate(row: DeploymentRow, update: DeploymentUpdat
         : compileRequestedSchedule(update.schedule);
   const events: InitialEventParams[] = update.initial_events ?? row.initialEvents;
   const systemMessageAt = checkSystemMessagePlacement(events);
-  const resources = update.resources === undefined ? null : resolveResources(update.resources ?? []);
+  const resources = update.resources === undefined ? null : resolveResources(update.resources ?? [], repositoryUrls);
   const budget = update.budget === undefined ? row.budget : update.budget;
 
   const agent =

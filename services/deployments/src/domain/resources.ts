@@ -46,26 +46,62 @@ export function repositoryName(url: string): string | undefined {
   return name === '' || name === '.' || name === '..' || name.includes('/') ? undefined : name;
 }
 
-/** Paths that name the same directory compare equal: `/a//b/` and `/a/b`. */
-const mountKey = (path: string) => path.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+/**
+ * The one spelling of a mount path: empty and `.` segments dropped, so `/x/./y//z/` is `/x/y/z`
+ * and paths that name the same directory compare equal. The schema has already refused relative
+ * paths, `..` segments and NUL; a `..` met here is refused again rather than resolved, so no
+ * path can climb out of where it is mounted.
+ */
+export function normaliseMountPath(path: string, field: string): string {
+  const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
+  if (!path.startsWith('/') || segments.includes('..') || path.includes('\0')) {
+    throw invalidRequest(`${field}: must be an absolute path (starting with /) without .. segments or NUL characters`);
+  }
+  return `/${segments.join('/')}`;
+}
+
+export interface RepositoryUrlRules {
+  /** `ALLOW_HTTP_REPOSITORY_URLS`: accept plain `http://` repository URLs (private networks). */
+  allowHttpUrls: boolean;
+}
+
+/**
+ * The schema has checked the URL's shape (http or https, a host, no userinfo, no spaces); this
+ * checks what the parser makes of it, and the scheme against the service's setting.
+ */
+export function checkRepositoryUrl(url: string, field: string, rules: RepositoryUrlRules): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || parsed.hostname === '' || parsed.username !== '' || parsed.password !== '') {
+    throw invalidRequest(`${field}: must be an https:// URL with a host and without credentials`);
+  }
+  if (parsed.protocol === 'https:') return;
+  if (parsed.protocol === 'http:' && rules.allowHttpUrls) return;
+  throw invalidRequest(`${field}: must be an https:// URL${parsed.protocol === 'http:' ? ' (plain http:// is not allowed)' : ''}`);
+}
 
 /**
  * Fills in the documented defaults, rejects two resources mounted at the same path, and
  * separates the write-only tokens from what is stored and returned.
  */
-export function resolveResources(resources: SessionResourceParams[]): ResolvedResources {
+export function resolveResources(
+  resources: SessionResourceParams[],
+  rules: RepositoryUrlRules = { allowHttpUrls: false },
+): ResolvedResources {
   const out: ResolvedResources = { configs: [], tokens: [], files: [], memoryStores: [] };
   const mounted = new Map<string, number>();
-  const claimMount = (path: string, index: number) => {
-    const key = mountKey(path);
-    const first = mounted.get(key);
+  /** Stored and returned normalised: the form the duplicate rule compares. */
+  const claimMount = (path: string, index: number): string => {
+    const normalised = normaliseMountPath(path, `resources.${index}.mount_path`);
+    const first = mounted.get(normalised);
     if (first !== undefined) {
-      throw invalidRequest(`resources.${index}.mount_path: '${path.slice(0, 200)}' is already used by resources.${first}`);
+      throw invalidRequest(`resources.${index}.mount_path: '${normalised.slice(0, 200)}' is already used by resources.${first}`);
     }
-    mounted.set(key, index);
+    mounted.set(normalised, index);
+    return normalised;
   };
   resources.forEach((resource, index) => {
     if (isRepository(resource)) {
+      checkRepositoryUrl(resource.url, `resources.${index}.url`, rules);
       let mountPath = resource.mount_path ?? undefined;
       if (mountPath === undefined) {
         const name = repositoryName(resource.url);
@@ -74,12 +110,11 @@ export function resolveResources(resources: SessionResourceParams[]): ResolvedRe
         }
         mountPath = `/workspace/${name}`;
       }
-      claimMount(mountPath, index);
+      mountPath = claimMount(mountPath, index);
       out.configs.push({ type: resource.type, url: resource.url, mount_path: mountPath, checkout: resource.checkout ?? null });
       out.tokens.push({ index, token: resource.authorization_token });
     } else if (resource.type === 'file') {
-      const mountPath = resource.mount_path ?? `/mnt/session/uploads/${resource.file_id}`;
-      claimMount(mountPath, index);
+      const mountPath = claimMount(resource.mount_path ?? `/mnt/session/uploads/${resource.file_id}`, index);
       out.configs.push({ type: 'file', file_id: resource.file_id, mount_path: mountPath });
       out.files.push({ id: resource.file_id, path: `resources.${index}.file_id` });
     } else {

@@ -36,3 +36,23 @@ export function randomBase62(length: number): string {
 export function newId(kind: IdKind): string {
   return ID_PREFIXES[kind] + randomBase62(24);
 }
+
+/** Length of the random part of every id `newId` makes. */
+export const ID_RANDOM_LENGTH = 24;
+
+/**
+ * The exact form of an id of one kind: its prefix, then 24 base62 characters, nothing else. A
+ * value outside it names nothing, so it is refused before any lookup: the databases' PAD SPACE
+ * collations would otherwise find `depl_… ` (trailing space) as `depl_…`.
+ */
+export const idPattern = (kind: IdKind) => `^${ID_PREFIXES[kind]}[0-9A-Za-z]{${ID_RANDOM_LENGTH}}$`;
+
+const exactForms = new Map<IdKind, RegExp>();
+export function isIdOf(kind: IdKind, value: string): boolean {
+  let form = exactForms.get(kind);
+  if (!form) {
+    form = new RegExp(idPattern(kind));
+    exactForms.set(kind, form);
+  }
+  return form.test(value);
+}

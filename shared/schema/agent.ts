@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 
 /**
  * The agent resource (SDK `BetaManagedAgentsAgent`). Every change creates a new immutable
@@ -128,12 +128,12 @@ export const AgentListFilters = Type.Object(
 );
 export type AgentListFilters = Static<typeof AgentListFilters>;
 
-export const AgentIdRequest = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const AgentIdRequest = Type.Object({ id: IdOf('agent') }, { additionalProperties: false });
 export const GetAgentRequest = Type.Object(
-  { id: Type.String(), version: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { id: IdOf('agent'), version: Type.Optional(Type.Integer({ minimum: 1 })) },
   { additionalProperties: false },
 );
-export const UpdateAgentRequest = Type.Object({ id: Type.String(), patch: AgentUpdateBody }, { additionalProperties: false });
+export const UpdateAgentRequest = Type.Object({ id: IdOf('agent'), patch: AgentUpdateBody }, { additionalProperties: false });
 export const AgentListRequest = ListRequest(AgentListFilters);
 export const AgentListReply = ListReply(Agent);
 

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ID_PREFIXES, idPattern, type IdKind } from '../ids/ids';
 
 /** RFC 3339 UTC with milliseconds, e.g. 2026-11-22T09:00:00.000Z. */
 export const Timestamp = Type.String({ format: 'date-time' });
@@ -59,4 +60,16 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 /** Query-string booleans arrive as text; only these two spellings are accepted. */
 export const QueryBoolean = Type.Union([Type.Literal('true'), Type.Literal('false')]);
 
+/**
+ * An id reference in a request body: the interface's 1..128 characters. Its exact form is checked
+ * before any lookup (`IdOf`, `isIdOf`): a well-sized value in any other form names nothing (404).
+ */
 export const IdParam = Type.String({ minLength: 1, maxLength: 128 });
+
+/**
+ * An id of one kind in its exact form (prefix, 24 base62 characters). Bus requests that look
+ * one up carry it, so no padded, re-cased or foreign id reaches a database comparison, whoever
+ * the caller is.
+ */
+export const IdOf = (kind: IdKind) =>
+  Type.String({ pattern: idPattern(kind), description: `must be an id of the form ${ID_PREFIXES[kind]} followed by 24 letters or digits` });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
 
 export const AgentReference = Type.Object(
   { type: Type.Literal('agent'), id: IdParam, version: Type.Integer() },
@@ -56,7 +56,7 @@ export type DeploymentRun = Static<typeof DeploymentRun>;
 
 /** The fire operation (manual run, or a scheduler claim). Idempotent per scheduled occurrence. */
 export const FireDeploymentRequest = Type.Object(
-  { deployment_id: Type.String(), trigger: TriggerContext },
+  { deployment_id: IdOf('deployment'), trigger: TriggerContext },
   { additionalProperties: false },
 );
 export const FireDeploymentReply = Type.Union([
@@ -76,7 +76,7 @@ export type TriggerType = Static<typeof TriggerType>;
 /** Filters as the deployments service receives them; bounds are UTC millisecond timestamps. */
 export const DeploymentRunListFilters = Type.Object(
   {
-    deployment_id: Type.Optional(Type.String()),
+    deployment_id: Type.Optional(IdOf('deployment')),
     trigger_type: Type.Optional(TriggerType),
     /** true: failed runs (error set); false: runs that created a session. */
     has_error: Type.Optional(Type.Boolean()),
@@ -90,4 +90,4 @@ export const DeploymentRunListFilters = Type.Object(
 export type DeploymentRunListFilters = Static<typeof DeploymentRunListFilters>;
 export const DeploymentRunListRequest = ListRequest(DeploymentRunListFilters);
 export const DeploymentRunListReply = ListReply(DeploymentRun);
-export const DeploymentRunIdRequest = Type.Object({ deployment_run_id: IdParam }, { additionalProperties: false });
+export const DeploymentRunIdRequest = Type.Object({ deployment_run_id: IdOf('deploymentRun') }, { additionalProperties: false });

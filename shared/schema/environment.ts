@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 
 /** The environment resource (SDK `BetaEnvironment`): where sessions run. Only `cloud` exists here. */
 
@@ -125,9 +125,9 @@ export const EnvironmentDeleted = Type.Object(
 export const EnvironmentListFilters = Type.Object({ include_archived: Type.Boolean() }, { additionalProperties: false });
 export type EnvironmentListFilters = Static<typeof EnvironmentListFilters>;
 
-export const EnvironmentIdRequest = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const EnvironmentIdRequest = Type.Object({ id: IdOf('environment') }, { additionalProperties: false });
 export const UpdateEnvironmentRequest = Type.Object(
-  { id: Type.String(), patch: EnvironmentUpdateBody },
+  { id: IdOf('environment'), patch: EnvironmentUpdateBody },
   { additionalProperties: false },
 );
 export const EnvironmentListRequest = ListRequest(EnvironmentListFilters);

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Timestamp } from './common';
+import { IdOf, IdParam, ListReply, ListRequest, Timestamp } from './common';
 
 /** The file resource (SDK `BetaFileMetadata`): uploaded bytes, stored by the catalog. */
 
@@ -39,7 +39,7 @@ export type FileContent = Static<typeof FileContent>;
 export const FileListFilters = Type.Object({}, { additionalProperties: false });
 export type FileListFilters = Static<typeof FileListFilters>;
 
-export const FileIdRequest = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const FileIdRequest = Type.Object({ id: IdOf('file') }, { additionalProperties: false });
 export const FileListRequest = ListRequest(FileListFilters);
 export const FileListReply = ListReply(FileMetadata);
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 
 /** The memory store resource (SDK `BetaManagedAgentsMemoryStore`); its contents are not served here. */
 
@@ -59,9 +59,9 @@ export const MemoryStoreListFilters = Type.Object(
 );
 export type MemoryStoreListFilters = Static<typeof MemoryStoreListFilters>;
 
-export const MemoryStoreIdRequest = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const MemoryStoreIdRequest = Type.Object({ id: IdOf('memoryStore') }, { additionalProperties: false });
 export const UpdateMemoryStoreRequest = Type.Object(
-  { id: Type.String(), patch: MemoryStoreUpdateBody },
+  { id: IdOf('memoryStore'), patch: MemoryStoreUpdateBody },
   { additionalProperties: false },
 );
 export const MemoryStoreListRequest = ListRequest(MemoryStoreListFilters);

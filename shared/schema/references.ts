@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from './common';
+import { IdOf, Nullable } from './common';
 import { Model } from './model';
 
 /**
@@ -15,10 +15,10 @@ const Checked = Type.Object({ id: Type.String(), state: ReferenceState }, { addi
 export const ResolveReferencesRequest = Type.Object(
   {
     /** `version: null` resolves the latest version. */
-    agent: Nullable(Type.Object({ id: Type.String(), version: Nullable(Type.Integer()) }, { additionalProperties: false })),
-    environment_id: Nullable(Type.String()),
-    file_ids: Type.Array(Type.String()),
-    memory_store_ids: Type.Array(Type.String()),
+    agent: Nullable(Type.Object({ id: IdOf('agent'), version: Nullable(Type.Integer()) }, { additionalProperties: false })),
+    environment_id: Nullable(IdOf('environment')),
+    file_ids: Type.Array(IdOf('file')),
+    memory_store_ids: Type.Array(IdOf('memoryStore')),
   },
   { additionalProperties: false },
 );
@@ -41,6 +41,6 @@ export const ResolveReferencesReply = Type.Object(
 );
 export type ResolveReferencesReply = Static<typeof ResolveReferencesReply>;
 
-export const CheckVaultsRequest = Type.Object({ vault_ids: Type.Array(Type.String()) }, { additionalProperties: false });
+export const CheckVaultsRequest = Type.Object({ vault_ids: Type.Array(IdOf('vault')) }, { additionalProperties: false });
 export const CheckVaultsReply = Type.Object({ vaults: Type.Array(Checked) }, { additionalProperties: false });
 export type CheckVaultsReply = Static<typeof CheckVaultsReply>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, Nullable, PagePosition, Timestamp } from './common';
+import { IdOf, IdParam, Nullable, PagePosition, Timestamp } from './common';
 import { Budget, InitialEvent, SessionResourceConfig } from './deployment';
 import { AgentReference } from './deployment-run';
 
@@ -52,15 +52,15 @@ export type SessionListOrder = Static<typeof SessionListOrder>;
  */
 export const SessionListFilters = Type.Object(
   {
-    deployment_id: Type.Optional(Type.String()),
-    agent_id: Type.Optional(Type.String()),
+    deployment_id: Type.Optional(IdOf('deployment')),
+    agent_id: Type.Optional(IdOf('agent')),
     agent_version: Type.Optional(Type.Integer({ minimum: 1 })),
     created_at_gt: Type.Optional(Type.String()),
     created_at_gte: Type.Optional(Type.String()),
     created_at_lt: Type.Optional(Type.String()),
     created_at_lte: Type.Optional(Type.String()),
     include_archived: Type.Boolean(),
-    memory_store_id: Type.Optional(Type.String()),
+    memory_store_id: Type.Optional(IdOf('memoryStore')),
     statuses: Type.Optional(Type.Array(SessionStatus, { minItems: 1 })),
     order: SessionListOrder,
   },
@@ -86,7 +86,7 @@ export const SessionListReply = Type.Object(
   { data: Type.Array(Session), next: Position, prev: Position },
   { additionalProperties: false },
 );
-export const SessionIdRequest = Type.Object({ session_id: IdParam }, { additionalProperties: false });
+export const SessionIdRequest = Type.Object({ session_id: IdOf('session') }, { additionalProperties: false });
 
 /**
  * Announces a new session to the agent runtime (JetStream subject `sessions.created`): the ids

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 import { ReferenceState } from './references';
 
 /**
@@ -239,22 +239,22 @@ export const DeletedVaultCredential = Type.Object(
 export type DeletedVaultCredential = Static<typeof DeletedVaultCredential>;
 
 export const CredentialListFilters = Type.Object(
-  { vault_id: IdParam, include_archived: Type.Boolean() },
+  { vault_id: IdOf('vault'), include_archived: Type.Boolean() },
   { additionalProperties: false },
 );
 export type CredentialListFilters = Static<typeof CredentialListFilters>;
 
 /** Bus forms (the tenant travels in the call context). */
 export const CredentialCreateBusRequest = Type.Object(
-  { vault_id: IdParam, credential: CredentialCreateRequest },
+  { vault_id: IdOf('vault'), credential: CredentialCreateRequest },
   { additionalProperties: false },
 );
 export const CredentialIdRequest = Type.Object(
-  { vault_id: IdParam, credential_id: IdParam },
+  { vault_id: IdOf('vault'), credential_id: IdOf('credential') },
   { additionalProperties: false },
 );
 export const CredentialUpdateBusRequest = Type.Object(
-  { vault_id: IdParam, credential_id: IdParam, update: CredentialUpdateRequest },
+  { vault_id: IdOf('vault'), credential_id: IdOf('credential'), update: CredentialUpdateRequest },
   { additionalProperties: false },
 );
 export const CredentialListRequest = ListRequest(CredentialListFilters);
@@ -276,7 +276,7 @@ export const ResolvedCredential = Type.Object(
 export type ResolvedCredential = Static<typeof ResolvedCredential>;
 
 export const ResolveCredentialsRequest = Type.Object(
-  { vault_ids: Type.Array(IdParam, { maxItems: 50 }) },
+  { vault_ids: Type.Array(IdOf('vault'), { maxItems: 50 }) },
   { additionalProperties: false },
 );
 export const ResolveCredentialsReply = Type.Object(

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 
 /** A vault: a named, tenant-owned container of credentials (shape of the SDK's `BetaManagedAgentsVault`). */
 export const Vault = Type.Object(
@@ -43,9 +43,9 @@ export const VaultListFilters = Type.Object({ include_archived: Type.Boolean() }
 export type VaultListFilters = Static<typeof VaultListFilters>;
 
 /** Bus forms (the tenant travels in the call context). */
-export const VaultIdRequest = Type.Object({ vault_id: IdParam }, { additionalProperties: false });
+export const VaultIdRequest = Type.Object({ vault_id: IdOf('vault') }, { additionalProperties: false });
 export const VaultUpdateBusRequest = Type.Object(
-  { vault_id: IdParam, update: VaultUpdateRequest },
+  { vault_id: IdOf('vault'), update: VaultUpdateRequest },
   { additionalProperties: false },
 );
 export const VaultListRequest = ListRequest(VaultListFilters);

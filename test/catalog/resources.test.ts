@@ -201,20 +201,20 @@ describe('catalog.references.resolve', () => {
     const reply = await resolve({
       agent: { id: agent.id, version: null },
       environment_id: env.id,
-      file_ids: [file.id, foreignFile.id, 'file_missing'],
-      memory_store_ids: [store.id, archivedStore.id, 'memstore_missing'],
+      file_ids: [file.id, foreignFile.id, 'file_000000000000000000000000'],
+      memory_store_ids: [store.id, archivedStore.id, 'memstore_000000000000000000000000'],
     });
     expect(reply.agent).toMatchObject({ id: agent.id, state: 'ok', version: 2, model: { type: 'model', id: 'claude-haiku-4-5', supports_system_messages: false } });
     expect(reply.environment).toEqual({ id: env.id, state: 'ok' });
     expect(reply.files).toEqual([
       { id: file.id, state: 'ok' },
       { id: foreignFile.id, state: 'not_found' },
-      { id: 'file_missing', state: 'not_found' },
+      { id: 'file_000000000000000000000000', state: 'not_found' },
     ]);
     expect(reply.memory_stores).toEqual([
       { id: store.id, state: 'ok' },
       { id: archivedStore.id, state: 'archived' },
-      { id: 'memstore_missing', state: 'not_found' },
+      { id: 'memstore_000000000000000000000000', state: 'not_found' },
     ]);
 
     expect((await resolve({ agent: { id: agent.id, version: 1 }, environment_id: gone.id, file_ids: [], memory_store_ids: [] })).agent).toMatchObject({ state: 'ok', version: 1 });

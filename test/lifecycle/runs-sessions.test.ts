@@ -94,7 +94,7 @@ describe('GET /v1/deployment_runs', () => {
     await expectRuns({ has_error: 'false' }, (r) => r.session_id !== null);
     await expectRuns({ deployment_id: scheduledDeployment.id, trigger_type: 'manual', has_error: 'false' }, (r) => r.deployment_id === scheduledDeployment.id && r.trigger_context.type === 'manual');
     await expectRuns({ deployment_id: brokenDeployment.id, has_error: 'false' }, () => false);
-    expect((await listRuns({ deployment_id: 'depl_nonexistent' })).data).toEqual([]);
+    expect((await listRuns({ deployment_id: 'depl_000000000000000000000000' })).data).toEqual([]);
     for (const r of (await listRuns({ has_error: 'true' })).data) {
       expect([r.session_id, r.error.type]).toEqual([null, 'vault_not_found_error']);
     }

@@ -131,10 +131,10 @@ describe('filters', () => {
     await expectSessions({ agent_id: agentA.id, agent_version: '1' }, (s) => s.agent_id === agentA.id && s.agent_version === 1);
     await expectSessions({ agent_id: agentA.id, agent_version: '2' }, (s) => s.deployment_id === onV2.id);
     await expectSessions({ agent_id: agentA.id, agent_version: '3' }, () => false);
-    await expectSessions({ agent_id: 'agent_unknown' }, () => false);
+    await expectSessions({ agent_id: 'agent_000000000000000000000000' }, () => false);
     await expectSessions({ memory_store_id: storeOne.id }, (s) => s.stores.includes(storeOne.id));
     await expectSessions({ memory_store_id: storeTwo.id }, (s) => s.stores.includes(storeTwo.id));
-    await expectSessions({ memory_store_id: 'memstore_unknown' }, () => false);
+    await expectSessions({ memory_store_id: 'memstore_000000000000000000000000' }, () => false);
     await expectSessions({ statuses: ['idle'] }, () => true);
     await expectSessions({ statuses: ['running'] }, () => false);
     await expectSessions({ statuses: ['running', 'idle', 'idle'] }, () => true);

@@ -342,9 +342,9 @@ describe('vault credentials', () => {
     ok(await api('POST', `/v1/vaults/${archived.id}/archive`), 'archive');
     const empty = await createVault(api);
 
-    const reply = await resolveCredentials(stack, tenant, ['vlt_missing', vault.id, archived.id, empty.id]);
+    const reply = await resolveCredentials(stack, tenant, ['vlt_000000000000000000000000', vault.id, archived.id, empty.id]);
     expect(reply.vaults.map((v) => [v.id, v.state])).toEqual([
-      ['vlt_missing', 'not_found'],
+      ['vlt_000000000000000000000000', 'not_found'],
       [vault.id, 'ok'],
       [archived.id, 'archived'],
       [empty.id, 'ok'],

@@ -7,8 +7,9 @@ import { vaultSubjects } from '../../../shared/bus/subjects/vaults';
 import { generateDataKey, sealSecret, wrapDataKey } from '../../../shared/crypto/envelope';
 import type { MasterKeyRing } from '../../../shared/crypto/master-key-ring';
 import type { Database } from '../../../shared/db/connect';
+import { presentWithinBudget } from '../../../shared/db/keyset-page';
 import { ApiError, invalidRequest } from '../../../shared/errors/api-error';
-import { newId } from '../../../shared/ids/ids';
+import { isIdOf, newId } from '../../../shared/ids/ids';
 import type { PagePosition } from '../../../shared/schema/common';
 import {
   metadataKeyError,
@@ -26,7 +27,7 @@ import { snapshotOf } from './domain/deployment-snapshot';
 import { toDeployment } from './domain/deployment-view';
 import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './domain/initial-events';
 import { checkModelRules, checkReferences, uniqueIds } from './domain/references';
-import { resolveResources } from './domain/resources';
+import { resolveResources, type RepositoryUrlRules } from './domain/resources';
 import { compileRequestedSchedule } from './domain/schedule';
 
 export interface DeploymentsCoreDeps {
@@ -35,6 +36,8 @@ export interface DeploymentsCoreDeps {
   /** Asks the catalog and the vaults service about references. */
   bus: BusClient;
   masterKeys: MasterKeyRing;
+  /** Which repository URL schemes are accepted (https only unless the setting allows http). */
+  repositoryUrls?: RepositoryUrlRules;
   relay?: Pick<OutboxRelay, 'poke'>;
 }
 
@@ -50,13 +53,23 @@ export function tenantOf(ctx: CallContext): Tenant {
 /**
  * Asks the catalog and the vaults service about references, one request each, in parallel
  * (the vaults service only when there are vaults). Their bus errors propagate as they are.
+ * An id not in the exact form of its kind (`env_… ` with a trailing space, another prefix, the
+ * wrong case) names nothing: it is not asked about, and `checkReferences` reports it missing,
+ * as it does every id a reply leaves out. So no such id reaches a database comparison, where a
+ * PAD SPACE collation would match `'env_… '` to `'env_…'`.
  */
 export function askAboutReferences(
   bus: BusClient,
   ctx: CallContext,
   request: ResolveReferencesRequest & { vault_ids: string[] },
 ): Promise<[ResolveReferencesReply, CheckVaultsReply]> {
-  const { vault_ids, ...catalogRequest } = request;
+  const catalogRequest: ResolveReferencesRequest = {
+    agent: request.agent && isIdOf('agent', request.agent.id) ? request.agent : null,
+    environment_id: request.environment_id !== null && isIdOf('environment', request.environment_id) ? request.environment_id : null,
+    file_ids: request.file_ids.filter((id) => isIdOf('file', id)),
+    memory_store_ids: request.memory_store_ids.filter((id) => isIdOf('memoryStore', id)),
+  };
+  const vault_ids = request.vault_ids.filter((id) => isIdOf('vault', id));
   return Promise.all([
     bus.call(catalogReferenceSubjects.resolveReferences, ctx, catalogRequest),
     vault_ids.length === 0
@@ -105,7 +118,7 @@ export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
     if (metadataError) throw invalidRequest(metadataError);
     const schedule = request.schedule ? compileRequestedSchedule(request.schedule) : null;
     const systemMessageAt = checkSystemMessagePlacement(request.initial_events);
-    const resources = resolveResources(request.resources ?? []);
+    const resources = resolveResources(request.resources ?? [], deps.repositoryUrls);
     const initialEvents = resolveInitialEvents(request.initial_events);
 
     // References, asked of their owners in one request each, in parallel.
@@ -176,7 +189,8 @@ export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
     const tenant = tenantOf(ctx);
     const page = await listDeploymentPage(db, tenant, request.filters, request.limit, request.after);
     const now = clock.now();
-    return { data: page.rows.map((row) => toDeployment(row, now)), next: page.next };
+    const { data, next } = presentWithinBudget(page, (row) => toDeployment(row, now));
+    return { data, next };
   }
 
   return { create, list };

@@ -5,6 +5,7 @@ import { parseQuery } from '../../http/query';
 import { emptyBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
 import { agentBody, AgentGetQuery, agentListRoute } from './model';
 
@@ -12,6 +13,7 @@ import { agentBody, AgentGetQuery, agentListRoute } from './model';
 export const agentsModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-agents' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .post('/v1/agents', ({ call, body }) => {
       return deps.bus.call(catalogSubjects.createAgent, call, agentBody(AgentCreateBody, body));
     })

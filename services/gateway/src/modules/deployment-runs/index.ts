@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import { deploymentRunSubjects } from '../../../../../shared/bus/subjects/deployments';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
 import { deploymentRunListRoute } from './model';
 
@@ -9,6 +10,7 @@ import { deploymentRunListRoute } from './model';
 export const deploymentRunsModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-deployment-runs' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .get('/v1/deployment_runs', ({ call, url }) =>
       servePage(deploymentRunListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { deploymentRunSubjects } from '../../../../../shared/bus/subjects/deployments';
-import { QueryBoolean } from '../../../../../shared/schema/common';
+import { IdOf, QueryBoolean } from '../../../../../shared/schema/common';
 import { DeploymentRun, DeploymentRunListFilters, TriggerType } from '../../../../../shared/schema/deployment-run';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 import { createdAtBound } from '../../http/created-at-bound';
@@ -8,7 +8,7 @@ import { createdAtBound } from '../../http/created-at-bound';
 const Bound = Type.Optional(Type.String({ minLength: 1 }));
 
 export const DeploymentRunListQuery = pagedQuery({
-  deployment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  deployment_id: Type.Optional(IdOf('deployment')),
   trigger_type: Type.Optional(TriggerType),
   has_error: Type.Optional(QueryBoolean),
   'created_at[gt]': Bound,

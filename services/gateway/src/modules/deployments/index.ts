@@ -4,6 +4,7 @@ import { deploymentSubjects } from '../../../../../shared/bus/subjects/deploymen
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
 import { DeploymentCreateBody, deploymentListRoute, DeploymentUpdateBody } from './model';
 
@@ -20,6 +21,7 @@ export const deploymentsModule = (deps: GatewayDeps) => {
     };
   return new Elysia({ name: 'module-deployments' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .get('/v1/deployments', ({ call, url }) =>
       servePage(deploymentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { deploymentSubjects } from '../../../../../shared/bus/subjects/deployments';
 import { invalidRequest } from '../../../../../shared/errors/api-error';
-import { QueryBoolean } from '../../../../../shared/schema/common';
+import { IdOf, QueryBoolean } from '../../../../../shared/schema/common';
 import {
   Deployment,
   DeploymentCreateRequest,
@@ -19,7 +19,7 @@ export const DeploymentCreateBody = DeploymentCreateRequest;
 export const DeploymentUpdateBody = DeploymentUpdateRequest;
 
 export const DeploymentListQuery = pagedQuery({
-  agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  agent_id: Type.Optional(IdOf('agent')),
   status: Type.Optional(DeploymentStatus),
   'created_at[gte]': Type.Optional(Type.String({ minLength: 1 })),
   'created_at[lte]': Type.Optional(Type.String({ minLength: 1 })),

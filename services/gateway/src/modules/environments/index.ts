@@ -4,6 +4,7 @@ import { EnvironmentCreateBody, EnvironmentUpdateBody } from '../../../../../sha
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
 import { environmentListRoute } from './model';
 
@@ -11,6 +12,7 @@ import { environmentListRoute } from './model';
 export const environmentsModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-environments' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .post('/v1/environments', ({ call, body }) => {
       return deps.bus.call(catalogSubjects.createEnvironment, call, jsonBody(EnvironmentCreateBody, body));
     })

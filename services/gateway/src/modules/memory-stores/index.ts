@@ -4,6 +4,7 @@ import { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '../../../../../sha
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
 import { memoryStoreListRoute } from './model';
 
@@ -11,6 +12,7 @@ import { memoryStoreListRoute } from './model';
 export const memoryStoresModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-memory-stores' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .post('/v1/memory_stores', ({ call, body }) => {
       return deps.bus.call(catalogSubjects.createMemoryStore, call, jsonBody(MemoryStoreCreateBody, body));
     })

@@ -3,6 +3,7 @@ import { sessionSubjects } from '../../../../../shared/bus/subjects/sessions';
 import type { Session, SessionListFilters } from '../../../../../shared/schema/session';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { serveBidirectionalPage } from '../../routing/pagination';
 import { sessionListRoute } from './model';
 
@@ -15,6 +16,7 @@ import { sessionListRoute } from './model';
 export const sessionsModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-sessions' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .get('/v1/sessions', ({ call, url }) =>
       serveBidirectionalPage<SessionListFilters, Session>(sessionListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )

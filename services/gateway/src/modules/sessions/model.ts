@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sessionSubjects } from '../../../../../shared/bus/subjects/sessions';
 import { invalidRequest } from '../../../../../shared/errors/api-error';
-import { QueryBoolean } from '../../../../../shared/schema/common';
+import { IdOf, QueryBoolean } from '../../../../../shared/schema/common';
 import { SESSION_STATUSES, SessionListOrder, type SessionListFilters, type SessionStatus } from '../../../../../shared/schema/session';
 import { parseQuery } from '../../http/query';
 import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
@@ -11,15 +11,15 @@ const Bound = Type.Optional(Type.String({ minLength: 1 }));
 
 /** Every parameter of `SessionListParams` but `statuses`, which is an array (see readSessionListQuery). */
 export const SessionListQuery = pagedQuery({
-  deployment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  deployment_id: Type.Optional(IdOf('deployment')),
+  agent_id: Type.Optional(IdOf('agent')),
   agent_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   'created_at[gt]': Bound,
   'created_at[gte]': Bound,
   'created_at[lt]': Bound,
   'created_at[lte]': Bound,
   include_archived: Type.Optional(QueryBoolean),
-  memory_store_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  memory_store_id: Type.Optional(IdOf('memoryStore')),
   order: Type.Optional(SessionListOrder),
 });
 

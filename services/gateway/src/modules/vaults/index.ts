@@ -5,6 +5,7 @@ import { CredentialCreateRequest, CredentialUpdateRequest } from '../../../../..
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
 import { credentialListRoute, vaultListRoute } from './model';
 
@@ -16,6 +17,7 @@ export const vaultsModule = (deps: GatewayDeps) => {
   const paging = { bus: deps.bus, cursorKey: deps.config.cursorKey };
   return new Elysia({ name: 'module-vaults' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .post('/v1/vaults', ({ call, body }) => deps.bus.call(vaultSubjects.create, call, jsonBody(VaultCreateRequest, body)))
     .get('/v1/vaults', ({ call, url }) => servePage(vaultListRoute, paging, call, url))
     .get('/v1/vaults/:vault_id', ({ call, params }) => deps.bus.call(vaultSubjects.get, call, { vault_id: params.vault_id }))

@@ -1,0 +1,50 @@
+import { notFound } from '../../../../shared/errors/api-error';
+import { isIdOf, type IdKind } from '../../../../shared/ids/ids';
+
+const NOUNS: Record<IdKind, string> = {
+  deployment: 'deployment',
+  vault: 'vault',
+  credential: 'credential',
+  agent: 'agent',
+  environment: 'environment',
+  file: 'file',
+  memoryStore: 'memory store',
+  session: 'session',
+  deploymentRun: 'deployment run',
+  request: 'request',
+  apiKey: 'API key',
+  event: 'event',
+};
+
+/**
+ * A path id in any form but its kind's exact one (`depl_…%20`, `DEPL_…`, `vlt_…` on a deployment
+ * route) names nothing: 404, as for a missing resource (PRODUCT.md: a resource that cannot be
+ * found is 404 whatever the reason), answered here before any lookup, so it never reaches a
+ * PAD SPACE comparison. It runs in the handler, after the guard: credentials, permission and
+ * versioning are still checked first.
+ */
+export function pathId(kind: IdKind, value: string): string {
+  if (isIdOf(kind, value)) return value;
+  throw notFound(`${NOUNS[kind]} ${JSON.stringify(value.slice(0, 128))} not found`);
+}
+
+/** Every id path parameter of the public routes, by name. */
+const PATH_ID_KINDS: Record<string, IdKind> = {
+  deployment_id: 'deployment',
+  deployment_run_id: 'deploymentRun',
+  session_id: 'session',
+  agent_id: 'agent',
+  environment_id: 'environment',
+  file_id: 'file',
+  memory_store_id: 'memoryStore',
+  vault_id: 'vault',
+  credential_id: 'credential',
+};
+
+/** A module's `onBeforeHandle`: checks every id parameter of the matched route with `pathId`. */
+export function checkPathIds({ params }: { params: Record<string, string | undefined> }): void {
+  for (const [name, value] of Object.entries(params ?? {})) {
+    const kind = PATH_ID_KINDS[name];
+    if (kind && value !== undefined) pathId(kind, value);
+  }
+}

@@ -1,7 +1,7 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
 import { listCredentialsAfter } from '../db/credential-queries';
-import { splitPage } from '../../../../shared/db/keyset-page';
+import { toPage } from '../../../../shared/db/keyset-page';
 import { findVault } from '../db/vault-queries';
 import { presentCredential } from '../domain/present';
 import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
@@ -17,6 +17,5 @@ export const listCredentials =
       after,
       limit,
     });
-    const { rows: page, next } = splitPage(rows, limit);
-    return { data: page.map(presentCredential), next };
+    return toPage(rows, limit, presentCredential);
   };

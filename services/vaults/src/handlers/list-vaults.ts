@@ -1,6 +1,6 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
-import { splitPage } from '../../../../shared/db/keyset-page';
+import { toPage } from '../../../../shared/db/keyset-page';
 import { listVaultsAfter } from '../db/vault-queries';
 import { presentVault } from '../domain/present';
 import { tenantOf, type VaultsDeps } from './deps';
@@ -15,6 +15,5 @@ export const listVaults =
       after,
       limit,
     });
-    const { rows: page, next } = splitPage(rows, limit);
-    return { data: page.map(presentVault), next };
+    return toPage(rows, limit, presentVault);
   };

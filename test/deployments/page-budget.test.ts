@@ -1,0 +1,52 @@
+/**
+ * Response amplification (issue 10, item 2): a list page stays within a byte budget. `limit` is
+ * a maximum; a page of large items returns fewer of them with a `next_page`, never fewer than
+ * one, and paging on visits every item exactly once.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { PAGE_BYTE_BUDGET } from '../../shared/db/keyset-page';
+import { apiClient, type ApiClient } from '../support/api';
+import { createDeployment, deploymentWorld, userMessage, type DeploymentWorld } from '../support/fixtures';
+import { Stack } from '../support/stack';
+
+let stack: Stack;
+let api: ApiClient;
+let world: DeploymentWorld;
+const created: string[] = [];
+
+/** About 1.5 MiB once stored: six 262144-character text blocks. */
+const largeEvents = (n: number) =>
+  Array.from({ length: 6 }, (_, i) => userMessage(`${n}.${i} `.padEnd(262144, String.fromCharCode(97 + ((n + i) % 26)))));
+
+beforeAll(async () => {
+  stack = await Stack.start();
+  api = apiClient(stack.url, (await stack.createKey()).secret);
+  world = await deploymentWorld(api);
+  for (let n = 0; n < 12; n += 1) {
+    created.push((await createDeployment(api, world.body({ name: `large ${n}`, initial_events: largeEvents(n) }))).id);
+  }
+  // Small ones after the large ones: they come first (newest first) and share a page.
+  for (let n = 0; n < 3; n += 1) created.push((await createDeployment(api, world.body({ name: `small ${n}` }))).id);
+}, 120_000);
+afterAll(() => stack?.stop());
+
+test('every page of ?limit=100 stays within the byte budget and every deployment comes exactly once', async () => {
+  const seen: string[] = [];
+  const sizes: number[] = [];
+  let page: string | undefined;
+  do {
+    const response = await api('GET', '/v1/deployments', { query: { limit: '100', page } });
+    expect(response.status).toBe(200);
+    expect(response.body.data.length).toBeGreaterThanOrEqual(1);
+    const bytes = Buffer.byteLength(JSON.stringify(response.body.data));
+    sizes.push(bytes);
+    expect(bytes).toBeLessThanOrEqual(PAGE_BYTE_BUDGET);
+    seen.push(...response.body.data.map((d: { id: string }) => d.id));
+    page = response.body.next_page ?? undefined;
+  } while (page && sizes.length < 50);
+  expect(sizes.length).toBeGreaterThan(2);
+  expect(seen.length).toBe(created.length);
+  expect(new Set(seen)).toEqual(new Set(created));
+  // The three small ones and at least one large one share the first page.
+  expect(seen.slice(0, 4).every((id, i) => i === 3 || created.slice(12).includes(id))).toBe(true);
+});

@@ -3,6 +3,7 @@ import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
 import { emptyBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
+import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
 import { contentDisposition, fileListRoute, readUpload } from './model';
 
@@ -17,6 +18,7 @@ export const filesModule = (deps: GatewayDeps) => {
   const transfer = { timeoutMs: deps.config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR };
   return new Elysia({ name: 'module-files' })
     .use(createGuard(deps))
+    .onBeforeHandle(checkPathIds)
     .post('/v1/files', async ({ call, body }) => {
       const upload = await readUpload(body, deps.config.FILE_MAX_BYTES);
       return deps.bus.call(catalogSubjects.uploadFile, call, upload, transfer);

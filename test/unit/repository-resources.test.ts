@@ -1,0 +1,40 @@
+/**
+ * Repository resources as the deployments service resolves them (issue 10, item 15): the URL
+ * scheme against the ALLOW_HTTP_REPOSITORY_URLS setting, and mount paths in their one spelling.
+ * The HTTP tests (test/foundation/hostile-values.test.ts) cover the default; this covers the
+ * setting switched on without starting a second stack.
+ */
+import { expect, test } from 'bun:test';
+import { checkRepositoryUrl, normaliseMountPath, resolveResources } from '../../services/deployments/src/domain/resources';
+import type { SessionResourceParams } from '../../shared/schema/deployment';
+
+const repo = (url: string, mount_path?: string): SessionResourceParams => ({
+  type: 'hosted_repository',
+  url,
+  authorization_token: 't',
+  ...(mount_path ? { mount_path } : {}),
+});
+
+test('plain http:// is refused by default and accepted only when the setting allows it', () => {
+  expect(() => resolveResources([repo('http://git.internal/acme/widgets.git')])).toThrow('resources.0.url: must be an https:// URL (plain http:// is not allowed)');
+  const allowed = resolveResources([repo('http://git.internal/acme/widgets.git')], { allowHttpUrls: true });
+  expect(allowed.configs[0]).toMatchObject({ url: 'http://git.internal/acme/widgets.git', mount_path: '/workspace/widgets' });
+});
+
+test('credentials in the URL are refused whatever the setting', () => {
+  for (const allowHttpUrls of [false, true]) {
+    expect(() => checkRepositoryUrl('https://user:pass@github.com/a/b.git', 'url', { allowHttpUrls })).toThrow('url: must be an https:// URL with a host and without credentials');
+    expect(() => checkRepositoryUrl('http://token@git.internal/a/b.git', 'url', { allowHttpUrls })).toThrow('without credentials');
+  }
+  expect(() => checkRepositoryUrl('ftp://github.com/a/b.git', 'url', { allowHttpUrls: true })).toThrow('url: must be an https:// URL');
+});
+
+test('mount paths: one spelling, and .. is refused rather than resolved', () => {
+  expect(normaliseMountPath('/x/./y//z/', 'p')).toBe('/x/y/z');
+  expect(normaliseMountPath('/', 'p')).toBe('/');
+  expect(normaliseMountPath('/a/.../b', 'p')).toBe('/a/.../b');
+  for (const bad of ['/a/../b', 'relative', '/a/\u0000']) expect(() => normaliseMountPath(bad, 'p')).toThrow('p: must be an absolute path');
+  expect(() => resolveResources([repo('https://h/a.git', '/x/./y'), repo('https://h/b.git', '/x/y/')])).toThrow(
+    "resources.1.mount_path: '/x/y' is already used by resources.0",
+  );
+});

@@ -24,6 +24,16 @@ export const GatewayConfigSchema = {
    * the gateway, not the parser, is the one that answers.
    */
   MAX_HEADER_BYTES: Type.Integer({ minimum: 1024, maximum: 60 * 1024, default: 16 * 1024 }),
+  /**
+   * Most header fields a request may carry; more get 431 with the error envelope. Bun's parser
+   * refuses 199 lines or more itself, with a bare 431, so this stays below that.
+   */
+  MAX_HEADER_COUNT: Type.Integer({ minimum: 16, maximum: 190, default: 100 }),
+  /**
+   * Longest wait for the next piece of a request body; a client that stops sending (or sends
+   * less than its Content-Length) gets 408 with the envelope and the connection is closed.
+   */
+  BODY_READ_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 120000, default: 10000 }),
   /** Largest JSON body accepted; larger bodies get 413. */
   MAX_BODY_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
   /** Largest file upload accepted by POST /v1/files. */

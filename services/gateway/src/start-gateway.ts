@@ -7,6 +7,14 @@ import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { startHttpServer } from './http/http-server';
+import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
+
+/**
+ * How far past the largest body limit the runtime still reads (and discards) a body the gateway
+ * refused, so a client that sends everything before reading gets the 413 envelope instead of a
+ * reset. Beyond it Bun answers a bare 413 and closes the connection.
+ */
+const DISCARD_BODY_FACTOR = 4;
 
 export const GATEWAY_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
@@ -27,8 +35,15 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
   const http = startHttpServer((request) => app.handle(request), {
     port: config.PORT,
     hostname: config.HOST,
-    maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.FILE_MAX_BYTES) + 1024 * 1024,
+    maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.FILE_MAX_BYTES) * DISCARD_BODY_FACTOR,
     maxHeaderBytes: config.MAX_HEADER_BYTES,
+    maxHeaderCount: config.MAX_HEADER_COUNT,
+    // Bun drops a connection that is quiet this long even mid-request, without an answer: keep it
+    // above the gateway's own deadlines (the 408 for a stalled body, the longest bus call).
+    idleTimeoutSeconds: Math.min(
+      255,
+      Math.ceil(Math.max(config.BODY_READ_TIMEOUT_MS, config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR) / 1000) + 5,
+    ),
     logger: runtime.logger,
   });
   runtime.onStop(() => http.drain());

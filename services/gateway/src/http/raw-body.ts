@@ -3,26 +3,84 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import { validate } from '../../../../shared/validation/validate';
 
 /**
- * The body as received. Parsing JSON is deferred until after authentication and permission, so
- * a caller without a key learns nothing from how we parse (check order: 401 before 400).
+ * The body as received. It is read only after authentication, permission and versioning (see
+ * routing/guard.ts), and parsed later still by the route, so a caller without a key costs us no
+ * body and learns nothing from how we parse (check order: 401 before 400).
  */
 export class RawBody {
+  private decoded?: string;
   constructor(
-    readonly text: string,
+    readonly bytes: Uint8Array,
     readonly contentType: string,
   ) {}
+
+  get text(): string {
+    this.decoded ??= new TextDecoder().decode(this.bytes);
+    return this.decoded;
+  }
 }
 
-export async function readRawBody(request: Request, maxBytes: number): Promise<RawBody> {
-  const declared = Number(request.headers.get('content-length') ?? 'NaN');
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
-  return new RawBody(new TextDecoder().decode(bytes), request.headers.get('content-type') ?? '');
+export interface BodyLimits {
+  maxBytes: number;
+  /** Longest wait for the next piece of the body before the answer is 408. */
+  idleTimeoutMs: number;
 }
 
-const tooLarge = (max: number) =>
+/** Why a body could not be read; the HTTP layer decides what the connection does afterwards. */
+export const bodyTooLarge = (max: number) =>
   new ApiError('invalid_request_error', `request body is larger than the ${max}-byte limit`, { status: 413 });
+export const bodyTimedOut = (ms: number) =>
+  new ApiError('timeout_error', `request body: no data arrived for ${ms} ms; send the whole body promptly`, { status: 408 });
+export const bodyIncomplete = () => invalidRequest('body: the connection closed before the whole body arrived');
+
+/**
+ * Reads the body from the connection, counting bytes as they arrive, whatever the transfer
+ * encoding (a chunked body has no Content-Length to check up front): past `maxBytes` it stops
+ * reading and answers 413, so an oversized body never sits in memory; when the client stops
+ * sending for `idleTimeoutMs` it answers 408 instead of waiting for the runtime to drop the
+ * connection without a word.
+ */
+export async function readRawBody(request: Request, limits: BodyLimits): Promise<RawBody> {
+  const contentType = request.headers.get('content-type') ?? '';
+  const declared = Number(request.headers.get('content-length') ?? 'NaN');
+  if (declared > limits.maxBytes) throw bodyTooLarge(limits.maxBytes);
+  if (!request.body) return new RawBody(new Uint8Array(0), contentType);
+
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await nextChunk(reader, limits.idleTimeoutMs);
+      if (done) break;
+      total += value.byteLength;
+      if (total > limits.maxBytes) throw bodyTooLarge(limits.maxBytes);
+      chunks.push(value);
+    }
+  } catch (err) {
+    // Stop pulling from the socket; the runtime discards what the client still sends, so it
+    // can read our answer (see http-server.ts for the bound).
+    reader.cancel().catch(() => undefined);
+    if (err instanceof ApiError) throw err;
+    throw bodyIncomplete();
+  }
+  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+  return new RawBody(bytes, contentType);
+}
+
+type Chunk = { done: true; value?: undefined } | { done: false; value: Uint8Array };
+
+async function nextChunk(reader: { read(): Promise<Chunk> }, idleTimeoutMs: number): Promise<Chunk> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(bodyTimedOut(idleTimeoutMs)), idleTimeoutMs);
+  });
+  try {
+    return await Promise.race([reader.read(), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** JSON body, validated against the route's schema; every failure is a 400 naming the field. */
 export function jsonBody<T extends TSchema>(schema: T, body: unknown): Static<T> {

@@ -1,3 +1,4 @@
+import { ApiError } from '../../../../shared/errors/api-error';
 import { newId } from '../../../../shared/ids/ids';
 import type { Tenant } from '../../../../shared/schema/tenant';
 
@@ -9,12 +10,14 @@ interface RequestState {
   id: string;
   tenant?: Tenant;
   operation?: string;
+  /** Aborts when the client's connection is gone (the runtime's own request signal). */
+  connection?: AbortSignal;
 }
 
 const states = new WeakMap<Request, RequestState>();
 
-export function beginRequest(request: Request): RequestState {
-  const state = { id: newId('request') };
+export function beginRequest(request: Request, connection?: AbortSignal): RequestState {
+  const state: RequestState = { id: newId('request'), connection };
   states.set(request, state);
   return state;
 }
@@ -23,4 +26,19 @@ export function requestState(request: Request): RequestState {
   let state = states.get(request);
   if (!state) state = beginRequest(request);
   return state;
+}
+
+/**
+ * The last point before a request takes effect. Bun 1.4.5 closes a connection, discarding the
+ * answer in progress, when a pipelined request arrives behind a request it has not answered yet
+ * (uWS's HTTP_RESPONSE_PENDING branch). The close happens while the runtime parses the bytes
+ * that already arrived, so one turn of the event loop lets it parse them all; if the connection
+ * is gone by then, the request is refused here rather than executed with nobody to answer.
+ */
+export async function ensureAnswerable(request: Request): Promise<void> {
+  const connection = requestState(request).connection ?? request.signal;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (connection.aborted) {
+    throw new ApiError('invalid_request_error', 'connection: closed before the request could be answered; do not pipeline requests');
+  }
 }

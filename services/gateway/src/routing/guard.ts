@@ -1,33 +1,51 @@
 import { Elysia } from 'elysia';
 import type { CallContext } from '../../../../shared/bus/call-context';
-import { readRawBody } from '../http/raw-body';
-import { requestState } from '../http/request-state';
+import { readRawBody, RawBody } from '../http/raw-body';
+import { ensureAnswerable, requestState } from '../http/request-state';
 import { checkPermission } from '../policy/permission';
 import { checkStrayQueryParameters } from '../policy/query-parameters';
 import { checkVersioning } from '../policy/versioning';
 import type { GatewayDeps } from './gateway-deps';
 
 /**
+ * Routes whose body is a file upload: multipart, limited by FILE_MAX_BYTES plus room for the
+ * form's boundaries and part headers. Every other body is limited by MAX_BODY_BYTES.
+ */
+const UPLOAD_ROUTES = new Set(['POST /v1/files']);
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/** What the parse phase leaves in `body`: a promise to read it once the caller is known. */
+const DEFERRED_BODY = Symbol('deferred body');
+
+/**
  * Runs for every matched API route, in the order PRODUCT.md fixes: the route already exists
- * (else Elysia's 404), then credentials (401), permission (403), versioning (400). Bodies are
- * only read here, not parsed, so JSON errors surface after all of these.
+ * (else Elysia's 404), then credentials (401), permission (403), versioning (400), and only then
+ * the body. Elysia's parse phase runs before `resolve`, so the parse hook reads nothing and
+ * parses nothing (multipart included): it leaves a marker, and the body is read here, after the
+ * checks, with its size limit and read timeout enforced while it streams in.
  */
 export function createGuard(deps: GatewayDeps) {
   return new Elysia({ name: 'gateway-guard' })
-    .onParse({ as: 'global' }, async ({ request, contentType }) => {
-      if (contentType?.toLowerCase().startsWith('multipart/form-data')) return undefined;
-      return readRawBody(request, deps.config.MAX_BODY_BYTES);
-    })
-    .resolve({ as: 'global' }, async ({ request, route }) => {
+    .onParse({ as: 'global' }, () => DEFERRED_BODY)
+    .resolve({ as: 'global' }, async ({ request, route, body }) => {
       const state = requestState(request);
-      state.operation = `${request.method} ${route}`;
+      const operation = `${request.method} ${route}`;
+      state.operation = operation;
       const url = new URL(request.url);
       const tenant = await deps.authenticator.authenticate(request.headers);
       state.tenant = tenant;
       checkPermission(tenant, request.method, request.headers);
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);
       checkStrayQueryParameters(request.method, route, url);
+      let raw: RawBody | undefined;
+      if (body === DEFERRED_BODY) {
+        const maxBytes = UPLOAD_ROUTES.has(operation)
+          ? deps.config.FILE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
+          : deps.config.MAX_BODY_BYTES;
+        raw = await readRawBody(request, { maxBytes, idleTimeoutMs: deps.config.BODY_READ_TIMEOUT_MS });
+      }
+      await ensureAnswerable(request);
       const call: CallContext = { request_id: state.id, tenant };
-      return { call, url };
+      return { call, url, body: raw };
     });
 }

@@ -11,7 +11,7 @@ import { contentDisposition, fileListRoute, readUpload } from './model';
  * File contents cross the bus through the object store (payloads over ~1 MiB), which takes
  * longer than an ordinary call; uploads and downloads get this many plain-call timeouts.
  */
-const TRANSFER_TIMEOUT_FACTOR = 6;
+export const TRANSFER_TIMEOUT_FACTOR = 6;
 
 /** /v1/files: uploaded files, stored by the catalog service. */
 export const filesModule = (deps: GatewayDeps) => {

@@ -17,16 +17,27 @@ const UPLOAD_FIELDS = new Set(['file']);
 const FILENAME_MAX = 255;
 
 /**
- * The multipart upload as the catalog receives it. Elysia has parsed the form (the guard leaves
- * multipart bodies to it); only the `file` field is accepted, once, and within the size limit.
+ * The multipart upload as the catalog receives it. The guard read the body (after the key was
+ * checked, within FILE_MAX_BYTES plus the form's overhead); it is parsed here, so a malformed
+ * form is a 400 only for a caller who got that far. Only the `file` field is accepted, once,
+ * and within the size limit.
  */
 export async function readUpload(body: unknown, maxBytes: number): Promise<UploadFileRequest> {
-  if (body === undefined || body === null || body instanceof RawBody || typeof body !== 'object') {
+  const raw = body instanceof RawBody ? body : undefined;
+  if (!raw || !/^multipart\/form-data\s*;/i.test(raw.contentType)) {
     throw invalidRequest('content-type: must be multipart/form-data with a `file` field');
   }
-  const fields = body as Record<string, unknown>;
-  for (const name of Object.keys(fields)) {
+  let form: Awaited<ReturnType<Response['formData']>>;
+  try {
+    form = await new Response(raw.bytes, { headers: { 'content-type': raw.contentType } }).formData();
+  } catch {
+    throw invalidRequest('body: malformed multipart/form-data');
+  }
+  const fields: Record<string, unknown> = Object.create(null);
+  for (const name of new Set(form.keys())) {
     if (!UPLOAD_FIELDS.has(name)) throw invalidRequest(`${name}: unknown field`);
+    const values = form.getAll(name);
+    fields[name] = values.length === 1 ? values[0] : values;
   }
   const file = fields.file;
   if (file === undefined) throw invalidRequest('file: is required');

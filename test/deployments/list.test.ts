@@ -117,7 +117,7 @@ describe('filters', () => {
     const { items } = await allPages(api, { agent_id: otherAgent.id, limit: '2' });
     expect(ids(items)).toEqual(ids(live().filter((d) => d.agent === otherAgent.id)));
     expect(items.length).toBeGreaterThan(0);
-    expect((await api('GET', '/v1/deployments', { query: { agent_id: 'agent_nobody' } })).body.data).toEqual([]);
+    expect((await api('GET', '/v1/deployments', { query: { agent_id: 'agent_000000000000000000000000' } })).body.data).toEqual([]);
   });
 
   test('status', async () => {

@@ -128,3 +128,18 @@ export function renderNatsAuthorization(users: NatsUser[]): string {
   });
   return `authorization {\n  users = [\n${lines.join(',\n')}\n  ]\n}\n`;
 }
+
+/**
+ * The same block as values of the official nats Helm chart (`config.merge.authorization`), as
+ * the agent-deployments-stack chart carries it: each password is `<< $NATS_PASSWORD_<SERVICE> >>`,
+ * which that chart writes unquoted, so the server reads it from its environment.
+ */
+export function helmNatsAuthorization(prefix: string): { users: Array<Record<string, unknown>> } {
+  return {
+    users: natsUsers(prefix, (identity) => ({ env: passwordEnvName(identity) })).map((u) => ({
+      user: u.user,
+      password: 'env' in u.password ? `<< $${u.password.env} >>` : u.password.value,
+      permissions: u.permissions,
+    })),
+  };
+}

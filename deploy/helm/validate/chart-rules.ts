@@ -15,6 +15,7 @@ const NON_SECRET_CONFIG_KEYS = new Set([
   "MASTER_KEY_ID", // which key is active, not the key
   "KEY_CACHE_TTL_MS", // API key cache lifetime
   "ALLOW_DEV_KEY", // a boolean switch
+  "NATS_TLS_KEY_FILE", // path of the client key mounted from nats.tls.existingSecret, not the key
 ]);
 const SECRET_LIKE_NAME = /KEY|PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL/i;
 
@@ -26,6 +27,10 @@ function literalSecrets(values: Values): { key: string; value: string }[] {
   for (const key of SECRET_VALUE_KEYS) {
     const value = get(values, "secrets", key);
     if (typeof value === "string" && value !== "") found.push({ key, value });
+  }
+  const natsPasswords = get(values, "secrets", "natsPasswords");
+  for (const [component, value] of Object.entries(isObject(natsPasswords) ? natsPasswords : {})) {
+    if (typeof value === "string" && value !== "") found.push({ key: `natsPasswords.${component}`, value });
   }
   return found;
 }

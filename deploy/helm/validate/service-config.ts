@@ -35,6 +35,7 @@ function standIn(variable: string, env: Env): string {
   const key = Buffer.alloc(32, 1).toString("base64");
   if (variable === "MASTER_KEYS") return `${env.MASTER_KEY_ID ?? "k1"}:${key}`;
   if (variable === "CURSOR_KEY") return key;
+  if (variable === "NATS_PASSWORD") return "standInNatsPassword0123456789";
   return "stand-in-secret";
 }
 

@@ -111,6 +111,13 @@ NATS_URL: {{ required "nats.url is required: the NATS server URL, e.g. nats://na
 BUS_PREFIX: {{ $v.nats.busPrefix | quote }}
 BUS_TIMEOUT_MS: {{ include "agent-deployments.int" $v.nats.busTimeoutMs | quote }}
 SHUTDOWN_GRACE_MS: {{ include "agent-deployments.int" $v.shutdownGraceMs | quote }}
+{{- if $v.nats.tls.existingSecret }}
+NATS_TLS_CA_FILE: {{ printf "%s/ca.crt" (include "agent-deployments.natsTlsPath" .root) | quote }}
+{{- if $v.nats.tls.clientCertificate }}
+NATS_TLS_CERT_FILE: {{ printf "%s/tls.crt" (include "agent-deployments.natsTlsPath" .root) | quote }}
+NATS_TLS_KEY_FILE: {{ printf "%s/tls.key" (include "agent-deployments.natsTlsPath" .root) | quote }}
+{{- end }}
+{{- end }}
 {{- end }}
 MYSQL_URL: {{ include "agent-deployments.mysqlUrl" .root | quote }}
 MYSQL_POOL_SIZE: {{ include "agent-deployments.int" $v.mysql.poolSize | quote }}
@@ -184,6 +191,19 @@ Context: dict "root" $ "component" name ["secretName" name].
 {{- define "agent-deployments.secretEnv" -}}
 {{- $s := .root.Values.secrets -}}
 {{- $secretName := default (include "agent-deployments.secretName" .root) .secretName -}}
+{{- if ne .component "migrations" }}
+{{- /* The component's own NATS identity: user name and password travel together or not at all. */}}
+{{- $natsKey := printf "NATS_PASSWORD_%s" (upper .component) }}
+{{- if or $s.existingSecret (index $s.natsPasswords .component) }}
+- name: NATS_USER
+  value: {{ include "agent-deployments.natsUser" . | quote }}
+- name: NATS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ if $s.existingSecret }}{{ $s.existingSecret }}{{ else }}{{ $secretName }}{{ end }}
+      key: {{ if $s.existingSecret }}{{ index $s.existingSecretKeys.natsPasswords .component }}{{ else }}{{ $natsKey }}{{ end }}
+{{- end }}
+{{- end }}
 {{- range $item := include "agent-deployments.secretItems" .component | splitList " " }}
 {{- $envName := include "agent-deployments.secretEnvName" $item }}
 {{- if $s.existingSecret }}
@@ -210,6 +230,25 @@ Context: dict "root" $ "component" name ["secretName" name].
 {{ include "agent-deployments.secretEnvName" $item }}: {{ . | b64enc | quote }}
 {{- end }}
 {{- end }}
+{{- range $component := include "agent-deployments.componentNames" . | splitList " " }}
+{{- with index $s.natsPasswords $component }}
+NATS_PASSWORD_{{ upper $component }}: {{ . | b64enc | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/*
+NATS user of a component: `<component>`, or `<nats.busPrefix>-<component>`, the names
+`bun run nats:config -- --prefix <nats.busPrefix>` gives them (shared/bus/permissions.ts).
+Context: dict "root" $ "component" name.
+*/}}
+{{- define "agent-deployments.natsUser" -}}
+{{- if .root.Values.nats.busPrefix -}}{{ printf "%s-%s" .root.Values.nats.busPrefix .component }}{{- else -}}{{ .component }}{{- end -}}
+{{- end -}}
+
+{{/* Where the Secret nats.tls.existingSecret is mounted. Context: root. */}}
+{{- define "agent-deployments.natsTlsPath" -}}
+/etc/agents/nats-tls
 {{- end -}}
 
 {{/* Pod-level settings shared by every Deployment and the migrations Job. Context: root. */}}
@@ -237,6 +276,12 @@ volumes:
   - name: tmp
     emptyDir:
       sizeLimit: {{ .Values.tmpVolume.sizeLimit }}
+  {{- with .Values.nats.tls.existingSecret }}
+  - name: nats-tls
+    secret:
+      secretName: {{ . }}
+      defaultMode: 0440
+  {{- end }}
 {{- end -}}
 
 {{/* Container-level settings shared by every container. Context: root. */}}
@@ -248,6 +293,11 @@ securityContext:
 volumeMounts:
   - name: tmp
     mountPath: /tmp
+  {{- if .Values.nats.tls.existingSecret }}
+  - name: nats-tls
+    mountPath: {{ include "agent-deployments.natsTlsPath" . }}
+    readOnly: true
+  {{- end }}
 {{- end -}}
 
 {{- define "agent-deployments.probe" -}}

@@ -11,14 +11,21 @@ Rules values.schema.json cannot express (they relate several values). Missing va
 {{- $_ := required "mysql.host is required: the host name of the MySQL server" $v.mysql.host -}}
 {{- $_ := required "nats.url is required: the NATS server URL, e.g. nats://nats.messaging.svc:4222" $v.nats.url -}}
 
+{{- $natsPasswordSet := false -}}
+{{- range $name := include "agent-deployments.componentNames" . | splitList " " -}}
+  {{- if index $s.natsPasswords $name -}}{{- $natsPasswordSet = true -}}{{- end -}}
+{{- end -}}
 {{- if $s.existingSecret -}}
-  {{- if or $s.mysqlPassword $s.masterKeys $s.cursorKey -}}
-    {{- fail "secrets: set either secrets.existingSecret or the values secrets.mysqlPassword/masterKeys/cursorKey, not both" -}}
+  {{- if or $s.mysqlPassword $s.masterKeys $s.cursorKey $natsPasswordSet -}}
+    {{- fail "secrets: set either secrets.existingSecret or the values secrets.mysqlPassword/masterKeys/cursorKey/natsPasswords, not both" -}}
   {{- end -}}
 {{- else if $prod -}}
   {{- $_ := required "secrets.mysqlPassword is required when environment=production (or set secrets.existingSecret)" $s.mysqlPassword -}}
   {{- $_ := required "secrets.masterKeys is required when environment=production (or set secrets.existingSecret)" $s.masterKeys -}}
   {{- $_ := required "secrets.cursorKey is required when environment=production (or set secrets.existingSecret)" $s.cursorKey -}}
+  {{- range $name := include "agent-deployments.componentNames" . | splitList " " -}}
+    {{- $_ := required (printf "secrets.natsPasswords.%s is required when environment=production (or set secrets.existingSecret): each component connects to NATS as its own user" $name) (index $s.natsPasswords $name) -}}
+  {{- end -}}
 {{- end -}}
 
 {{- if and $v.masterKeyId $s.masterKeys -}}

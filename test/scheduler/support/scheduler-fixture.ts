@@ -151,12 +151,11 @@ export class SchedulerFixture {
   }
 }
 
-let counter = 0;
 /** A deployment snapshot with sensible defaults; ids are unique per call. */
 export function snapshot(overrides: Partial<DeploymentSnapshot> = {}): DeploymentSnapshot {
-  counter += 1;
   return {
-    deployment_id: `depl_${randomBase62(20)}${counter}`,
+    // A real deployment id: the fire request refuses any other form (issue 10, item 7).
+    deployment_id: newId('deployment'),
     organization_id: 'org_scheduler_test',
     workspace_id: 'wrkspc_scheduler_test',
     schedule: { expression: '* * * * *', timezone: 'UTC' },

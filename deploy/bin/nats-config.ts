@@ -18,6 +18,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Value } from '@sinclair/typebox/value';
 import { CommonConfig } from '../../shared/config/load-config';
 import {
   helmNatsAuthorization,
@@ -42,19 +43,18 @@ const fail = (message: string): never => {
   console.error(`nats-config: ${message}`);
   process.exit(2);
 };
-if (!new RegExp(CommonConfig.BUS_PREFIX.pattern).test(prefix)) fail(`--prefix ${JSON.stringify(prefix)} is not a valid BUS_PREFIX`);
+if (!Value.Check(CommonConfig.BUS_PREFIX, prefix)) fail(`--prefix ${JSON.stringify(prefix)} is not a valid BUS_PREFIX`);
 if (values.passwords !== 'env' && values.passwords !== 'bcrypt') fail('--passwords must be env or bcrypt');
 if (values.format !== 'conf' && values.format !== 'helm') fail('--format must be conf or helm');
 if (values.format === 'helm' && values.passwords !== 'env') fail('--format helm reads passwords from the environment only');
 
-const passwordPattern = new RegExp(CommonConfig.NATS_PASSWORD.pattern);
 const hashes = new Map<BusIdentity, string>();
 if (values.passwords === 'bcrypt') {
   for (const identity of BUS_IDENTITIES) {
     const name = passwordEnvName(identity);
     const password = process.env[name];
     if (!password) fail(`${name} is not set`);
-    if (!passwordPattern.test(password!)) fail(`${name} must be letters and digits, starting with a letter, at least 16`);
+    if (!Value.Check(CommonConfig.NATS_PASSWORD, password)) fail(`${name} must be letters and digits, starting with a letter, at least 16`);
     hashes.set(identity, await Bun.password.hash(password!, { algorithm: 'bcrypt', cost: 11 }));
   }
 }

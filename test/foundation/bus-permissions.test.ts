@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect, errors as natsErrors, type NatsConnection } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { ConfigError, loadConfig, CommonConfig } from '../../shared/config/load-config';
 import { BusClient } from '../../shared/bus/bus-client';
 import { systemContext } from '../../shared/bus/call-context';
 import { natsConnectionOptions } from '../../shared/bus/nats-connection';
@@ -15,7 +17,7 @@ import { createLogger } from '../../shared/log/logger';
 import { bucketName } from '../../shared/runtime/service-runtime';
 import { apiClient } from '../support/api';
 import { createDeployment, createVault, deploymentWorld } from '../support/fixtures';
-import { startPrivateNats, type PrivateNats } from '../support/private-nats';
+import { makeTestCertificates, startPrivateNats, type PrivateNats, type TestCertificates } from '../support/private-nats';
 import { Stack } from '../support/stack';
 
 /**
@@ -214,4 +216,68 @@ describe('NATS identities and subject permissions', () => {
     const refused = nats.log().split('\n').filter((line) => /Violation/.test(line) && !line.includes('probe-'));
     expect(refused).toEqual([]);
   }, 60_000);
+});
+
+describe('connection settings', () => {
+  const base = { NODE_ENV: 'production' as const, NATS_URL: 'nats://127.0.0.1:4222', BUS_PREFIX: '' };
+
+  test('production refuses to connect without an identity; elsewhere it may', () => {
+    expect(() => natsConnectionOptions('vaults', base)).toThrow(/NATS_USER and NATS_PASSWORD are required when NODE_ENV=production/);
+    expect(natsConnectionOptions('vaults', { ...base, NODE_ENV: 'development' }).user).toBeUndefined();
+    const options = natsConnectionOptions('vaults', { ...base, NATS_USER: 'vaults', NATS_PASSWORD: 'pAbcdefghijklmnop' });
+    expect(options).toMatchObject({ user: 'vaults', pass: 'pAbcdefghijklmnop', inboxPrefix: '_INBOX.vaults' });
+  });
+
+  test('the identity settings are checked together, and the password is one nats-server can read from its environment', () => {
+    expect(() => loadConfig(CommonConfig, { NATS_USER: 'gateway' })).toThrow(ConfigError);
+    expect(() => loadConfig(CommonConfig, { NATS_USER: 'gateway' })).toThrow(/NATS_USER and NATS_PASSWORD must be set together/);
+    expect(() => loadConfig(CommonConfig, { NATS_USER: 'gateway', NATS_PASSWORD: 'short-1' })).toThrow(/NATS_PASSWORD/);
+    expect(() => loadConfig(CommonConfig, { NATS_USER: 'gateway', NATS_PASSWORD: '1bcdefghijklmnopq' })).toThrow(/NATS_PASSWORD/);
+    expect(() => loadConfig(CommonConfig, { NATS_TLS_CERT_FILE: '/x.crt' })).toThrow(/NATS_TLS_KEY_FILE/);
+    expect(loadConfig(CommonConfig, { NATS_USER: 'gateway', NATS_PASSWORD: 'pAbcdefghijklmnop' }).NATS_USER).toBe('gateway');
+  });
+});
+
+describe('TLS to NATS', () => {
+  let certs: TestCertificates;
+  let server: PrivateNats;
+  beforeAll(async () => {
+    certs = makeTestCertificates();
+    // verify: the server also demands a client certificate signed by the CA.
+    server = await startPrivateNats(
+      `tls { cert_file: ${JSON.stringify(certs.serverCert)}, key_file: ${JSON.stringify(certs.serverKey)}, ca_file: ${JSON.stringify(certs.ca)}, verify: true }\n`,
+    );
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (certs) rmSync(certs.dir, { recursive: true, force: true });
+  });
+
+  const settings = (url: string, files: Record<string, string>) => ({ NODE_ENV: 'test' as const, NATS_URL: url, BUS_PREFIX: '', ...files });
+
+  test('a tls:// URL with the CA and a client certificate connects over TLS', async () => {
+    const options = natsConnectionOptions('catalog', settings(`tls://127.0.0.1:${server.port}`, {
+      NATS_TLS_CA_FILE: certs.ca,
+      NATS_TLS_CERT_FILE: certs.clientCert,
+      NATS_TLS_KEY_FILE: certs.clientKey,
+    }));
+    const nc = await connect({ ...options, maxReconnectAttempts: 0 });
+    try {
+      expect(nc.info?.tls_required).toBe(true);
+      await nc.flush();
+    } finally {
+      await nc.close();
+    }
+  });
+
+  test('without the client certificate the server refuses the connection', async () => {
+    const options = natsConnectionOptions('catalog', settings(`tls://127.0.0.1:${server.port}`, { NATS_TLS_CA_FILE: certs.ca }));
+    // The server drops the connection after the handshake; the connect timeout bounds the wait.
+    await expect(connect({ ...options, maxReconnectAttempts: 0, reconnect: false, timeout: 2000 })).rejects.toThrow();
+  });
+
+  test('a tls:// URL never falls back to plain text on a server without TLS', async () => {
+    const options = natsConnectionOptions('gateway', settings(nats.url.replace('nats://', 'tls://'), {}));
+    await expect(connect({ ...options, maxReconnectAttempts: 0 })).rejects.toThrow(/tls/i);
+  });
 });

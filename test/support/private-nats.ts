@@ -61,3 +61,41 @@ export async function startPrivateNats(config: string, env: Record<string, strin
     },
   };
 }
+
+export interface TestCertificates {
+  dir: string;
+  ca: string;
+  serverCert: string;
+  serverKey: string;
+  clientCert: string;
+  clientKey: string;
+}
+
+/** A throwaway CA with a server certificate for 127.0.0.1 and a client certificate (openssl). */
+export function makeTestCertificates(): TestCertificates {
+  const dir = mkdtempSync(join(tmpdir(), 'nats-tls-'));
+  const at = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => {
+    const result = Bun.spawnSync(['openssl', ...args], { cwd: dir, stdout: 'ignore', stderr: 'pipe' });
+    if (result.exitCode !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr.toString()}`);
+  };
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  openssl('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.crt'), '-subj', '/CN=test-ca', '-days', '2');
+  for (const [name, ext] of [
+    ['server', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n'],
+    ['client', 'extendedKeyUsage=clientAuth\n'],
+  ] as const) {
+    writeFileSync(at(`${name}.ext`), ext);
+    openssl('req', ...ec, '-keyout', at(`${name}.key`), '-out', at(`${name}.csr`), '-subj', `/CN=${name}`);
+    openssl('x509', '-req', '-in', at(`${name}.csr`), '-CA', at('ca.crt'), '-CAkey', at('ca.key'), '-CAcreateserial',
+      '-out', at(`${name}.crt`), '-days', '2', '-extfile', at(`${name}.ext`));
+  }
+  return {
+    dir,
+    ca: at('ca.crt'),
+    serverCert: at('server.crt'),
+    serverKey: at('server.key'),
+    clientCert: at('client.crt'),
+    clientKey: at('client.key'),
+  };
+}

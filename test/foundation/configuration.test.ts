@@ -82,6 +82,9 @@ describe('configuration', () => {
         CURSOR_KEY: Buffer.alloc(32, 1).toString('base64'),
         MYSQL_URL: infra.mysqlUrl,
         NATS_URL: infra.natsUrl,
+        // Production refuses an anonymous NATS connection; the test NATS ignores credentials.
+        NATS_USER: 'gateway',
+        NATS_PASSWORD: 'pTestOnlyNotSecret0',
         BUS_PREFIX: 'tprodmode',
         DATABASE_NAME: 't_prodmode_gateway',
         PORT: '0',

@@ -1,5 +1,6 @@
 import { OptionalKind, Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { OUTBOX_DEFAULTS } from '../bus/outbox-relay';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -69,9 +70,9 @@ export const OutboxConfig = {
    * (`bun run outbox -- list` shows it, `redrive` sends it again). Failures while JetStream does
    * not answer at all are not counted.
    */
-  OUTBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
+  OUTBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: OUTBOX_DEFAULTS.maxAttempts }),
   /** Wait before an event's second publish attempt; it doubles with each further one (at most 5 minutes). */
-  OUTBOX_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 300000, default: 1000 }),
+  OUTBOX_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 300000, default: OUTBOX_DEFAULTS.retryBaseMs }),
 };
 
 function coerce(schema: TSchema, raw: string): unknown {

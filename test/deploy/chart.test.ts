@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseManifests, type Finding, type Manifest } from "../../deploy/helm/validate/manifests.ts";
+import { checkChartCoversServiceConfig } from "../../deploy/helm/validate/service-config.ts";
 import { loadValues, validateManifests } from "../../deploy/helm/validate/validate-manifests.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -133,10 +134,88 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       expect(render.stderr).toContain('masterKeyId "k9" is not one of the key ids in secrets.masterKeys (k1, k0)');
     });
 
+    test("a MySQL wait that outlasts the bus timeout (the caller would hear 504, not 503)", () => {
+      const render = template("-f", DEFAULT_VALUES, "--set", "mysql.acquireTimeoutMs=5000");
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("mysql.acquireTimeoutMs (5000) must be below nats.busTimeoutMs (5000)");
+    });
+
     test("a grace period shorter than the drain", () => {
       const render = template("-f", DEFAULT_VALUES, "--set", "terminationGracePeriodSeconds=10");
       expect(render.code).not.toBe(0);
       expect(render.stderr).toContain("terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs");
+    });
+  });
+
+  describe("values map one-to-one onto the services' settings", () => {
+    test("every variable a service reads has a chart value (or a stated reason not to)", async () => {
+      expect(await checkChartCoversServiceConfig(CHART)).toEqual([]);
+    });
+
+    test("non-default values reach exactly the components that read them", async () => {
+      const custom = valuesFile(
+        [
+          "mysql: {acquireTimeoutMs: 1500, queueLimit: 50}",
+          "outbox: {maxAttempts: 3, retryBaseMs: 250}",
+          'gateway: {host: "::", bodyReadTimeoutMs: 2500, maxHeaderCount: 150}',
+          'deployments: {healthHost: "::", allowHttpRepositoryUrls: true}',
+          'vaults: {healthHost: "::"}',
+          'catalog: {healthHost: "::"}',
+          'scheduler: {healthHost: "::", consumerName: scheduler-deployments-2}',
+          "",
+        ].join("\n"),
+      );
+      const manifests = parseManifests(renderOrThrow("-f", DEFAULT_VALUES, "-f", custom));
+      const env = (component: string): Record<string, string> => {
+        const configMap = manifests.find((m) => m.value.kind === "ConfigMap" && (m.value.metadata as any).name === `agents-agent-deployments-${component}`);
+        if (!configMap) throw new Error(`no ConfigMap for ${component}`);
+        return configMap.value.data as Record<string, string>;
+      };
+      const migrations = manifests.find((m) => m.value.kind === "Job")!;
+      const jobEnv = Object.fromEntries(((migrations.value as any).spec.template.spec.containers[0].env as any[]).filter((e) => "value" in e).map((e) => [e.name, e.value]));
+
+      for (const database of [env("gateway"), env("deployments"), env("vaults"), env("catalog"), env("scheduler"), jobEnv]) {
+        expect(database).toMatchObject({ MYSQL_ACQUIRE_TIMEOUT_MS: "1500", MYSQL_QUEUE_LIMIT: "50" });
+      }
+      expect(env("gateway")).toMatchObject({ HOST: "::", BODY_READ_TIMEOUT_MS: "2500", MAX_HEADER_COUNT: "150" });
+      for (const component of ["deployments", "vaults", "catalog", "scheduler"]) {
+        expect(env(component)).toMatchObject({ HEALTH_HOST: "::", OUTBOX_MAX_ATTEMPTS: "3", OUTBOX_RETRY_BASE_MS: "250" });
+        expect(env(component)).not.toHaveProperty("HOST");
+      }
+      expect(env("gateway")).not.toHaveProperty("HEALTH_HOST");
+      expect(env("gateway")).not.toHaveProperty("OUTBOX_MAX_ATTEMPTS");
+      expect(env("deployments").ALLOW_HTTP_REPOSITORY_URLS).toBe("true");
+      expect(env("vaults")).not.toHaveProperty("ALLOW_HTTP_REPOSITORY_URLS");
+      expect(env("scheduler").SCHEDULER_CONSUMER_NAME).toBe("scheduler-deployments-2");
+      // Each service's own loader accepts what was rendered (and reads every variable set).
+      const values = await loadValues(CHART, [DEFAULT_VALUES, custom]);
+      const findings = await validateManifests(manifests, { values, serviceConfig: true });
+      expect(findings.map((f) => `${f.doc}: ${f.path}: ${f.message}`).join("\n")).toBe("");
+    }, 30_000);
+
+    test("values outside the services' bounds fail before anything is applied", () => {
+      const bad = valuesFile("gateway:\n  maxHeaderCount: 191\noutbox:\n  maxAttempts: 0\n");
+      const render = template("-f", DEFAULT_VALUES, "-f", bad);
+      expect(render.code).not.toBe(0);
+      expect(render.stderr).toContain("gateway.maxHeaderCount: Must be less than or equal to 190");
+      expect(render.stderr).toContain("outbox.maxAttempts: Must be greater than or equal to 1");
+    });
+
+    test("the ServiceMonitor scrapes every component that serves /metrics, and the monitoring namespace may reach them", () => {
+      const manifests = parseManifests(renderOrThrow("-f", PRODUCTION_VALUES));
+      const monitored = manifests
+        .filter((m) => m.value.kind === "ServiceMonitor")
+        .map((m) => {
+          const spec = m.value.spec as any;
+          expect(spec.endpoints).toEqual([expect.objectContaining({ port: "http", path: "/metrics" })]);
+          return spec.selector.matchLabels["app.kubernetes.io/component"];
+        });
+      expect(monitored).toEqual(["deployments", "vaults", "catalog", "scheduler"]);
+      for (const component of monitored) {
+        const policy = manifests.find((m) => m.value.kind === "NetworkPolicy" && (m.value.metadata as any).name === `agents-${component}`)!;
+        const from = (policy.value.spec as any).ingress[0].from as any[];
+        expect(from.some((peer) => peer.namespaceSelector)).toBe(true);
+      }
     });
   });
 

@@ -2,10 +2,14 @@
  * The chart against the services' own configuration schemas (services/<name>/src/config.ts,
  * deploy/bin/migrate.ts): each rendered component's environment (ConfigMap + env, secrets
  * resolved from the rendered Secret or, for an existing Secret, well-formed stand-ins) must
- * (1) set only variables that service reads, and (2) be accepted by the service's own loader.
+ * (1) set only variables that service reads, and (2) be accepted by the service's own loader;
+ * and (3) every variable a service reads must be set somewhere in the chart's templates
+ * (checkChartCoversServiceConfig), so a new setting cannot ship without its value.
  * This is what "Helm values map one-to-one onto the config schema" means, checked.
  */
-import { resolve } from "node:path";
+import { readdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { DatabaseConfig } from "../../../shared/config/load-config.ts";
 import { describe, get, isObject, kindOf, nameOf, type Finding, type Manifest } from "./manifests.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "../../..");
@@ -15,8 +19,17 @@ const SERVICES = ["gateway", "deployments", "vaults", "catalog", "scheduler"] as
 type Env = Record<string, string>;
 type Loader = (env: Env) => unknown;
 
-/** What deploy/bin/migrate.ts reads (besides DATABASE_NAME_<SERVICE>). */
-const MIGRATE_VARIABLES = new Set(["NODE_ENV", "LOG_LEVEL", "MYSQL_URL", "MYSQL_PASSWORD", "MYSQL_POOL_SIZE"]);
+/** What deploy/bin/migrate.ts reads (besides DATABASE_NAME_<SERVICE>): the same schema parts it loads. */
+const MIGRATE_VARIABLES = new Set(["NODE_ENV", "LOG_LEVEL", ...Object.keys(DatabaseConfig)]);
+
+/**
+ * Variables a service reads that the chart deliberately leaves to the service's default, each
+ * with the reason. Anything else a service reads must have a value in the chart.
+ */
+export const NOT_FROM_VALUES: Readonly<Record<string, string>> = {
+  SCHEDULER_WORKER_ID:
+    "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
+};
 
 const capitalized = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
 
@@ -60,6 +73,40 @@ function containerEnv(manifests: Manifest[], container: unknown): Env {
   return env;
 }
 
+/** The chart's template text without comments (a variable named only in a comment is not set). */
+async function templateText(chartDir: string): Promise<string> {
+  const dir = join(chartDir, "templates");
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".tpl") || f.endsWith(".yaml")).sort();
+  const texts = await Promise.all(files.map((f) => Bun.file(join(dir, f)).text()));
+  return texts
+    .join("\n")
+    .replace(/\{\{-?\s*\/\*[\s\S]*?\*\/\s*-?\}\}/g, "")
+    .replace(/^\s*#.*$/gm, "");
+}
+
+/**
+ * (3) Every variable of every service's config schema appears as a name in the chart's
+ * templates (an env key, an EnvVar name or a Secret key mapping), unless NOT_FROM_VALUES says
+ * why not. Textual on purpose: a render only shows the variables its values switch on.
+ */
+export async function checkChartCoversServiceConfig(chartDir: string): Promise<Finding[]> {
+  const text = await templateText(chartDir);
+  const findings: Finding[] = [];
+  for (const service of SERVICES) {
+    const { variables } = await serviceConfig(service);
+    for (const variable of variables) {
+      if (variable in NOT_FROM_VALUES) continue;
+      if (new RegExp(`(?<![A-Za-z0-9_])${variable}(?![A-Za-z0-9_])`).test(text)) continue;
+      findings.push({
+        doc: `services/${service}/src/config.ts`,
+        path: variable,
+        message: `the ${service} service reads this variable but no chart template sets it: add a value (values.yaml, values.schema.json, templates/_helpers.tpl, README table) or a reason in NOT_FROM_VALUES`,
+      });
+    }
+  }
+  return findings;
+}
+
 export async function checkServiceConfig(manifests: Manifest[]): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const m of manifests) {
@@ -92,4 +139,18 @@ export async function checkServiceConfig(manifests: Manifest[]): Promise<Finding
     }
   }
   return findings;
+}
+
+/** `bun deploy/helm/validate/service-config.ts --chart DIR`: check (3) alone, for .ci/validate-chart. */
+if (import.meta.main) {
+  const at = process.argv.indexOf("--chart");
+  const chartDir = at > 0 ? process.argv[at + 1] : undefined;
+  if (!chartDir) {
+    console.error("usage: service-config.ts --chart DIR");
+    process.exit(2);
+  }
+  const findings = await checkChartCoversServiceConfig(chartDir);
+  for (const f of findings) console.error(`  ✗ ${f.doc}: ${f.path}: ${f.message}`);
+  if (findings.length > 0) process.exit(1);
+  console.log("service-config: every variable the services read is set by the chart");
 }

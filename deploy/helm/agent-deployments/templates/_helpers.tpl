@@ -81,6 +81,16 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- default (include "agent-deployments.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
+{{/* The components whose health port also serves /metrics (their outbox; the scheduler's engine). */}}
+{{- define "agent-deployments.metricsComponentNames" -}}
+deployments vaults catalog scheduler
+{{- end -}}
+
+{{/* Components with an event outbox: they read OUTBOX_MAX_ATTEMPTS and OUTBOX_RETRY_BASE_MS. */}}
+{{- define "agent-deployments.outboxComponentNames" -}}
+deployments vaults catalog scheduler
+{{- end -}}
+
 {{/* Port a component listens on: the gateway's API port, the others' health port. */}}
 {{- define "agent-deployments.port" -}}
 {{- $c := index .root.Values .component -}}
@@ -121,6 +131,8 @@ NATS_TLS_KEY_FILE: {{ printf "%s/tls.key" (include "agent-deployments.natsTlsPat
 {{- end }}
 MYSQL_URL: {{ include "agent-deployments.mysqlUrl" .root | quote }}
 MYSQL_POOL_SIZE: {{ include "agent-deployments.int" $v.mysql.poolSize | quote }}
+MYSQL_ACQUIRE_TIMEOUT_MS: {{ include "agent-deployments.int" $v.mysql.acquireTimeoutMs | quote }}
+MYSQL_QUEUE_LIMIT: {{ include "agent-deployments.int" $v.mysql.queueLimit | quote }}
 {{- if eq .component "migrations" }}
 {{- range $service := include "agent-deployments.componentNames" .root | splitList " " }}
 DATABASE_NAME_{{ upper $service }}: {{ index $v.mysql.databases $service | quote }}
@@ -134,13 +146,24 @@ FILE_MAX_BYTES: {{ include "agent-deployments.int" $v.fileMaxBytes | quote }}
 {{- if eq .component "gateway" }}
 {{- $c := $v.gateway }}
 PORT: {{ include "agent-deployments.int" $c.port | quote }}
+HOST: {{ $c.host | quote }}
 API_HEADER_PREFIX: {{ $c.apiHeaderPrefix | quote }}
 ALLOW_DEV_KEY: {{ $c.allowDevKey | toString | quote }}
 KEY_CACHE_TTL_MS: {{ include "agent-deployments.int" $c.keyCacheTtlMs | quote }}
 MAX_BODY_BYTES: {{ include "agent-deployments.int" $c.maxBodyBytes | quote }}
 MAX_HEADER_BYTES: {{ include "agent-deployments.int" $c.maxHeaderBytes | quote }}
+MAX_HEADER_COUNT: {{ include "agent-deployments.int" $c.maxHeaderCount | quote }}
+BODY_READ_TIMEOUT_MS: {{ include "agent-deployments.int" $c.bodyReadTimeoutMs | quote }}
 {{- else if ne .component "migrations" }}
 HEALTH_PORT: {{ include "agent-deployments.port" . | quote }}
+HEALTH_HOST: {{ (index $v .component).healthHost | quote }}
+{{- end }}
+{{- if has .component (include "agent-deployments.outboxComponentNames" .root | splitList " ") }}
+OUTBOX_MAX_ATTEMPTS: {{ include "agent-deployments.int" $v.outbox.maxAttempts | quote }}
+OUTBOX_RETRY_BASE_MS: {{ include "agent-deployments.int" $v.outbox.retryBaseMs | quote }}
+{{- end }}
+{{- if eq .component "deployments" }}
+ALLOW_HTTP_REPOSITORY_URLS: {{ $v.deployments.allowHttpRepositoryUrls | toString | quote }}
 {{- end }}
 {{- if or (eq .component "deployments") (eq .component "vaults") }}
 {{- with $v.masterKeyId }}
@@ -163,6 +186,7 @@ MISFIRE_WINDOW_MS: {{ include "agent-deployments.int" $c.misfireWindowMs | quote
 JITTER_MAX_MS: {{ include "agent-deployments.int" $c.jitterMaxMs | quote }}
 SCHEDULER_LEASE_MS: {{ include "agent-deployments.int" $c.leaseMs | quote }}
 SCHEDULER_RETRY_MS: {{ include "agent-deployments.int" $c.retryMs | quote }}
+SCHEDULER_CONSUMER_NAME: {{ $c.consumerName | quote }}
 {{- end }}
 {{- end -}}
 

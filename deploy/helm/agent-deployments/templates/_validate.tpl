@@ -42,6 +42,10 @@ Rules values.schema.json cannot express (they relate several values). Missing va
   {{- fail (printf "scheduler.leaseMs (%d) must exceed nats.busTimeoutMs (%d): a live worker must keep its claim while it waits for a reply" ($v.scheduler.leaseMs | int64) ($v.nats.busTimeoutMs | int64)) -}}
 {{- end -}}
 
+{{- if ge ($v.mysql.acquireTimeoutMs | int64) ($v.nats.busTimeoutMs | int64) -}}
+  {{- fail (printf "mysql.acquireTimeoutMs (%d) must be below nats.busTimeoutMs (%d): a query still waiting for a database connection would reach its caller as a 504 timeout instead of 503 overloaded_error" ($v.mysql.acquireTimeoutMs | int64) ($v.nats.busTimeoutMs | int64)) -}}
+{{- end -}}
+
 {{- if and $v.gateway.allowDevKey $prod -}}
   {{- fail "gateway.allowDevKey=true is not allowed with environment=production: the gateway refuses to start with it" -}}
 {{- end -}}

@@ -35,16 +35,6 @@ export const inListOrder = (table: KeysetColumns, order: ListOrder) =>
 const positionOf = (row: { createdAt: Date; id: string }): PagePosition => ({ created_at: row.createdAt.toISOString(), id: row.id });
 
 /**
- * Lists fetch `limit + 1` rows: the extra one only says that another page exists, and the last
- * row kept is where the next page starts.
- */
-export function splitPage<R extends { createdAt: Date; id: string }>(rows: R[], limit: number): { rows: R[]; next: PagePosition | null } {
-  const kept = rows.slice(0, limit);
-  const last = kept[kept.length - 1];
-  return { rows: kept, next: rows.length > limit && last ? positionOf(last) : null };
-}
-
-/**
  * The most a page's items may weigh as JSON, whatever `limit` says (`limit` is a maximum):
  * twelve 7 MB deployments once made one `?limit=100` page 84 MB and took the service to 2 GB.
  * Four MiB is a hundred items of 40 KB, far more than ordinary resources weigh, and more than
@@ -54,42 +44,78 @@ export function splitPage<R extends { createdAt: Date; id: string }>(rows: R[], 
 export const PAGE_BYTE_BUDGET = 4 * 1024 * 1024;
 
 /**
- * Turns a page's rows into their API form, one by one, until the next one would take the
- * items past `budget` bytes of JSON (`[a,b]`: the items, commas and brackets). Rows left out
- * start the following page: reading forward (`keep: 'first'`, every list's default) `next`
- * moves back to the last row kept; reading backward towards an anchor (`keep: 'last'`, a
- * `prev_page`) the rows nearest the anchor are kept and `prev` moves to the first row kept.
+ * The most rows one query of a list reads (one more on the query that also tells whether more
+ * follow). A page is read in chunks of these, so a list holds at most this many stored rows at
+ * once, whatever `limit` says and however large rows are: reading `limit + 1` rows in one
+ * query held up to 1,001 rows (100 deployments of 3 MiB are 300 MB) to return 4 MiB. Ten keeps
+ * that at ten of the largest rows ever stored, and costs a default page of 20 two queries.
  */
-export function presentWithinBudget<R extends { createdAt: Date; id: string }, T>(
-  page: { rows: R[]; next: PagePosition | null; prev?: PagePosition | null },
-  present: (row: R) => T,
-  options: { keep?: 'first' | 'last'; budget?: number } = {},
-): { data: T[]; next: PagePosition | null; prev: PagePosition | null } {
-  const budget = options.budget ?? PAGE_BYTE_BUDGET;
-  const fromEnd = options.keep === 'last';
-  const order = fromEnd ? [...page.rows].reverse() : page.rows;
-  const data: T[] = [];
-  let bytes = 1; // the closing bracket; each item adds itself and its opening bracket or comma
-  for (const row of order) {
-    const item = present(row);
-    const size = Buffer.byteLength(JSON.stringify(item)) + 1;
-    if (data.length > 0 && bytes + size > budget) break;
-    data.push(item);
-    bytes += size;
-  }
-  if (fromEnd) data.reverse();
-  const prev = page.prev ?? null;
-  if (data.length === page.rows.length) return { data, next: page.next, prev };
-  if (fromEnd) return { data, next: page.next, prev: positionOf(page.rows[page.rows.length - data.length]) };
-  return { data, next: positionOf(page.rows[data.length - 1]), prev };
+export const LIST_READ_CHUNK = 10;
+
+/**
+ * Up to `count` rows of a list strictly beyond `from` (from its start when null), in the list's
+ * order: one query on the list's index (`keysetAfter` with `from`, `.limit(count)`).
+ */
+export type KeysetChunkReader<R> = (from: PagePosition | null, count: number) => Promise<R[]>;
+
+/** A page as read: its items in reading order, where they start and end, and whether rows follow. */
+export interface PageRead<T> {
+  data: T[];
+  /** The first and last item's positions; null on an empty page. */
+  first: PagePosition | null;
+  last: PagePosition | null;
+  /** Whether a row follows the last item (so a page continues after `last`). */
+  more: boolean;
 }
 
-/** `splitPage`, with each kept row turned into its API form, within the page byte budget. */
-export function toPage<R extends { createdAt: Date; id: string }, T>(
-  rows: R[],
+/**
+ * Reads one page beyond `from`: chunk by chunk, each query continuing right after the last row
+ * of the one before, turning rows into their API form as they come, until `limit` items, the
+ * byte budget (the next item would take the items' JSON, `[a,b]`, past it; the first item is
+ * always kept) or the rows run out. A row read and not kept only says that more follow, and is
+ * where the next page starts again. Read towards an anchor in reverse order, the items come
+ * nearest the anchor first, so a backward page cut by the budget keeps the rows nearest it.
+ */
+export async function readWithinBudget<R extends { createdAt: Date; id: string }, T>(
+  read: KeysetChunkReader<R>,
+  from: PagePosition | null,
   limit: number,
   present: (row: R) => T,
-): { data: T[]; next: PagePosition | null } {
-  const { data, next } = presentWithinBudget(splitPage(rows, limit), present);
-  return { data, next };
+  options: { budget?: number; chunk?: number } = {},
+): Promise<PageRead<T>> {
+  const budget = options.budget ?? PAGE_BYTE_BUDGET;
+  const chunk = options.chunk ?? LIST_READ_CHUNK;
+  const data: T[] = [];
+  let first: PagePosition | null = null;
+  let last: PagePosition | null = null;
+  let bytes = 1; // the closing bracket; each item adds itself and its opening bracket or comma
+  for (;;) {
+    // The items still missing and one more to tell whether rows follow, in one query when that
+    // is at most a chunk and one; otherwise a chunk, and the loop goes on.
+    const wanted = limit - data.length + 1;
+    const count = wanted <= chunk + 1 ? wanted : chunk;
+    const rows = await read(last ?? from, count);
+    for (const row of rows) {
+      if (data.length === limit) return { data, first, last, more: true };
+      const item = present(row);
+      const size = Buffer.byteLength(JSON.stringify(item)) + 1;
+      if (data.length > 0 && bytes + size > budget) return { data, first, last, more: true };
+      data.push(item);
+      bytes += size;
+      last = positionOf(row);
+      first ??= last;
+    }
+    if (rows.length < count) return { data, first, last, more: false };
+  }
+}
+
+/** A forward page as every list replies it: `next` is the last item's position when rows follow it. */
+export async function readPage<R extends { createdAt: Date; id: string }, T>(
+  read: KeysetChunkReader<R>,
+  after: PagePosition | null,
+  limit: number,
+  present: (row: R) => T,
+): Promise<{ data: T[]; next: PagePosition | null }> {
+  const page = await readWithinBudget(read, after, limit, present);
+  return { data: page.data, next: page.more ? page.last : null };
 }

@@ -1,10 +1,11 @@
 /**
  * Response amplification (issue 10, item 2): a list page stays within a byte budget. `limit` is
  * a maximum; a page of large items returns fewer of them with a `next_page`, never fewer than
- * one, and paging on visits every item exactly once.
+ * one, and paging on visits every item exactly once. The service reads a page in chunks, so one
+ * list never holds more than a chunk of stored rows, whatever `limit` says.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { PAGE_BYTE_BUDGET } from '../../shared/db/keyset-page';
+import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '../../shared/db/keyset-page';
 import { apiClient, type ApiClient } from '../support/api';
 import { createDeployment, deploymentWorld, userMessage, type DeploymentWorld } from '../support/fixtures';
 import { Stack } from '../support/stack';
@@ -49,4 +50,30 @@ test('every page of ?limit=100 stays within the byte budget and every deployment
   expect(new Set(seen)).toEqual(new Set(created));
   // The three small ones and at least one large one share the first page.
   expect(seen.slice(0, 4).every((id, i) => i === 3 || created.slice(12).includes(id))).toBe(true);
+});
+
+test('a list reads its rows in chunks: no query of ?limit=100 fetches more than a chunk and one', async () => {
+  // Observes the deployments service's own pool (nothing is faked): the rows each list query returned.
+  const pool = stack.service('deployments').database.pool;
+  const query = pool.query;
+  const fetched: number[] = [];
+  pool.query = (async (...args: Parameters<typeof query>) => {
+    const result = await (query as (...a: unknown[]) => Promise<[unknown, unknown]>).apply(pool, args);
+    const sql = typeof args[0] === 'string' ? args[0] : (args[0] as { sql: string }).sql;
+    if (/^select .* from `deployments`/is.test(sql) && Array.isArray(result[0])) fetched.push(result[0].length);
+    return result;
+  }) as typeof query;
+  try {
+    const response = await api('GET', '/v1/deployments', { query: { limit: '100' } });
+    expect(response.status).toBe(200);
+    expect(response.body.next_page).toBeString();
+    expect(fetched.length).toBeGreaterThan(0);
+    expect(Math.max(...fetched)).toBeLessThanOrEqual(LIST_READ_CHUNK + 1);
+    // Rows read and not returned: at most the rest of the chunk that crossed the budget.
+    const read = fetched.reduce((a, b) => a + b, 0);
+    expect(read).toBeLessThanOrEqual(response.body.data.length + LIST_READ_CHUNK);
+    expect(read).toBeLessThan(created.length);
+  } finally {
+    pool.query = query;
+  }
 });

@@ -7,7 +7,6 @@ import { vaultSubjects } from '../../../shared/bus/subjects/vaults';
 import { generateDataKey, sealSecret, wrapDataKey } from '../../../shared/crypto/envelope';
 import type { MasterKeyRing } from '../../../shared/crypto/master-key-ring';
 import type { Database } from '../../../shared/db/connect';
-import { presentWithinBudget } from '../../../shared/db/keyset-page';
 import { ApiError, invalidRequest } from '../../../shared/errors/api-error';
 import { isIdOf, newId } from '../../../shared/ids/ids';
 import type { PagePosition } from '../../../shared/schema/common';
@@ -187,10 +186,8 @@ export function createDeploymentsCore(deps: DeploymentsCoreDeps) {
     request: { filters: DeploymentListFilters; limit: number; after: PagePosition | null },
   ): Promise<{ data: Deployment[]; next: PagePosition | null }> {
     const tenant = tenantOf(ctx);
-    const page = await listDeploymentPage(db, tenant, request.filters, request.limit, request.after);
     const now = clock.now();
-    const { data, next } = presentWithinBudget(page, (row) => toDeployment(row, now));
-    return { data, next };
+    return listDeploymentPage(db, tenant, request.filters, request.limit, request.after, (row) => toDeployment(row, now));
   }
 
   return { create, list };

@@ -1,5 +1,4 @@
 import type { CallContext } from '../../../shared/bus/call-context';
-import { presentWithinBudget } from '../../../shared/db/keyset-page';
 import { invalidRequest, notFound } from '../../../shared/errors/api-error';
 import type { PagePosition } from '../../../shared/schema/common';
 import type { DeploymentRun, DeploymentRunListFilters } from '../../../shared/schema/deployment-run';
@@ -16,9 +15,7 @@ export function createRunsCore(deps: Pick<DeploymentsCoreDeps, 'db'>) {
   const { db } = deps;
   return {
     async listRuns(ctx: CallContext, request: PageRequest<DeploymentRunListFilters>) {
-      const page = await listRunPage(db, tenantOf(ctx), request.filters, request.limit, request.after);
-      const { data, next } = presentWithinBudget(page, toDeploymentRun);
-      return { data, next };
+      return listRunPage(db, tenantOf(ctx), request.filters, request.limit, request.after, toDeploymentRun);
     },
     async getRun(ctx: CallContext, id: string): Promise<DeploymentRun> {
       const row = await findRun(db, tenantOf(ctx), id);
@@ -28,9 +25,7 @@ export function createRunsCore(deps: Pick<DeploymentsCoreDeps, 'db'>) {
     async listSessions(ctx: CallContext, request: SessionListRequest) {
       if (request.after && request.before) throw invalidRequest('a sessions page starts after a position or before one, not both');
       const anchor = request.before ? { before: request.before } : request.after ? { after: request.after } : null;
-      const page = await listSessionPage(db, tenantOf(ctx), request.filters, request.limit, anchor);
-      // A page read backward towards its anchor keeps the rows nearest the anchor.
-      return presentWithinBudget(page, toSession, { keep: request.before ? 'last' : 'first' });
+      return listSessionPage(db, tenantOf(ctx), request.filters, request.limit, anchor, toSession);
     },
     async getSession(ctx: CallContext, id: string): Promise<Session> {
       const row = await findSession(db, tenantOf(ctx), id);

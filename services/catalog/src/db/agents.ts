@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Agent, AgentListFilters } from '../../../../shared/schema/agent';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { AgentDefinition } from '../domain/agent-definition';
-import { keysetAfter, newestFirst, toPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import { listFilters } from './list-filters';
 import { agents, agentVersions } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';
@@ -120,16 +120,15 @@ export async function listAgents(
   tenant: TenantScope,
   request: { filters: AgentListFilters; limit: number; after: PagePosition | null },
 ) {
-  const rows = await db
-    .select()
-    .from(agents)
-    .innerJoin(agentVersions, and(eq(agentVersions.agentId, agents.id), eq(agentVersions.version, agents.latestVersion)))
-    .where(and(ownedBy(agents, tenant), ...listFilters(agents, request.filters), keysetAfter(agents, request.after)))
-    .orderBy(...newestFirst(agents))
-    .limit(request.limit + 1);
-  return toPage(
-    rows.map((r) => ({ ...r, id: r.agents.id, createdAt: r.agents.createdAt })),
-    request.limit,
-    (r) => presentAgent(r.agents, r.agent_versions),
-  );
+  const readChunk = async (from: PagePosition | null, count: number) => {
+    const rows = await db
+      .select()
+      .from(agents)
+      .innerJoin(agentVersions, and(eq(agentVersions.agentId, agents.id), eq(agentVersions.version, agents.latestVersion)))
+      .where(and(ownedBy(agents, tenant), ...listFilters(agents, request.filters), keysetAfter(agents, from)))
+      .orderBy(...newestFirst(agents))
+      .limit(count);
+    return rows.map((r) => ({ ...r, id: r.agents.id, createdAt: r.agents.createdAt }));
+  };
+  return readPage(readChunk, request.after, request.limit, (r) => presentAgent(r.agents, r.agent_versions));
 }

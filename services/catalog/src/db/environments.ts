@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { CloudConfig, Environment, EnvironmentListFilters } from '../../../../shared/schema/environment';
-import { keysetAfter, newestFirst, toPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import { listFilters } from './list-filters';
 import { environments } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';
@@ -83,11 +83,12 @@ export async function listEnvironments(
   tenant: TenantScope,
   request: { filters: EnvironmentListFilters; limit: number; after: PagePosition | null },
 ) {
-  const rows = await db
-    .select()
-    .from(environments)
-    .where(and(ownedBy(environments, tenant), ...listFilters(environments, request.filters), keysetAfter(environments, request.after)))
-    .orderBy(...newestFirst(environments))
-    .limit(request.limit + 1);
-  return toPage(rows, request.limit, presentEnvironment);
+  const readChunk = (from: PagePosition | null, count: number) =>
+    db
+      .select()
+      .from(environments)
+      .where(and(ownedBy(environments, tenant), ...listFilters(environments, request.filters), keysetAfter(environments, from)))
+      .orderBy(...newestFirst(environments))
+      .limit(count);
+  return readPage(readChunk, request.after, request.limit, presentEnvironment);
 }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { FileMetadata } from '../../../../shared/schema/file';
-import { keysetAfter, newestFirst, toPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import { fileChunks, files } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';
 
@@ -70,11 +70,12 @@ export async function deleteFileRows(tx: Executor, id: string): Promise<void> {
 }
 
 export async function listFiles(db: Executor, tenant: TenantScope, request: { limit: number; after: PagePosition | null }) {
-  const rows = await db
-    .select()
-    .from(files)
-    .where(and(ownedBy(files, tenant), keysetAfter(files, request.after)))
-    .orderBy(...newestFirst(files))
-    .limit(request.limit + 1);
-  return toPage(rows, request.limit, presentFile);
+  const readChunk = (from: PagePosition | null, count: number) =>
+    db
+      .select()
+      .from(files)
+      .where(and(ownedBy(files, tenant), keysetAfter(files, from)))
+      .orderBy(...newestFirst(files))
+      .limit(count);
+  return readPage(readChunk, request.after, request.limit, presentFile);
 }

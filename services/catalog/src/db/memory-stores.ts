@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { MemoryStore, MemoryStoreListFilters } from '../../../../shared/schema/memory-store';
-import { keysetAfter, newestFirst, toPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import { listFilters } from './list-filters';
 import { memoryStores } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';
@@ -72,11 +72,12 @@ export async function listMemoryStores(
   tenant: TenantScope,
   request: { filters: MemoryStoreListFilters; limit: number; after: PagePosition | null },
 ) {
-  const rows = await db
-    .select()
-    .from(memoryStores)
-    .where(and(ownedBy(memoryStores, tenant), ...listFilters(memoryStores, request.filters), keysetAfter(memoryStores, request.after)))
-    .orderBy(...newestFirst(memoryStores))
-    .limit(request.limit + 1);
-  return toPage(rows, request.limit, presentMemoryStore);
+  const readChunk = (from: PagePosition | null, count: number) =>
+    db
+      .select()
+      .from(memoryStores)
+      .where(and(ownedBy(memoryStores, tenant), ...listFilters(memoryStores, request.filters), keysetAfter(memoryStores, from)))
+      .orderBy(...newestFirst(memoryStores))
+      .limit(count);
+  return readPage(readChunk, request.after, request.limit, presentMemoryStore);
 }

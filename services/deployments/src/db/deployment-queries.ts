@@ -1,4 +1,4 @@
-import { keysetAfter, newestFirst } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import { and, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
 import type { PagePosition } from '../../../../shared/schema/common';
@@ -27,38 +27,33 @@ function listIndexFor(filters: DeploymentListFilters): string {
 }
 
 /**
- * One page of a tenant's deployments, newest first, in one query. The keyset condition is
- * spelled out (`created_at < ? OR (created_at = ? AND id < ?)`), not as a row comparison, which
- * the optimizer does not turn into an index range.
+ * One page of a tenant's deployments, newest first, read in chunks within the page byte budget
+ * (shared/db/keyset-page.ts), each row turned into its API form by `present`. The keyset
+ * condition is spelled out (`created_at < ? OR (created_at = ? AND id < ?)`), not as a row
+ * comparison, which the optimizer does not turn into an index range.
  *
  * The index is named. Left to itself, MariaDB 10.11 plans `ORDER BY ... LIMIT` as a backward
  * `ref` scan over the tenant prefix and discards every row above the cursor, so page 100 read
  * 2,000 rows to return 20 (measured by bench/list-deployments.ts); forced to the index for the
- * filter shape, it seeks straight to the cursor (`range`) and reads limit + 1 rows at any depth.
- * Fetches one row more than the page to know whether another page follows.
+ * filter shape, it seeks straight to the cursor (`range`) and reads one chunk at any depth.
  */
-export async function listDeploymentPage(
+export function listDeploymentPage<T>(
   db: Database,
   tenant: Tenant,
   filters: DeploymentListFilters,
   limit: number,
   after: PagePosition | null,
-): Promise<{ rows: DeploymentRow[]; next: PagePosition | null }> {
-  const rows = await deploymentPageQuery(db, tenant, filters, limit, after);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    rows: page,
-    next: rows.length > limit && last ? { created_at: last.createdAt.toISOString(), id: last.id } : null,
-  };
+  present: (row: DeploymentRow) => T,
+): Promise<{ data: T[]; next: PagePosition | null }> {
+  return readPage((from, count) => deploymentPageQuery(db, tenant, filters, count, from), after, limit, present);
 }
 
-/** The page's single query, unexecuted (the benchmark EXPLAINs it). */
+/** One chunk's query: up to `count` deployments beyond `after`, unexecuted (the benchmark EXPLAINs it). */
 export function deploymentPageQuery(
   db: Database,
   tenant: Tenant,
   filters: DeploymentListFilters,
-  limit: number,
+  count: number,
   after: PagePosition | null,
 ) {
   const conditions: SQL[] = [
@@ -77,7 +72,7 @@ export function deploymentPageQuery(
     .from(deployments, { forceIndex: listIndexFor(filters) })
     .where(and(...conditions))
     .orderBy(...newestFirst(deployments))
-    .limit(limit + 1);
+    .limit(count);
 }
 
 /** One deployment of the tenant; `lock` takes the row lock for the rest of the transaction. */

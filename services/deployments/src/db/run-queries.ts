@@ -1,4 +1,4 @@
-import { keysetAfter, newestFirst, splitPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import { and, eq, gt, gte, isNotNull, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
 import type { PagePosition } from '../../../../shared/schema/common';
@@ -34,14 +34,15 @@ export async function findRun(db: Database, tenant: Tenant, id: string): Promise
   return row;
 }
 
-/** One page of the tenant's runs, newest first, one row more than the page to know if another follows. */
-export async function listRunPage(
+/** One page of the tenant's runs, newest first, read in chunks within the page byte budget. */
+export function listRunPage<T>(
   db: Database,
   tenant: Tenant,
   filters: DeploymentRunListFilters,
   limit: number,
   position: PagePosition | null,
-): Promise<{ rows: DeploymentRunRow[]; next: PagePosition | null }> {
+  present: (row: DeploymentRunRow) => T,
+): Promise<{ data: T[]; next: PagePosition | null }> {
   const t = deploymentRuns;
   const conditions: SQL[] = [...sameTenant(t, tenant)];
   if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
@@ -51,15 +52,15 @@ export async function listRunPage(
   if (filters.created_at_gte !== undefined) conditions.push(gte(t.createdAt, new Date(filters.created_at_gte)));
   if (filters.created_at_lt !== undefined) conditions.push(lt(t.createdAt, new Date(filters.created_at_lt)));
   if (filters.created_at_lte !== undefined) conditions.push(lte(t.createdAt, new Date(filters.created_at_lte)));
-  const afterPosition = keysetAfter(t, position);
-  if (afterPosition) conditions.push(afterPosition);
-  const rows = await db
-    .select()
-    .from(t, { forceIndex: filters.deployment_id !== undefined ? RUN_LIST_INDEXES.deployment : RUN_LIST_INDEXES.all })
-    .where(and(...conditions))
-    .orderBy(...newestFirst(t))
-    .limit(limit + 1);
-  return splitPage(rows, limit);
+  const index = filters.deployment_id !== undefined ? RUN_LIST_INDEXES.deployment : RUN_LIST_INDEXES.all;
+  const readChunk = (from: PagePosition | null, count: number) =>
+    db
+      .select()
+      .from(t, { forceIndex: index })
+      .where(and(...conditions, keysetAfter(t, from)))
+      .orderBy(...newestFirst(t))
+      .limit(count);
+  return readPage(readChunk, position, limit, present);
 }
 
 export async function insertRun(tx: Tx, row: typeof deploymentRuns.$inferInsert): Promise<void> {

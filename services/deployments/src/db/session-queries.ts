@@ -1,7 +1,7 @@
 import { and, eq, gt, gte, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Database } from '../../../../shared/db/connect';
-import { inListOrder, keysetAfter, splitPage } from '../../../../shared/db/keyset-page';
+import { inListOrder, keysetAfter, readWithinBudget } from '../../../../shared/db/keyset-page';
 import type { PagePosition } from '../../../../shared/schema/common';
 import type { SessionListFilters, SessionListOrder } from '../../../../shared/schema/session';
 import type { Tx } from './deployment-queries';
@@ -12,8 +12,9 @@ type Tenant = { organization_id: string; workspace_id: string };
 /** Where a sessions page starts: after a position, before one, or at the start of the list. */
 export type SessionPageAnchor = { after: PagePosition } | { before: PagePosition } | null;
 
-export interface SessionPage {
-  rows: SessionRow[];
+export interface SessionPage<T> {
+  /** The page's items in the list's order. */
+  data: T[];
   /** Where the following page starts; null on the last page. */
   next: PagePosition | null;
   /** Where the preceding page ends; null on the first page. */
@@ -48,8 +49,6 @@ export async function insertSession(tx: Tx, row: typeof sessions.$inferInsert): 
 // Keyset paging in both orders and both directions (shared/db/keyset-page.ts has both orders).
 
 const reverse = (order: SessionListOrder): SessionListOrder => (order === 'asc' ? 'desc' : 'asc');
-
-const positionOf = (row: SessionRow): PagePosition => ({ created_at: row.createdAt.toISOString(), id: row.id });
 
 /**
  * The index a filter set is served from: the narrowest equality filter with an index of its
@@ -129,33 +128,30 @@ async function readSessions(
 }
 
 /**
- * One page of the tenant's sessions in the filters' order. Forward (the first page, or after a
- * position) reads `limit + 1` rows on: the extra row says a next page exists. Backward (before a
- * position) reads `limit + 1` rows the other way and turns them round: the extra row says a
- * page precedes this one. A page reached from a position always has a neighbour on that side,
- * the page it was reached from.
+ * One page of the tenant's sessions in the filters' order, read in chunks within the page byte
+ * budget (shared/db/keyset-page.ts), each row turned into its API form by `present`. Forward
+ * (the first page, or after a position) it reads on from there: rows beyond the page say a next
+ * page exists. Backward (before a position) it reads the other way, nearest the anchor first, so
+ * the rows kept are the ones nearest it, and turns them round: rows beyond say a page precedes
+ * this one. A page reached from a position always has a neighbour on that side, the page it was
+ * reached from.
  */
-export async function listSessionPage(
+export async function listSessionPage<T>(
   db: Database,
   tenant: Tenant,
   filters: SessionListFilters,
   limit: number,
   anchor: SessionPageAnchor,
-): Promise<SessionPage> {
+  present: (row: SessionRow) => T,
+): Promise<SessionPage<T>> {
   const order = filters.order;
   if (anchor && 'before' in anchor) {
-    const read = await readSessions(db, tenant, filters, anchor.before, reverse(order), limit + 1);
-    const rows = read.slice(0, limit).reverse();
-    const first = rows[0];
-    const last = rows[rows.length - 1];
-    return {
-      rows,
-      prev: read.length > limit && first ? positionOf(first) : null,
-      next: last ? positionOf(last) : null,
-    };
+    const readBack = (from: PagePosition | null, count: number) => readSessions(db, tenant, filters, from, reverse(order), count);
+    const page = await readWithinBudget(readBack, anchor.before, limit, present);
+    return { data: page.data.reverse(), prev: page.more ? page.last : null, next: page.first };
   }
   const from = anchor?.after ?? null;
-  const page = splitPage(await readSessions(db, tenant, filters, from, order, limit + 1), limit);
-  const first = page.rows[0];
-  return { ...page, prev: from && first ? positionOf(first) : null };
+  const readOn = (position: PagePosition | null, count: number) => readSessions(db, tenant, filters, position, order, count);
+  const page = await readWithinBudget(readOn, from, limit, present);
+  return { data: page.data, next: page.more ? page.last : null, prev: from && page.first };
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { PagePosition } from '../../../../shared/schema/common';
 import { vaultCredentials, type VaultCredentialRow } from './schema';
-import { keysetAfter, newestFirst } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import type { Executor } from './vault-queries';
 
 /** Callers check the vault's tenant first; a credential is addressed through its vault. */
@@ -14,23 +14,27 @@ export async function findCredential(db: Executor, vaultId: string, id: string):
   return row;
 }
 
-export async function listCredentialsAfter(
+/** One page of a vault's credentials, newest first, read in chunks within the page byte budget. */
+export function listCredentialPage<T>(
   db: Executor,
   vaultId: string,
   options: { includeArchived: boolean; after: PagePosition | null; limit: number },
-): Promise<VaultCredentialRow[]> {
-  return db
-    .select()
-    .from(vaultCredentials)
-    .where(
-      and(
-        eq(vaultCredentials.vaultId, vaultId),
-        options.includeArchived ? undefined : isNull(vaultCredentials.archivedAt),
-        keysetAfter(vaultCredentials, options.after),
-      ),
-    )
-    .orderBy(...newestFirst(vaultCredentials))
-    .limit(options.limit + 1);
+  present: (row: VaultCredentialRow) => T,
+): Promise<{ data: T[]; next: PagePosition | null }> {
+  const readChunk = (from: PagePosition | null, count: number) =>
+    db
+      .select()
+      .from(vaultCredentials)
+      .where(
+        and(
+          eq(vaultCredentials.vaultId, vaultId),
+          options.includeArchived ? undefined : isNull(vaultCredentials.archivedAt),
+          keysetAfter(vaultCredentials, from),
+        ),
+      )
+      .orderBy(...newestFirst(vaultCredentials))
+      .limit(count);
+  return readPage(readChunk, options.after, options.limit, present);
 }
 
 /** Whether an active credential of the vault already uses this target. */

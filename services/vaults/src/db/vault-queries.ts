@@ -1,4 +1,4 @@
-import { keysetAfter, newestFirst } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
 import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../shared/db/connect';
 import type { PagePosition } from '../../../../shared/schema/common';
@@ -39,24 +39,21 @@ export async function findVaultStates(db: Executor, tenant: TenantKey, ids: stri
     .where(and(inTenant(tenant), inArray(vaults.id, ids)));
 }
 
-/** One page of a tenant's vaults plus one row, newest first, so the caller knows if more follow. */
-export async function listVaultsAfter(
+/** One page of a tenant's vaults, newest first, read in chunks within the page byte budget. */
+export function listVaultPage<T>(
   db: Executor,
   tenant: TenantKey,
   options: { includeArchived: boolean; after: PagePosition | null; limit: number },
-): Promise<VaultRow[]> {
-  return db
-    .select()
-    .from(vaults)
-    .where(
-      and(
-        inTenant(tenant),
-        options.includeArchived ? undefined : isNull(vaults.archivedAt),
-        keysetAfter(vaults, options.after),
-      ),
-    )
-    .orderBy(...newestFirst(vaults))
-    .limit(options.limit + 1);
+  present: (row: VaultRow) => T,
+): Promise<{ data: T[]; next: PagePosition | null }> {
+  const readChunk = (from: PagePosition | null, count: number) =>
+    db
+      .select()
+      .from(vaults)
+      .where(and(inTenant(tenant), options.includeArchived ? undefined : isNull(vaults.archivedAt), keysetAfter(vaults, from)))
+      .orderBy(...newestFirst(vaults))
+      .limit(count);
+  return readPage(readChunk, options.after, options.limit, present);
 }
 
 export async function insertVault(db: Executor, row: VaultRow): Promise<void> {

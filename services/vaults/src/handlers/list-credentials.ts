@@ -1,7 +1,6 @@
 import type { Handler } from '../../../../shared/bus/bus-server';
 import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
-import { listCredentialsAfter } from '../db/credential-queries';
-import { toPage } from '../../../../shared/db/keyset-page';
+import { listCredentialPage } from '../db/credential-queries';
 import { findVault } from '../db/vault-queries';
 import { presentCredential } from '../domain/present';
 import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
@@ -12,10 +11,5 @@ export const listCredentials =
   (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
   async ({ filters, limit, after }, ctx) => {
     if (!(await findVault(deps.db, tenantOf(ctx), filters.vault_id))) throw vaultNotFound(filters.vault_id);
-    const rows = await listCredentialsAfter(deps.db, filters.vault_id, {
-      includeArchived: filters.include_archived,
-      after,
-      limit,
-    });
-    return toPage(rows, limit, presentCredential);
+    return listCredentialPage(deps.db, filters.vault_id, { includeArchived: filters.include_archived, after, limit }, presentCredential);
   };

@@ -47,10 +47,11 @@ export const PAGE_BYTE_BUDGET = 4 * 1024 * 1024;
  * The most rows one query of a list reads (one more on the query that also tells whether more
  * follow). A page is read in chunks of these, so a list holds at most this many stored rows at
  * once, whatever `limit` says and however large rows are: reading `limit + 1` rows in one
- * query held up to 1,001 rows (100 deployments of 3 MiB are 300 MB) to return 4 MiB. Ten keeps
- * that at ten of the largest rows ever stored, and costs a default page of 20 two queries.
+ * query held up to 1,001 rows (100 deployments of 3 MiB are 300 MB) to return 4 MiB. Twenty
+ * keeps a default page (20 items and the row that tells whether more follow) one query, the
+ * common case, and bounds a request at 21 of the largest rows ever stored (about 63 MB).
  */
-export const LIST_READ_CHUNK = 10;
+export const LIST_READ_CHUNK = 20;
 
 /**
  * Up to `count` rows of a list strictly beyond `from` (from its start when null), in the list's

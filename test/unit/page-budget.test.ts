@@ -50,13 +50,20 @@ test('a page within the budget that reaches the end says no more follow', async 
 
 test('a page is read in chunks, each query continuing right after the last row of the one before', async () => {
   const { read, reads } = source(rows(250));
-  const page = await readPage(read, null, 100, present);
+  const page = await readWithinBudget(read, null, 100, present, { chunk: 10 });
   expect(page.data.map((d) => d.id)).toEqual(rows(100).map((r) => r.id));
-  expect(page.next).toEqual(at(99));
+  expect(page).toMatchObject({ last: at(99), more: true });
   // Nine chunks, then the last ten items and the one that says more follow in one query.
-  expect(reads.map((r) => r.count)).toEqual([...Array(9).fill(LIST_READ_CHUNK), LIST_READ_CHUNK + 1]);
+  expect(reads.map((r) => r.count)).toEqual([...Array(9).fill(10), 11]);
   expect(reads.map((r) => r.from)).toEqual([null, ...Array.from({ length: 9 }, (_, i) => `r${i * 10 + 9}`)]);
-  expect(Math.max(...reads.map((r) => r.returned))).toBeLessThanOrEqual(LIST_READ_CHUNK + 1);
+  expect(Math.max(...reads.map((r) => r.returned))).toBeLessThanOrEqual(11);
+});
+
+test('a default page of 20 is one query', async () => {
+  const { read, reads } = source(rows(50));
+  await readPage(read, null, 20, present);
+  expect(reads.map((r) => r.count)).toEqual([21]);
+  expect(LIST_READ_CHUNK + 1).toBeGreaterThanOrEqual(21);
 });
 
 test('a page whose limit fits one chunk is one query of limit + 1 rows', async () => {

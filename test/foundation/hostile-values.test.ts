@@ -107,6 +107,15 @@ describe('ids match exactly, checked before any lookup (item 7)', () => {
     });
   }
 
+  test('a path id that is not valid percent-encoding: 404 with the envelope, never 500', async () => {
+    for (const bad of ['%FF', '%', '%E0%A4', '%C0%AF', '%ED%A0%80']) {
+      for (const path of [`/v1/deployments/${bad}`, `/v1/vaults/${vaultId}/credentials/${bad}`, `/v1/agents/${bad}`, `/v1/models/${bad}`]) {
+        const response = await api('GET', path);
+        expect({ path, status: response.status, type: response.body.error?.type }).toEqual({ path, status: 404, type: 'not_found_error' });
+      }
+    }
+  });
+
   test('a foreign prefix with the same random part: 404', async () => {
     const body = deploymentId.slice('depl_'.length);
     expect((await api('GET', `/v1/deployments/vlt_${body}`)).status).toBe(404);

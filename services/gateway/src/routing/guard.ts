@@ -3,6 +3,7 @@ import type { CallContext } from '../../../../shared/bus/call-context';
 import { readRawBody, RawBody } from '../http/raw-body';
 import { ensureAnswerable, requestState } from '../http/request-state';
 import { checkPermission } from '../policy/permission';
+import { checkPathEncoding } from './path-id';
 import { checkStrayQueryParameters } from '../policy/query-parameters';
 import { checkVersioning } from '../policy/versioning';
 import type { GatewayDeps } from './gateway-deps';
@@ -27,7 +28,7 @@ const DEFERRED_BODY = Symbol('deferred body');
 export function createGuard(deps: GatewayDeps) {
   return new Elysia({ name: 'gateway-guard' })
     .onParse({ as: 'global' }, () => DEFERRED_BODY)
-    .resolve({ as: 'global' }, async ({ request, route, body }) => {
+    .resolve({ as: 'global' }, async ({ request, route, body, params }) => {
       const state = requestState(request);
       const operation = `${request.method} ${route}`;
       state.operation = operation;
@@ -37,6 +38,7 @@ export function createGuard(deps: GatewayDeps) {
       checkPermission(tenant, request.method, request.headers);
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);
       checkStrayQueryParameters(request.method, route, url);
+      checkPathEncoding(params);
       let raw: RawBody | undefined;
       if (body === DEFERRED_BODY) {
         const maxBytes = UPLOAD_ROUTES.has(operation)

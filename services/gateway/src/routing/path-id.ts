@@ -23,9 +23,9 @@ const NOUNS: Record<IdKind, string> = {
  * PAD SPACE comparison. It runs in the handler, after the guard: credentials, permission and
  * versioning are still checked first.
  */
-export function pathId(kind: IdKind, value: string): string {
-  if (isIdOf(kind, value)) return value;
-  throw notFound(`${NOUNS[kind]} ${JSON.stringify(value.slice(0, 128))} not found`);
+export function pathId(kind: IdKind, value: string | null): string {
+  if (value !== null && isIdOf(kind, value)) return value;
+  throw notFound(value === null ? `${NOUNS[kind]} not found` : `${NOUNS[kind]} ${JSON.stringify(value.slice(0, 128))} not found`);
 }
 
 /** Every id path parameter of the public routes, by name. */
@@ -41,8 +41,18 @@ const PATH_ID_KINDS: Record<string, IdKind> = {
   credential_id: 'credential',
 };
 
+/**
+ * The router hands a path parameter over as null when its segment is not valid percent-encoding
+ * (`%FF`, `%`, an encoded lone surrogate): such a path names nothing, on every route, so 404.
+ */
+export function checkPathEncoding(params: Record<string, string | null | undefined> | undefined): void {
+  for (const value of Object.values(params ?? {})) {
+    if (value === null) throw notFound('Not found: the path is not valid percent-encoded UTF-8');
+  }
+}
+
 /** A module's `onBeforeHandle`: checks every id parameter of the matched route with `pathId`. */
-export function checkPathIds({ params }: { params: Record<string, string | undefined> }): void {
+export function checkPathIds({ params }: { params: Record<string, string | null | undefined> }): void {
   for (const [name, value] of Object.entries(params ?? {})) {
     const kind = PATH_ID_KINDS[name];
     if (kind && value !== undefined) pathId(kind, value);

@@ -9,17 +9,34 @@ export interface HealthProbes {
 }
 
 /**
+ * How long a readiness check may take. A dependency that stops answering without closing the
+ * connection (a hung host, a black-holed network) would otherwise hold every probe open until
+ * the probe's own timeout, with no answer; this is below the chart's probe timeout (3 s).
+ */
+export const READINESS_TIMEOUT_MS = 2000;
+
+/**
  * Answers a readiness probe. The body says ready or not and nothing more: the reason names
  * internal addresses and driver errors, so it goes to the log, never to whoever can reach the
  * port (the gateway serves this on its public port).
  */
-export async function readiness(ready: () => Promise<void>, logger: Logger): Promise<Response> {
+export async function readiness(
+  ready: () => Promise<void>,
+  logger: Logger,
+  timeoutMs = READINESS_TIMEOUT_MS,
+): Promise<Response> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`readiness check did not finish within ${timeoutMs} ms`)), timeoutMs);
+  });
   try {
-    await ready();
+    await Promise.race([ready(), timedOut]);
     return Response.json({ status: 'ready' });
   } catch (err) {
     logger.warn('not ready', { error: err });
     return Response.json({ status: 'not_ready' }, { status: 503 });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -9,6 +9,7 @@ export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private listenPort = 0;
+  private frozen = false;
 
   private constructor(
     private readonly targetHost: string,
@@ -42,7 +43,9 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => undefined);
       }
-      client.pipe(upstream).pipe(client);
+      // Forwarded by hand rather than piped, so a frozen relay can swallow bytes both ways.
+      client.on('data', (data) => this.frozen || upstream.write(data));
+      upstream.on('data', (data) => this.frozen || client.write(data));
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -60,6 +63,21 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * The server stops answering without closing anything (a hung host, a black-holed network):
+   * connections stay open and accept bytes, and nothing comes back.
+   */
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  /** Ends a freeze; the connections it left half-spoken are closed, as a real timeout would. */
+  thaw(): void {
+    this.frozen = false;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
   }
 
   stop(): Promise<void> {

@@ -13,7 +13,9 @@ export function applyMetadataPatch(current: Metadata, patch: MetadataPatch | nul
   const next: Metadata = { ...current };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete next[key];
-    else next[key] = value;
+    // Defined, not assigned: assigning `__proto__` would change the object's prototype and the
+    // key would silently vanish. Keys are client text; every one is stored as given.
+    else Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true });
   }
   if (Object.keys(next).length > METADATA_MAX_PAIRS) {
     throw invalidRequest(`metadata: must have at most ${METADATA_MAX_PAIRS} entries after the update`);

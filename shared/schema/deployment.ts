@@ -157,15 +157,17 @@ export const Checkout = Type.Union(
 );
 
 /**
- * Absolute, no `..` segment, no NUL: a mount path cannot climb out of where it is put. The
- * deployments service stores it normalised (`/x/./y//` -> `/x/y`) and compares mounts in that
- * form.
+ * Absolute, no `..` segment, no control character (NUL, newline, ... would cut or forge the
+ * path where a runtime writes or logs it): a mount path cannot climb out of where it is put. The
+ * deployments service stores it normalised (`/x/./y//` -> `/x/y`), refuses the root itself and
+ * compares mounts in that form.
  */
+export const MOUNT_PATH_RULE = 'must be an absolute path (starting with /) without .. segments or control characters';
 const MountPath = Type.String({
   minLength: 1,
   maxLength: 4096,
-  pattern: '^/(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000]*$',
-  description: 'must be an absolute path (starting with /) without .. segments or NUL characters',
+  pattern: '^/(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000-\\u001f\\u007f]*$',
+  description: MOUNT_PATH_RULE,
 });
 
 /**

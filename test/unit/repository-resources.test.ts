@@ -31,9 +31,13 @@ test('credentials in the URL are refused whatever the setting', () => {
 
 test('mount paths: one spelling, and .. is refused rather than resolved', () => {
   expect(normaliseMountPath('/x/./y//z/', 'p')).toBe('/x/y/z');
-  expect(normaliseMountPath('/', 'p')).toBe('/');
   expect(normaliseMountPath('/a/.../b', 'p')).toBe('/a/.../b');
-  for (const bad of ['/a/../b', 'relative', '/a/\u0000']) expect(() => normaliseMountPath(bad, 'p')).toThrow('p: must be an absolute path');
+  for (const bad of ['/a/../b', 'relative', '/a/\u0000', '/a\nb', '/a\rb', '/a\u007f']) {
+    expect(() => normaliseMountPath(bad, 'p')).toThrow('p: must be an absolute path');
+  }
+  for (const root of ['/', '//', '/./']) expect(() => normaliseMountPath(root, 'p')).toThrow('p: must not be the root directory (/)');
+  // Nested mounts are distinct paths: a file inside a checked-out repository.
+  expect(resolveResources([repo('https://h/a.git', '/w'), repo('https://h/b.git', '/w/sub')]).configs.map((c) => ('mount_path' in c ? c.mount_path : null))).toEqual(['/w', '/w/sub']);
   expect(() => resolveResources([repo('https://h/a.git', '/x/./y'), repo('https://h/b.git', '/x/y/')])).toThrow(
     "resources.1.mount_path: '/x/y' is already used by resources.0",
   );

@@ -8,6 +8,7 @@ import { contextFromHeaders, type CallContext } from './call-context';
 import type { PayloadCodec } from './payload-codec';
 import type { ReplyEnvelope } from './reply-envelope';
 import { rpcSubject, type Subject } from './subject';
+import type { Release, TenantBulkhead } from './tenant-bulkhead';
 
 export type Handler<Req extends TSchema, Rep extends TSchema> = (
   request: Static<Req>,
@@ -16,7 +17,9 @@ export type Handler<Req extends TSchema, Rep extends TSchema> = (
 
 /**
  * Serves subjects in queue groups so N replicas share the load. Messages are handled
- * concurrently; in-flight work is tracked so a graceful stop can finish it before draining.
+ * concurrently, each tenant's through the bulkhead (at most so many at once, the rest queued or
+ * refused with 429), so one tenant cannot take every database connection; in-flight work,
+ * queued requests included, is tracked so a graceful stop answers it before draining.
  */
 export class BusServer {
   private readonly subscriptions: Subscription[] = [];
@@ -25,8 +28,13 @@ export class BusServer {
   constructor(
     private readonly nc: NatsConnection,
     private readonly codec: PayloadCodec,
-    private readonly options: { prefix: string; logger: Logger },
+    private readonly options: { prefix: string; logger: Logger; bulkhead?: TenantBulkhead },
   ) {}
+
+  /** Prometheus text of the tenant bulkhead (empty without one). */
+  renderMetrics(): string {
+    return this.options.bulkhead?.renderMetrics() ?? '';
+  }
 
   handle<Req extends TSchema, Rep extends TSchema>(subject: Subject<Req, Rep>, handler: Handler<Req, Rep>): this {
     const sub = this.nc.subscribe(rpcSubject(this.options.prefix, subject), { queue: subject.service });
@@ -54,7 +62,10 @@ export class BusServer {
     const started = performance.now();
     const ctx = contextFromHeaders(msg.headers);
     let envelope: ReplyEnvelope;
+    let release: Release | undefined;
     try {
+      // Before the payload is read: a queued request holds only its message, not its decoded body.
+      release = await this.options.bulkhead?.acquire(ctx.tenant);
       const raw = await this.codec.decode(msg.data, msg.headers);
       const request = validate(subject.request, raw);
       envelope = { ok: true, result: await handler(request, ctx) };
@@ -84,6 +95,8 @@ export class BusServer {
     } catch (err) {
       this.options.logger.error('reply failed', { request_id: ctx.request_id, operation: subject.name, error: err });
     }
+    // Held until the reply is out: encoding a large reply (and its offload) is the tenant's work too.
+    release?.();
     this.options.logger.info('bus request', {
       request_id: ctx.request_id,
       organization_id: ctx.tenant?.organization_id,

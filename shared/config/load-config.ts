@@ -1,6 +1,7 @@
 import { OptionalKind, Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { OUTBOX_DEFAULTS } from '../bus/outbox-relay';
+import { DEFAULT_TENANT_MAX_QUEUE } from '../bus/tenant-bulkhead';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -73,6 +74,23 @@ export const OutboxConfig = {
   OUTBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: OUTBOX_DEFAULTS.maxAttempts }),
   /** Wait before an event's second publish attempt; it doubles with each further one (at most 5 minutes). */
   OUTBOX_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 300000, default: OUTBOX_DEFAULTS.retryBaseMs }),
+};
+
+/**
+ * Per-tenant bulkhead of a service that answers bus requests (shared/bus/tenant-bulkhead.ts):
+ * one tenant's requests cannot take all of a replica's database connections or concurrency.
+ */
+export const TenantBulkheadConfig = {
+  /**
+   * Requests of one tenant (organization + workspace) a replica handles at once. Unset: half of
+   * MYSQL_POOL_SIZE (at least 1), so one tenant leaves the other half of the pool to the rest.
+   */
+  TENANT_MAX_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  /**
+   * Requests of one tenant waiting for a slot, first in first out; more are refused at once with
+   * 429 rate_limit_error. A waiting request is also refused after half of BUS_TIMEOUT_MS.
+   */
+  TENANT_MAX_QUEUE: Type.Integer({ minimum: 0, maximum: 10000, default: DEFAULT_TENANT_MAX_QUEUE }),
 };
 
 function coerce(schema: TSchema, raw: string): unknown {

@@ -6,6 +6,7 @@ import { OutboxRelay } from '../bus/outbox-relay';
 import { PayloadCodec } from '../bus/payload-codec';
 import { natsConnectionOptions } from '../bus/nats-connection';
 import { ensureStreams, streamsOf } from '../bus/streams';
+import { DEFAULT_TENANT_MAX_QUEUE, defaultTenantConcurrency, TenantBulkhead } from '../bus/tenant-bulkhead';
 import type { BusIdentity } from '../bus/subject';
 import { connectDatabase, type DatabaseHandle } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
@@ -35,6 +36,9 @@ export interface RuntimeConfig {
   OUTBOX_MAX_ATTEMPTS?: number;
   OUTBOX_RETRY_BASE_MS?: number;
   HEALTH_HOST?: string;
+  /** See TenantBulkheadConfig; absent means half the pool and the default queue. */
+  TENANT_MAX_CONCURRENCY?: number;
+  TENANT_MAX_QUEUE?: number;
 }
 
 export interface RuntimeOptions {
@@ -83,7 +87,14 @@ export async function startServiceRuntime(
 
   const codec = new PayloadCodec(nc, bucketName(config.BUS_PREFIX));
   const client = new BusClient(nc, codec, { prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
-  const server = new BusServer(nc, codec, { prefix: config.BUS_PREFIX, logger });
+  const bulkhead = new TenantBulkhead({
+    maxConcurrency: config.TENANT_MAX_CONCURRENCY ?? defaultTenantConcurrency(config.MYSQL_POOL_SIZE),
+    maxQueue: config.TENANT_MAX_QUEUE ?? DEFAULT_TENANT_MAX_QUEUE,
+    // Half the caller's patience at most in the queue, the other half left for the work itself:
+    // a request refused with 429 is retried by the client, one that times out is a 504.
+    maxWaitMs: Math.floor(config.BUS_TIMEOUT_MS / 2),
+  });
+  const server = new BusServer(nc, codec, { prefix: config.BUS_PREFIX, logger, bulkhead });
   const relay = options.outbox
     ? new OutboxRelay(nc, database.db, options.outbox, {
         prefix: config.BUS_PREFIX,
@@ -102,8 +113,10 @@ export async function startServiceRuntime(
     await nc.flush();
     await database.ping();
   };
-  // The service's own metrics, then the relay's (dead-letter rows among them).
-  const metricSources = [options.metrics, relay && (() => relay.renderMetrics())].filter((m) => m !== undefined);
+  // The service's own metrics, then the relay's (dead-letter rows among them), then the bulkhead's.
+  const metricSources = [options.metrics, relay && (() => relay.renderMetrics()), () => server.renderMetrics()].filter(
+    (m) => m !== undefined,
+  );
   const renderMetrics = metricSources.length > 0 ? () => metricSources.map((m) => m()).join('') : undefined;
   const health =
     config.HEALTH_PORT === undefined

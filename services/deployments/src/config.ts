@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig } from '../../../shared/config/load-config';
+import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '../../../shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '../../../shared/crypto/master-key-ring';
 
 export const DeploymentsConfigSchema = {
@@ -7,6 +7,7 @@ export const DeploymentsConfigSchema = {
   ...DatabaseConfig,
   ...HealthConfig(8081),
   ...OutboxConfig,
+  ...TenantBulkheadConfig,
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_deployments' }),
   /** Wrap each deployment's data key, which seals its repository tokens. Required in production. */
   ...MasterKeyConfig,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig } from '../../../shared/config/load-config';
+import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '../../../shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '../../../shared/crypto/master-key-ring';
 
 export const VaultsConfigSchema = {
@@ -7,6 +7,7 @@ export const VaultsConfigSchema = {
   ...DatabaseConfig,
   ...HealthConfig(8082),
   ...OutboxConfig,
+  ...TenantBulkheadConfig,
   DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_vaults' }),
   /**
    * MASTER_KEYS (`kid:base64-32-bytes,...`, every key still needed to unwrap) and MASTER_KEY_ID

@@ -1,0 +1,153 @@
+import { ApiError } from '../errors/api-error';
+import type { Tenant } from '../schema/tenant';
+
+/** The timer a queued request's wait runs on; tests pass a hand-driven one instead of setTimeout. */
+export interface WaitTimers {
+  set(fire: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export const systemTimers: WaitTimers = {
+  set: (fire, ms) => setTimeout(fire, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface TenantBulkheadOptions {
+  /** Requests of one tenant handled at once by this process. */
+  maxConcurrency: number;
+  /** Requests of one tenant waiting for a slot; one more is refused at once. */
+  maxQueue: number;
+  /** Longest a request waits for a slot; then it is refused (its caller would stop waiting soon). */
+  maxWaitMs: number;
+  timers?: WaitTimers;
+}
+
+/**
+ * The default concurrency per tenant: half the database pool, so one tenant's requests can hold
+ * at most half of the process's connections and every other tenant still finds one free.
+ */
+export const defaultTenantConcurrency = (poolSize: number): number => Math.max(1, Math.floor(poolSize / 2));
+export const DEFAULT_TENANT_MAX_QUEUE = 20;
+
+/** A slot's release; calling it more than once is harmless. */
+export type Release = () => void;
+
+interface Waiter {
+  admit: (release: Release) => void;
+  refuse: (err: ApiError) => void;
+  timer: unknown;
+}
+
+interface Lane {
+  active: number;
+  queue: Waiter[];
+}
+
+/**
+ * Per-tenant bulkhead of one process: each tenant (organization + workspace) gets at most
+ * `maxConcurrency` requests in progress; more wait in that tenant's own FIFO queue, bounded in
+ * length and in time, and past either bound are refused with 429 `rate_limit_error`, which
+ * clients retry. A tenant only ever waits behind itself, so a flood from one tenant cannot use up
+ * the database pool or the process's concurrency that other tenants need. Work without a tenant
+ * (the system's own) is not limited here.
+ */
+export class TenantBulkhead {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly timers: WaitTimers;
+  private readonly counters = { queueFull: 0, waitExpired: 0 };
+
+  constructor(private readonly options: TenantBulkheadOptions) {
+    if (options.maxConcurrency < 1) throw new Error('maxConcurrency must be at least 1');
+    this.timers = options.timers ?? systemTimers;
+  }
+
+  /** Resolves with the slot's release once the tenant may run; throws a 429 ApiError if refused. */
+  acquire(tenant: Pick<Tenant, 'organization_id' | 'workspace_id'> | null): Promise<Release> {
+    if (!tenant) return Promise.resolve(() => undefined);
+    const key = `${tenant.organization_id}\u0000${tenant.workspace_id}`;
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { active: 0, queue: [] };
+      this.lanes.set(key, lane);
+    }
+    if (lane.active < this.options.maxConcurrency) {
+      lane.active++;
+      return Promise.resolve(this.releaseOf(key, lane));
+    }
+    if (lane.queue.length >= this.options.maxQueue) {
+      this.counters.queueFull++;
+      return Promise.reject(tooMany());
+    }
+    const current = lane;
+    return new Promise<Release>((admit, refuse) => {
+      const waiter: Waiter = { admit, refuse, timer: undefined };
+      waiter.timer = this.timers.set(() => {
+        const at = current.queue.indexOf(waiter);
+        if (at < 0) return;
+        current.queue.splice(at, 1);
+        this.counters.waitExpired++;
+        this.forgetIfIdle(key, current);
+        refuse(tooMany());
+      }, this.options.maxWaitMs);
+      current.queue.push(waiter);
+    });
+  }
+
+  /** Requests in progress and waiting, over all tenants (for /metrics and tests). */
+  stats(): { active: number; queued: number; tenants: number } {
+    let active = 0;
+    let queued = 0;
+    for (const lane of this.lanes.values()) {
+      active += lane.active;
+      queued += lane.queue.length;
+    }
+    return { active, queued, tenants: this.lanes.size };
+  }
+
+  /** Prometheus text for the service's /metrics; no tenant labels (unbounded, and tenant data). */
+  renderMetrics(): string {
+    const { active, queued } = this.stats();
+    return [
+      '# HELP bus_tenant_requests_active Requests of tenants this replica is handling now.',
+      '# TYPE bus_tenant_requests_active gauge',
+      `bus_tenant_requests_active ${active}`,
+      '# HELP bus_tenant_requests_queued Requests waiting because their tenant is at TENANT_MAX_CONCURRENCY.',
+      '# TYPE bus_tenant_requests_queued gauge',
+      `bus_tenant_requests_queued ${queued}`,
+      '# HELP bus_tenant_requests_refused_total Requests answered 429: their tenant\'s queue was full, or they waited too long.',
+      '# TYPE bus_tenant_requests_refused_total counter',
+      `bus_tenant_requests_refused_total{reason="queue_full"} ${this.counters.queueFull}`,
+      `bus_tenant_requests_refused_total{reason="wait_expired"} ${this.counters.waitExpired}`,
+      '',
+    ].join('\n');
+  }
+
+  private releaseOf(key: string, lane: Lane): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = lane.queue.shift();
+      if (next) {
+        // The slot passes straight to the oldest waiter: the tenant's count stays the same.
+        this.timers.clear(next.timer);
+        next.admit(this.releaseOf(key, lane));
+        return;
+      }
+      lane.active--;
+      this.forgetIfIdle(key, lane);
+    };
+  }
+
+  /** Idle tenants leave no state behind, however many have called. */
+  private forgetIfIdle(key: string, lane: Lane): void {
+    if (lane.active === 0 && lane.queue.length === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
+  }
+}
+
+function tooMany(): ApiError {
+  return new ApiError(
+    'rate_limit_error',
+    'Too many concurrent requests for this workspace; retry after a short wait',
+  );
+}

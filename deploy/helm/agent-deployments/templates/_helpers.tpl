@@ -91,6 +91,11 @@ deployments vaults catalog scheduler
 deployments vaults catalog scheduler
 {{- end -}}
 
+{{/* Components that answer tenants' bus requests: they read TENANT_MAX_CONCURRENCY and TENANT_MAX_QUEUE. */}}
+{{- define "agent-deployments.tenantLimitComponentNames" -}}
+deployments vaults catalog scheduler
+{{- end -}}
+
 {{/* Port a component listens on: the gateway's API port, the others' health port. */}}
 {{- define "agent-deployments.port" -}}
 {{- $c := index .root.Values .component -}}
@@ -161,6 +166,12 @@ HEALTH_HOST: {{ (index $v .component).healthHost | quote }}
 {{- if has .component (include "agent-deployments.outboxComponentNames" .root | splitList " ") }}
 OUTBOX_MAX_ATTEMPTS: {{ include "agent-deployments.int" $v.outbox.maxAttempts | quote }}
 OUTBOX_RETRY_BASE_MS: {{ include "agent-deployments.int" $v.outbox.retryBaseMs | quote }}
+{{- end }}
+{{- if has .component (include "agent-deployments.tenantLimitComponentNames" .root | splitList " ") }}
+{{- with $v.tenantLimits.maxConcurrency }}
+TENANT_MAX_CONCURRENCY: {{ include "agent-deployments.int" . | quote }}
+{{- end }}
+TENANT_MAX_QUEUE: {{ include "agent-deployments.int" $v.tenantLimits.maxQueue | quote }}
 {{- end }}
 {{- if eq .component "deployments" }}
 ALLOW_HTTP_REPOSITORY_URLS: {{ $v.deployments.allowHttpRepositoryUrls | toString | quote }}

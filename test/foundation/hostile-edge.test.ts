@@ -126,6 +126,51 @@ describe('a body that stops arriving', () => {
   });
 });
 
+describe('a body trickled in, never idle long enough for the inactivity limit', () => {
+  // Bun's idle timer is not pushed back by body bytes while a handler reads: with the shortest
+  // idle timeout the gateway derives (BUS_TIMEOUT_MS 100 gives 6 s, which Bun fires 4 to 8 s after
+  // the request's head), it dropped this request without an answer. The total deadline is set
+  // past that point, so the 408 proves the runtime's timer no longer ends the read first.
+  let slow: Stack;
+  beforeAll(async () => {
+    slow = await Stack.start({
+      services: [],
+      env: { BODY_READ_TIMEOUT_MS: '300', BODY_READ_DEADLINE_MS: '9000', BUS_TIMEOUT_MS: '100' },
+    });
+  });
+  afterAll(() => slow?.stop());
+
+  test('one byte every 100 ms: 408 envelope at the total deadline, and the connection is closed', async () => {
+    const slowKey = (await slow.createKey()).secret;
+    async function* trickle() {
+      yield head('POST', '/v1/memory_stores?beta=true', ['content-type: application/json', 'content-length: 1000', `x-api-key: ${slowKey}`]);
+      for (let i = 0; i < 1000; i++) {
+        await Bun.sleep(100);
+        yield ' ';
+      }
+    }
+    const res = await rawExchange(slow.gateway.port, trickle());
+    expectEnvelope(res.responses[0], 408, 'timeout_error');
+    expect(res.responses[0].json.error.message).toContain('9000 ms');
+    expect(res.responses[0].headers.connection).toBe('close');
+  }, 30_000);
+});
+
+describe('an answer given before the body was read', () => {
+  test('no key and fewer bytes than the Content-Length: the 401 arrives while the connection is open', async () => {
+    const res = await rawExchange(port, [head('POST', '/v1/deployments?beta=true', ['content-type: application/json', 'content-length: 100']) + '0123456789']);
+    expectEnvelope(res.responses[0], 401, 'authentication_error');
+    // Not held until the runtime closes the connection: the exchange ended on the answer.
+    expect(res.closedByServer).toBe(false);
+  });
+
+  test('no key and the whole body: the 401 arrives while the connection is open', async () => {
+    const res = await rawExchange(port, [head('POST', '/v1/deployments?beta=true', ['content-type: application/json', 'content-length: 10']) + '0123456789']);
+    expectEnvelope(res.responses[0], 401, 'authentication_error');
+    expect(res.closedByServer).toBe(false);
+  });
+});
+
 describe('oversized request heads', () => {
   test('more header fields than MAX_HEADER_COUNT: 431 envelope', async () => {
     const many = Array.from({ length: 120 }, (_, i) => `x-filler-${i}: v`);

@@ -34,6 +34,12 @@ export const GatewayConfigSchema = {
    * less than its Content-Length) gets 408 with the envelope and the connection is closed.
    */
   BODY_READ_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 120000, default: 10000 }),
+  /**
+   * Longest time reading a whole JSON body may take, however steadily it trickles in; past it the
+   * answer is 408 with the envelope and the connection is closed. An upload to POST /v1/files is
+   * allowed the time its larger limit takes at the same rate (this × its limit / MAX_BODY_BYTES).
+   */
+  BODY_READ_DEADLINE_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
   /** Largest JSON body accepted; larger bodies get 413. */
   MAX_BODY_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
   /** Largest file upload accepted by POST /v1/files. */

@@ -159,6 +159,7 @@ MAX_BODY_BYTES: {{ include "agent-deployments.int" $c.maxBodyBytes | quote }}
 MAX_HEADER_BYTES: {{ include "agent-deployments.int" $c.maxHeaderBytes | quote }}
 MAX_HEADER_COUNT: {{ include "agent-deployments.int" $c.maxHeaderCount | quote }}
 BODY_READ_TIMEOUT_MS: {{ include "agent-deployments.int" $c.bodyReadTimeoutMs | quote }}
+BODY_READ_DEADLINE_MS: {{ include "agent-deployments.int" $c.bodyReadDeadlineMs | quote }}
 {{- else if ne .component "migrations" }}
 HEALTH_PORT: {{ include "agent-deployments.port" . | quote }}
 HEALTH_HOST: {{ (index $v .component).healthHost | quote }}

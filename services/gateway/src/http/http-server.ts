@@ -21,8 +21,10 @@ export interface HttpServerOptions {
   /** Number of header lines beyond which the answer is 431. */
   maxHeaderCount: number;
   /**
-   * Seconds Bun keeps a connection with nothing moving on it, a request in progress included.
-   * Longer than the gateway's own deadlines (body read, bus calls), so the gateway answers first.
+   * Seconds Bun keeps a connection with nothing moving on it, a request in progress included
+   * (body bytes arriving while the handler reads do not count as movement for Bun, so the body
+   * reader restarts this timer with each piece, see request-state.ts). Longer than the gateway's
+   * own deadlines (the wait for a body's next piece, bus calls), so the gateway answers first.
    */
   idleTimeoutSeconds: number;
   logger: Logger;
@@ -82,10 +84,17 @@ export function startHttpServer(handle: (request: Request) => Promise<Response>,
     hostname: options.hostname ?? '0.0.0.0',
     maxRequestBodySize: options.maxRequestBodySize,
     idleTimeout: options.idleTimeoutSeconds,
-    fetch: async (incoming) => {
+    fetch: async (incoming, runtime) => {
       const target = requestTarget(incoming.url);
       const request = new Request(ROUTING_ORIGIN + target, incoming);
       const state = beginRequest(request, incoming.signal);
+      state.keepAlive = () => {
+        try {
+          runtime.timeout(incoming, options.idleTimeoutSeconds);
+        } catch {
+          // The connection is already gone; the read that called this ends on its own.
+        }
+      };
       const finish = (response: Response) => {
         response.headers.set('request-id', state.id);
         // Nothing the gateway serves is meant to be sniffed into another type (file downloads

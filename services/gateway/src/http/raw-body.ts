@@ -24,6 +24,14 @@ export interface BodyLimits {
   maxBytes: number;
   /** Longest wait for the next piece of the body before the answer is 408. */
   idleTimeoutMs: number;
+  /** Longest time the whole body may take, however steadily it arrives, before the answer is 408. */
+  deadlineMs: number;
+  /**
+   * Called when reading starts and after every piece: the runtime's own idle timer is not pushed
+   * back by body bytes and would drop a slow but steady upload without an answer, so the caller
+   * pushes it back here and the two limits above are the only ones that end a read.
+   */
+  onProgress?: () => void;
 }
 
 /** Why a body could not be read; the HTTP layer decides what the connection does afterwards. */
@@ -31,14 +39,17 @@ export const bodyTooLarge = (max: number) =>
   new ApiError('invalid_request_error', `request body is larger than the ${max}-byte limit`, { status: 413 });
 export const bodyTimedOut = (ms: number) =>
   new ApiError('timeout_error', `request body: no data arrived for ${ms} ms; send the whole body promptly`, { status: 408 });
+export const bodyTooSlow = (ms: number) =>
+  new ApiError('timeout_error', `request body: not received in full within ${ms} ms; send the whole body promptly`, { status: 408 });
 export const bodyIncomplete = () => invalidRequest('body: the connection closed before the whole body arrived');
 
 /**
  * Reads the body from the connection, counting bytes as they arrive, whatever the transfer
  * encoding (a chunked body has no Content-Length to check up front): past `maxBytes` it stops
  * reading and answers 413, so an oversized body never sits in memory; when the client stops
- * sending for `idleTimeoutMs` it answers 408 instead of waiting for the runtime to drop the
- * connection without a word.
+ * sending for `idleTimeoutMs`, or the whole body has not arrived within `deadlineMs` (a body
+ * trickled a byte at a time is never idle), it answers 408 instead of waiting for the runtime to
+ * drop the connection without a word.
  */
 export async function readRawBody(request: Request, limits: BodyLimits): Promise<RawBody> {
   const contentType = request.headers.get('content-type') ?? '';
@@ -49,9 +60,13 @@ export async function readRawBody(request: Request, limits: BodyLimits): Promise
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  const deadline = performance.now() + limits.deadlineMs;
   try {
     for (;;) {
-      const { done, value } = await nextChunk(reader, limits.idleTimeoutMs);
+      limits.onProgress?.();
+      const leftMs = deadline - performance.now();
+      if (leftMs <= 0) throw bodyTooSlow(limits.deadlineMs);
+      const { done, value } = await nextChunk(reader, limits, leftMs);
       if (done) break;
       total += value.byteLength;
       if (total > limits.maxBytes) throw bodyTooLarge(limits.maxBytes);
@@ -70,10 +85,13 @@ export async function readRawBody(request: Request, limits: BodyLimits): Promise
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: Uint8Array };
 
-async function nextChunk(reader: { read(): Promise<Chunk> }, idleTimeoutMs: number): Promise<Chunk> {
+/** The next piece, or a 408: after the inactivity limit, or when the whole-body deadline (`leftMs` away) comes first. */
+async function nextChunk(reader: { read(): Promise<Chunk> }, limits: BodyLimits, leftMs: number): Promise<Chunk> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = leftMs > limits.idleTimeoutMs;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(bodyTimedOut(idleTimeoutMs)), idleTimeoutMs);
+    const error = idle ? bodyTimedOut(limits.idleTimeoutMs) : bodyTooSlow(limits.deadlineMs);
+    timer = setTimeout(() => reject(error), idle ? limits.idleTimeoutMs : leftMs);
   });
   try {
     return await Promise.race([reader.read(), timedOut]);

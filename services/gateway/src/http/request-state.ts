@@ -12,6 +12,12 @@ interface RequestState {
   operation?: string;
   /** Aborts when the client's connection is gone (the runtime's own request signal). */
   connection?: AbortSignal;
+  /**
+   * Restarts the runtime's idle timer for this request's connection. Bun does not restart it for
+   * body bytes that arrive while the handler reads, so a slow steady body would otherwise be
+   * dropped without an answer.
+   */
+  keepAlive?: () => void;
 }
 
 const states = new WeakMap<Request, RequestState>();

@@ -15,6 +15,15 @@ import type { GatewayDeps } from './gateway-deps';
 const UPLOAD_ROUTES = new Set(['POST /v1/files']);
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
+/**
+ * How long reading a body may take in all. BODY_READ_DEADLINE_MS is set for the largest JSON
+ * body; a route with a larger limit (uploads) gets the time that limit takes at the same average
+ * rate, so a client slow enough to be served for one is served for the other.
+ */
+function bodyDeadlineMs(config: GatewayDeps['config'], maxBytes: number): number {
+  return Math.ceil(config.BODY_READ_DEADLINE_MS * Math.max(1, maxBytes / config.MAX_BODY_BYTES));
+}
+
 /** What the parse phase leaves in `body`: a promise to read it once the caller is known. */
 const DEFERRED_BODY = Symbol('deferred body');
 
@@ -44,7 +53,14 @@ export function createGuard(deps: GatewayDeps) {
         const maxBytes = UPLOAD_ROUTES.has(operation)
           ? deps.config.FILE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
           : deps.config.MAX_BODY_BYTES;
-        raw = await readRawBody(request, { maxBytes, idleTimeoutMs: deps.config.BODY_READ_TIMEOUT_MS });
+        raw = await readRawBody(request, {
+          maxBytes,
+          idleTimeoutMs: deps.config.BODY_READ_TIMEOUT_MS,
+          deadlineMs: bodyDeadlineMs(deps.config, maxBytes),
+          onProgress: state.keepAlive,
+        });
+        // The handler's own work (bus calls) gets the runtime's whole idle allowance from here.
+        state.keepAlive?.();
       }
       await ensureAnswerable(request);
       const call: CallContext = { request_id: state.id, tenant };

@@ -159,8 +159,8 @@ export const Checkout = Type.Union(
 /**
  * Absolute, no `..` segment, no control character (NUL, newline, ... would cut or forge the
  * path where a runtime writes or logs it): a mount path cannot climb out of where it is put. The
- * deployments service stores it normalised (`/x/./y//` -> `/x/y`), refuses the root itself and
- * compares mounts in that form.
+ * deployments service stores it normalised (`/x/./y//` -> `/x/y`) and compares mounts in that
+ * form.
  */
 export const MOUNT_PATH_RULE = 'must be an absolute path (starting with /) without .. segments or control characters';
 const MountPath = Type.String({

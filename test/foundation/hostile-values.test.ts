@@ -181,8 +181,8 @@ describe('repository resources (item 15)', () => {
     expect((await create(repository({ url: 'https://github.com:443/acme/widgets.git?x=1' }))).status).toBe(200);
   });
 
-  test('mount_path: absolute, no .. segments, no control characters, not the root', async () => {
-    for (const mount_path of ['workspace/x', './x', '/a/../b', '/a/..', '..', '/a/b\u0000c', '~/x', '/a\nb', '/a\u001bb', '/', '/./']) {
+  test('mount_path: absolute, no .. segments, no control characters', async () => {
+    for (const mount_path of ['workspace/x', './x', '/a/../b', '/a/..', '..', '/a/b\u0000c', '~/x', '/a\nb', '/a\u001bb']) {
       const response = await create(repository({ mount_path }));
       expect({ mount_path, status: response.status }).toEqual({ mount_path, status: 400 });
       expect(response.body.error.message.startsWith('resources.0.mount_path:')).toBe(true);

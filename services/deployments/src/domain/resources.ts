@@ -51,16 +51,15 @@ export function repositoryName(url: string): string | undefined {
  * The one spelling of a mount path: empty and `.` segments dropped, so `/x/./y//z/` is `/x/y/z`
  * and paths that name the same directory compare equal. The schema has already refused relative
  * paths, `..` segments and control characters; a `..` met here is refused again rather than
- * resolved, so no path can climb out of where it is mounted. The root itself is refused: a
- * resource mounted there would hide the session's whole filesystem. Nested mounts (`/w` and
- * `/w/config.json`) are allowed: a file placed inside a checked-out repository is a real use.
+ * resolved, so no path can climb out of where it is mounted. The root itself stays allowed: the
+ * interface's one-character minimum admits only `/`. Nested mounts (`/w` and `/w/config.json`)
+ * are allowed: a file placed inside a checked-out repository is a real use.
  */
 export function normaliseMountPath(path: string, field: string): string {
   const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (!path.startsWith('/') || segments.includes('..') || /[\u0000-\u001f\u007f]/.test(path)) {
     throw invalidRequest(`${field}: ${MOUNT_PATH_RULE}`);
   }
-  if (segments.length === 0) throw invalidRequest(`${field}: must not be the root directory (/)`);
   return `/${segments.join('/')}`;
 }
 

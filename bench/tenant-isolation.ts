@@ -63,7 +63,7 @@ try {
   const rssBefore = rss();
   console.log(
     `${DEPLOYMENTS} deployments of ${(JSON.stringify(body).length / 1e6).toFixed(2)} MB created for tenant A; ` +
-      `bulkhead ${bulkheadOff ? 'OFF (TENANT_MAX_CONCURRENCY=1000)' : 'on (defaults: 5 at once, queue 20)'}; ` +
+      `bulkhead ${bulkheadOff ? 'OFF (TENANT_MAX_CONCURRENCY=1000)' : 'on (defaults: 8 at once with the pool of 10, queue 200)'}; ` +
       `deployments RSS ${rssBefore.now} MB`,
   );
 

@@ -82,8 +82,9 @@ export const OutboxConfig = {
  */
 export const TenantBulkheadConfig = {
   /**
-   * Requests of one tenant (organization + workspace) a replica handles at once. Unset: half of
-   * MYSQL_POOL_SIZE (at least 1), so one tenant leaves the other half of the pool to the rest.
+   * Requests of one tenant (organization + workspace) a replica handles at once. Unset:
+   * MYSQL_POOL_SIZE less a quarter of it (at least 1), so one tenant always leaves connections to
+   * the rest.
    */
   TENANT_MAX_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   /**

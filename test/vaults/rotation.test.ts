@@ -26,6 +26,9 @@ afterAll(() => stack?.stop());
 async function restartVaults(keys: { MASTER_KEYS: string; MASTER_KEY_ID: string }) {
   await stack.stopService('vaults');
   const runtime = await startVaults(loadVaultsConfig({ ...stack.env('vaults'), ...keys }), { clock: stack.clock });
+  // As Stack.startService does: a round trip guarantees the server has the new subscriptions
+  // before the next request, which would otherwise find no responders (503).
+  await runtime.nc.flush();
   stack.services.set('vaults', runtime);
 }
 

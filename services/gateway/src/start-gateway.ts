@@ -10,9 +10,9 @@ import { startHttpServer } from './http/http-server';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
 
 /**
- * How far past the largest body limit the runtime still reads (and discards) a body the gateway
- * refused, so a client that sends everything before reading gets the 413 envelope instead of a
- * reset. Beyond it Bun answers a bare 413 and closes the connection.
+ * How far past the largest body limit the gateway still reads (and discards) a body it refused,
+ * so a client that sends everything before reading gets the 413 envelope instead of a reset.
+ * Beyond it the connection is closed.
  */
 const DISCARD_BODY_FACTOR = 4;
 
@@ -32,14 +32,14 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     logger: runtime.logger,
     ready: runtime.ready,
   });
-  const http = startHttpServer((request) => app.handle(request), {
+  const http = await startHttpServer((request) => app.handle(request), {
     port: config.PORT,
     hostname: config.HOST,
     maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.FILE_MAX_BYTES) * DISCARD_BODY_FACTOR,
     maxHeaderBytes: config.MAX_HEADER_BYTES,
     maxHeaderCount: config.MAX_HEADER_COUNT,
-    // Bun drops a connection that is quiet this long even mid-request, without an answer: keep it
-    // above the gateway's own deadlines (the 408 for a stalled body, the longest bus call).
+    // A connection quiet this long is closed, even mid-request, without an answer: keep it above
+    // the gateway's own deadlines (the 408 for a stalled body, the longest bus call).
     idleTimeoutSeconds: Math.min(
       255,
       Math.ceil(Math.max(config.BODY_READ_TIMEOUT_MS, config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR) / 1000) + 5,
@@ -49,7 +49,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
   runtime.onStop(() => http.drain());
   runtime.logger.info('gateway listening', { port: http.port });
   return {
-    port: http.port as number,
+    port: http.port,
     url: `http://127.0.0.1:${http.port}`,
     keys,
     runtime,

@@ -1,5 +1,4 @@
-import type { Server } from 'bun';
-import { maxHeaderSize } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApiError } from '../../../../shared/errors/api-error';
 import type { Logger } from '../../../../shared/log/logger';
 import { errorResponse } from './error-response';
@@ -10,10 +9,11 @@ export interface HttpServerOptions {
   /** Listening address (the gateway's HOST setting); every interface when unset. */
   hostname?: string;
   /**
-   * What Bun itself accepts. Bodies are limited by the gateway while they stream in (lower
-   * limits, answered 413 with the envelope); beyond the gateway's limit the runtime reads and
-   * discards the rest so the client can read that answer, up to this many bytes. Past it, the
-   * runtime answers a bare 413 and closes.
+   * The most body bytes a connection may send for one request. Bodies are limited by the gateway
+   * while they stream in (lower limits, answered 413 with the envelope); a body the gateway did
+   * not read (refused, or answered before it was read) is read and discarded after the answer so
+   * a client that sends everything before reading still gets it, up to this many bytes in all.
+   * Past it the connection is closed: node:http's own discard has no bound.
    */
   maxRequestBodySize: number;
   /** Total size of the request's header lines beyond which the answer is 431. */
@@ -21,10 +21,10 @@ export interface HttpServerOptions {
   /** Number of header lines beyond which the answer is 431. */
   maxHeaderCount: number;
   /**
-   * Seconds Bun keeps a connection with nothing moving on it, a request in progress included
-   * (body bytes arriving while the handler reads do not count as movement for Bun, so the body
-   * reader restarts this timer with each piece, see request-state.ts). Longer than the gateway's
-   * own deadlines (the wait for a body's next piece, bus calls), so the gateway answers first.
+   * Seconds a connection is kept with nothing moving on it, between requests (keep-alive) and
+   * during one (the socket's inactivity timeout, which the body reader also restarts with each
+   * piece, see request-state.ts). Longer than the gateway's own deadlines (the wait for a body's
+   * next piece, bus calls), so the gateway answers first.
    */
   idleTimeoutSeconds: number;
   logger: Logger;
@@ -64,92 +64,262 @@ function headerSize(headers: Headers): { bytes: number; count: number } {
  * The outermost layer: assigns the request id, stamps the `request-id` header on every response
  * (including Elysia's own failures), logs one line per request, and refuses new work once
  * shutdown begins while letting in-flight requests finish.
+ *
+ * Served by node:http's `createServer` (as Bun implements it), not `Bun.serve`: Bun.serve 1.4.5
+ * closes a connection when a request head arrives while the previous answer on it is pending
+ * (uWS's HTTP_RESPONSE_PENDING), dropping that answer while its handler runs on, so a pipelined
+ * create could take effect unanswered. node:http queues pipelined requests and answers them in
+ * order. The web Request/Response the app works with are built here.
  */
-export function startHttpServer(handle: (request: Request) => Promise<Response>, options: HttpServerOptions) {
+export async function startHttpServer(handle: (request: Request) => Promise<Response>, options: HttpServerOptions) {
   let inFlight = 0;
   let draining = false;
   let idle: (() => void) | undefined;
+  const idleMs = options.idleTimeoutSeconds * 1000;
 
   if (options.maxHeaderBytes >= maxHeaderSize) {
-    // Bun's parser answers a bare 431 (no envelope, no request id) above its own limit, which is
-    // set by --max-http-header-size (deploy/bin/services.ts passes 64 KiB).
+    // The runtime's parser answers a bare 431 (no envelope, no request id) above its own limit,
+    // which is set by --max-http-header-size (deploy/bin/services.ts passes 64 KiB).
     options.logger.warn('request headers between the runtime limit and MAX_HEADER_BYTES get the runtime\'s bare 431', {
       runtime_max_header_bytes: maxHeaderSize,
       max_header_bytes: options.maxHeaderBytes,
     });
   }
 
-  const server: Server<unknown> = Bun.serve({
-    port: options.port,
-    hostname: options.hostname ?? '0.0.0.0',
-    maxRequestBodySize: options.maxRequestBodySize,
-    idleTimeout: options.idleTimeoutSeconds,
-    fetch: async (incoming, runtime) => {
-      const target = requestTarget(incoming.url);
-      const request = new Request(ROUTING_ORIGIN + target, incoming);
-      const state = beginRequest(request, incoming.signal);
-      state.keepAlive = () => {
-        try {
-          runtime.timeout(incoming, options.idleTimeoutSeconds);
-        } catch {
-          // The connection is already gone; the read that called this ends on its own.
-        }
-      };
-      const finish = (response: Response) => {
-        response.headers.set('request-id', state.id);
-        // Nothing the gateway serves is meant to be sniffed into another type (file downloads
-        // carry the uploader's content type).
-        response.headers.set('x-content-type-options', 'nosniff');
-        // A body that stopped arriving leaves the connection mid-request: close it after the answer.
-        if (response.status === 408) response.headers.set('connection', 'close');
-        return response;
-      };
-      if (draining) return finish(errorResponse(new ApiError('overloaded_error', 'The gateway is shutting down'), state.id));
-      const size = headerSize(incoming.headers);
-      if (size.bytes > options.maxHeaderBytes || size.count > options.maxHeaderCount) {
-        const message =
-          size.count > options.maxHeaderCount
-            ? `request has more than ${options.maxHeaderCount} header fields`
-            : `request headers are larger than the ${options.maxHeaderBytes}-byte limit`;
-        return finish(errorResponse(new ApiError('invalid_request_error', message, { status: 431 }), state.id));
-      }
-      const started = performance.now();
-      inFlight++;
-      let response: Response;
-      try {
-        response = await handle(request);
-      } catch (err) {
-        response = errorResponse(new ApiError('api_error', undefined, { cause: err }), state.id);
-      } finally {
-        inFlight--;
-        if (draining && inFlight === 0) idle?.();
-      }
-      const path = target.split('?')[0];
-      if (path !== '/healthz' && path !== '/readyz') {
-        options.logger.info('http request', {
-          request_id: state.id,
-          method: request.method,
-          path,
-          operation: state.operation,
-          organization_id: state.tenant?.organization_id,
-          workspace_id: state.tenant?.workspace_id,
-          status: response.status,
-          duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        });
-      }
-      return finish(response);
-    },
-    error: () => new Response(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'Internal server error' }, request_id: null }), { status: 500, headers: { 'content-type': 'application/json' } }),
+  async function serve(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = requestTarget(incoming.url ?? '/');
+    const connection = new AbortController();
+    // The connection went away before the answer was written: what the handler does is for nobody.
+    res.once('close', () => {
+      if (!res.writableFinished) connection.abort();
+    });
+    const body = requestBody(incoming, res, options.maxRequestBodySize);
+    const headers = new Headers();
+    const raw = incoming.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+    const method = incoming.method ?? 'GET';
+    const request = new Request(ROUTING_ORIGIN + target, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? null : body.stream,
+      signal: connection.signal,
+      // A streamed request body must say so (fetch's RequestInit.duplex).
+      duplex: 'half',
+    });
+    const state = beginRequest(request, connection.signal);
+    state.keepAlive = () => incoming.socket?.setTimeout(idleMs);
+    const finish = (response: Response) => {
+      response.headers.set('request-id', state.id);
+      // Nothing the gateway serves is meant to be sniffed into another type (file downloads
+      // carry the uploader's content type).
+      response.headers.set('x-content-type-options', 'nosniff');
+      // A body that stopped arriving leaves the connection mid-request: close it after the answer.
+      if (response.status === 408) response.headers.set('connection', 'close');
+      return writeResponse(res, response, method).finally(body.afterAnswer);
+    };
+    if (draining) return finish(errorResponse(new ApiError('overloaded_error', 'The gateway is shutting down'), state.id));
+    const size = headerSize(headers);
+    if (size.bytes > options.maxHeaderBytes || size.count > options.maxHeaderCount) {
+      const message =
+        size.count > options.maxHeaderCount
+          ? `request has more than ${options.maxHeaderCount} header fields`
+          : `request headers are larger than the ${options.maxHeaderBytes}-byte limit`;
+      return finish(errorResponse(new ApiError('invalid_request_error', message, { status: 431 }), state.id));
+    }
+    const started = performance.now();
+    inFlight++;
+    let response: Response;
+    try {
+      response = await handle(request);
+    } catch (err) {
+      response = errorResponse(new ApiError('api_error', undefined, { cause: err }), state.id);
+    } finally {
+      inFlight--;
+      if (draining && inFlight === 0) idle?.();
+    }
+    const path = target.split('?')[0];
+    if (path !== '/healthz' && path !== '/readyz') {
+      options.logger.info('http request', {
+        request_id: state.id,
+        method: request.method,
+        path,
+        operation: state.operation,
+        organization_id: state.tenant?.organization_id,
+        workspace_id: state.tenant?.workspace_id,
+        status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      });
+    }
+    return finish(response);
+  }
+
+  const server = createServer((incoming, res) => {
+    serve(incoming, res).catch(() => {
+      // Only writing the answer can fail here (the handler's failures are answered above): the
+      // connection is gone or broken, so nothing more can be said on it.
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'Internal server error' }, request_id: null }));
+      } else res.destroy();
+    });
   });
+  // The gateway's own deadlines (body reads, bus calls) end every request; node:http's whole
+  // request deadline would answer a bare 408 without the envelope.
+  server.requestTimeout = 0;
+  server.timeout = idleMs;
+  server.keepAliveTimeout = idleMs;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.hostname ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
 
   return {
     server,
-    port: server.port,
+    port,
     /** Stops accepting, then resolves when every in-flight request has answered. */
     async drain(): Promise<void> {
       draining = true;
       if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
-      server.stop();
+      server.close();
+      server.closeIdleConnections();
     },
   };
+}
+
+/**
+ * The request body as a web stream pulled from the connection: a piece is read from the socket
+ * only when the reader asks for it (highWaterMark 0), so a body the gateway does not read is not
+ * buffered. Whatever the gateway left unread (refused, or answered before reading) is read and
+ * discarded once the answer is written, so a client that sends its whole body before reading
+ * gets the answer instead of a reset; past `maxBytes` in all, the connection is closed.
+ */
+function requestBody(incoming: IncomingMessage, res: ServerResponse, maxBytes: number) {
+  let received = 0;
+  let discarding = false;
+  let listening = false;
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const overBound = () => {
+    if (received > maxBytes) incoming.socket?.destroy();
+  };
+  const discard = () => {
+    if (discarding || incoming.complete) return;
+    discarding = true;
+    controller = undefined;
+    if (!listening) listen();
+    overBound();
+    incoming.resume();
+  };
+  const listen = () => {
+    listening = true;
+    incoming.on('data', (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (discarding) return overBound();
+      controller?.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if ((controller?.desiredSize ?? 0) <= 0) incoming.pause();
+    });
+    incoming.once('end', () => {
+      try {
+        controller?.close();
+      } catch {
+        // Already cancelled by the reader.
+      }
+    });
+    incoming.once('close', () => {
+      if (incoming.complete) return;
+      try {
+        controller?.error(new Error('the connection closed before the whole body arrived'));
+      } catch {
+        // Already cancelled by the reader.
+      }
+    });
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        if (!listening) listen();
+        incoming.resume();
+      },
+      cancel: () => {
+        // The reader gave up (over the limit, too slow): the rest is discarded after the answer.
+        controller = undefined;
+        incoming.pause();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return {
+    stream,
+    /** After the answer: throw away what the client still sends for this request, up to the bound. */
+    afterAnswer: () => {
+      if (!res.destroyed) discard();
+    },
+  };
+}
+
+/**
+ * Writes the web Response: status, headers, then the body. A body that comes in one piece (every
+ * JSON answer, a file download) is sent with its Content-Length; a longer stream is written
+ * piece by piece, waiting for the socket to drain.
+ */
+async function writeResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+  res.statusCode = response.status;
+  const cookies = response.headers.getSetCookie();
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (!response.body || method === 'HEAD') {
+    response.body?.cancel().catch(() => undefined);
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  if (first.done) {
+    res.end();
+    return;
+  }
+  const second = await reader.read();
+  if (second.done) {
+    if (!res.hasHeader('content-length')) res.setHeader('content-length', first.value.byteLength);
+    res.end(first.value);
+    return;
+  }
+  try {
+    await write(res, first.value);
+    await write(res, second.value);
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      await write(res, next.value);
+    }
+    res.end();
+  } catch (err) {
+    reader.cancel().catch(() => undefined);
+    throw err;
+  }
+}
+
+function write(res: ServerResponse, chunk: Uint8Array): Promise<void> {
+  if (res.destroyed) return Promise.reject(new Error('connection closed'));
+  if (res.write(chunk)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error) => {
+      res.off('drain', done);
+      res.off('close', closed);
+      err ? reject(err) : resolve();
+    };
+    const closed = () => done(new Error('connection closed'));
+    res.once('drain', done);
+    res.once('close', closed);
+  });
 }

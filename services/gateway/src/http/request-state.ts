@@ -35,11 +35,11 @@ export function requestState(request: Request): RequestState {
 }
 
 /**
- * The last point before a request takes effect. Bun 1.4.5 closes a connection, discarding the
- * answer in progress, when a pipelined request arrives behind a request it has not answered yet
- * (uWS's HTTP_RESPONSE_PENDING branch). The close happens while the runtime parses the bytes
- * that already arrived, so one turn of the event loop lets it parse them all; if the connection
- * is gone by then, the request is refused here rather than executed with nobody to answer.
+ * The last point before a request takes effect: if the client's connection is gone by then, the
+ * request is refused here rather than executed with nobody to answer. One turn of the event loop
+ * first lets the runtime process bytes and closes that already arrived. (Under Bun.serve 1.4.5 a
+ * pipelined request closed the connection this way; the gateway now serves node:http, which
+ * answers pipelined requests in order, see http-server.ts.)
  */
 export async function ensureAnswerable(request: Request): Promise<void> {
   const connection = requestState(request).connection ?? request.signal;

@@ -93,7 +93,10 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
     res.once('close', () => {
       if (!res.writableFinished) connection.abort();
     });
-    const body = requestBody(incoming, res, options.maxRequestBodySize);
+    // A request without a body (most reads) needs no stream; one that declares a body gets it even
+    // on GET, so what nobody reads is still discarded within the bound.
+    const declaresBody = incoming.headers['transfer-encoding'] !== undefined || Number(incoming.headers['content-length'] ?? 0) > 0;
+    const body = declaresBody ? requestBody(incoming, res, options.maxRequestBodySize) : undefined;
     const headers = new Headers();
     const raw = incoming.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
@@ -101,7 +104,7 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
     const request = new Request(ROUTING_ORIGIN + target, {
       method,
       headers,
-      body: method === 'GET' || method === 'HEAD' ? null : body.stream,
+      body: method === 'GET' || method === 'HEAD' ? null : (body?.stream ?? null),
       signal: connection.signal,
       // A streamed request body must say so (fetch's RequestInit.duplex).
       duplex: 'half',
@@ -115,7 +118,8 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
       response.headers.set('x-content-type-options', 'nosniff');
       // A body that stopped arriving leaves the connection mid-request: close it after the answer.
       if (response.status === 408) response.headers.set('connection', 'close');
-      return writeResponse(res, response, method).finally(body.afterAnswer);
+      const written = writeResponse(res, response, method);
+      return body ? written.finally(body.afterAnswer) : written;
     };
     if (draining) return finish(errorResponse(new ApiError('overloaded_error', 'The gateway is shutting down'), state.id));
     const size = headerSize(headers);

@@ -63,7 +63,8 @@ beforeAll(async () => {
     const line = await waitForLine(proc, service === 'gateway' ? /gateway listening/ : /service started/);
     if (service === 'gateway') gatewayUrl = `http://127.0.0.1:${JSON.parse(line).port}`;
   }
-});
+  // Five processes start one after another, each migrating its database: seconds on a busy machine.
+}, 60_000);
 
 afterAll(async () => {
   for (const proc of processes.values()) proc.kill('SIGKILL');

@@ -242,6 +242,20 @@ describe('pipelined requests', () => {
   });
 });
 
+describe('a client that half-closes after its request', () => {
+  test('a create sent with its sending side closed right after it is answered, and runs once', async () => {
+    const api = apiClient(stack.url, key);
+    const before = (await api('GET', '/v1/memory_stores', { query: { limit: '100' } })).body.data.length;
+    const body = JSON.stringify({ name: 'half-closed' });
+    const create = head('POST', '/v1/memory_stores?beta=true', ['content-type: application/json', `content-length: ${body.length}`, `x-api-key: ${key}`]) + body;
+    const res = await rawExchange(port, [create], { halfClose: true });
+    expect(res.responses.map((r) => r.status)).toEqual([200]);
+    expect(res.responses[0].json.name).toBe('half-closed');
+    const stores = (await api('GET', '/v1/memory_stores', { query: { limit: '100' } })).body.data;
+    expect(stores.length - before).toBe(1);
+  });
+});
+
 describe('query parameter names that objects inherit', () => {
   test.each(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'])('%s is an unknown query parameter', async (name) => {
     const api = apiClient(stack.url, key);

@@ -30,6 +30,11 @@ export interface RawOptions {
    * it reads (most do); the exchange ends when both are done or the server closed.
    */
   writeAll?: boolean;
+  /**
+   * Close our sending side after the last write (a TCP half-close, as `nc -N` or a client that
+   * has nothing more to send does) and keep reading the answer.
+   */
+  halfClose?: boolean;
 }
 
 type Part = string | Uint8Array;
@@ -107,6 +112,7 @@ export function rawExchange(port: number, parts: Part[] | AsyncIterable<Part>, o
         if (!ok) await new Promise<void>((r) => (socket.once('drain', r), socket.once('close', r)));
       }
       writing = false;
+      if (options.halfClose && !socket.destroyed) socket.end();
       if (parseResponses(received).length >= wanted) finish();
     });
   });

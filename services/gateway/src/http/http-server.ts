@@ -173,6 +173,10 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
   server.requestTimeout = 0;
   server.timeout = idleMs;
   server.keepAliveTimeout = idleMs;
+  // A client that sends its request and then closes its sending side (a TCP half-close, as
+  // `nc -N` does) still waits for the answer; by default node:http would close the connection and
+  // drop the answer of a request that runs anyway.
+  (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.hostname ?? '0.0.0.0', () => {

@@ -7,13 +7,13 @@
  *   ROWS=200000 LIMIT=20 bun bench/list-deployments.ts
  *   KEEP_DATABASE=true bun bench/list-deployments.ts   # leave the scratch database for EXPLAIN
  */
-import { systemContext } from '../shared/bus/call-context';
-import { deploymentSubjects } from '../shared/bus/subjects/deployments';
-import { dropDatabase } from '../shared/db/connect';
-import { newId, randomBase62 } from '../shared/ids/ids';
-import { setLogSink } from '../shared/log/logger';
-import type { PagePosition } from '../shared/schema/common';
-import type { DeploymentListFilters } from '../shared/schema/deployment';
+import { systemContext } from '@shared/bus/call-context';
+import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { dropDatabase } from '@shared/db/connect';
+import { newId, randomBase62 } from '@shared/ids/ids';
+import { setLogSink } from '@shared/log/logger';
+import type { PagePosition } from '@shared/schema/common';
+import type { DeploymentListFilters } from '@shared/schema/deployment';
 import { loadDeploymentsConfig } from '../services/deployments/src/config';
 import { deploymentPageQuery } from '../services/deployments/src/db/deployment-queries';
 import { startDeployments } from '../services/deployments/src/start-deployments';

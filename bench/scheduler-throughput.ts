@@ -11,19 +11,19 @@
  *   SCHEDULES=20000 BATCH=100 STEADY_SECONDS=130 bun bench/scheduler-throughput.ts
  */
 import { connect } from '@nats-io/transport-node';
-import { BusClient } from '../shared/bus/bus-client';
-import { BusServer } from '../shared/bus/bus-server';
-import { PayloadCodec } from '../shared/bus/payload-codec';
-import { deploymentSubjects } from '../shared/bus/subjects/deployments';
-import { deleteStreams, ensureStreams } from '../shared/bus/streams';
-import { scheduleJitterMs } from '../shared/cron';
-import { connectDatabase, dropDatabase } from '../shared/db/connect';
-import { migrateDatabase } from '../shared/db/migrate';
-import { newId, randomBase62 } from '../shared/ids/ids';
-import { createLogger, setLogSink } from '../shared/log/logger';
-import { bucketName } from '../shared/runtime/service-runtime';
-import type { DeploymentRun, FireDeploymentReply } from '../shared/schema/deployment-run';
-import { systemClock } from '../shared/time/clock';
+import { BusClient } from '@shared/bus/bus-client';
+import { BusServer } from '@shared/bus/bus-server';
+import { PayloadCodec } from '@shared/bus/payload-codec';
+import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { deleteStreams, ensureStreams } from '@shared/bus/streams';
+import { scheduleJitterMs } from '@shared/cron';
+import { connectDatabase, dropDatabase } from '@shared/db/connect';
+import { migrateDatabase } from '@shared/db/migrate';
+import { newId, randomBase62 } from '@shared/ids/ids';
+import { createLogger, setLogSink } from '@shared/log/logger';
+import { bucketName } from '@shared/runtime/service-runtime';
+import type { DeploymentRun, FireDeploymentReply } from '@shared/schema/deployment-run';
+import { systemClock } from '@shared/time/clock';
 import { loadSchedulerConfig } from '../services/scheduler/src/config';
 import { createSchedulerEngine } from '../services/scheduler/src/engine/scheduler-engine';
 import { SCHEDULER_MIGRATIONS } from '../services/scheduler/src/start-scheduler';

@@ -11,7 +11,7 @@
  *   FLOOD=24 DEPLOYMENTS=12 B_REQUESTS=20 bun bench/tenant-isolation.ts
  */
 import { readFileSync } from 'node:fs';
-import { setLogSink } from '../shared/log/logger';
+import { setLogSink } from '@shared/log/logger';
 import { apiClient, type ApiResponse } from '../test/support/api';
 import { createDeployment, deploymentWorld } from '../test/support/fixtures';
 import { Stack } from '../test/support/stack';

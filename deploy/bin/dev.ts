@@ -7,8 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '../../shared/bus/permissions';
-import { BUS_IDENTITIES, type BusIdentity } from '../../shared/bus/subject';
+import { natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '@shared/bus/permissions';
+import { BUS_IDENTITIES, type BusIdentity } from '@shared/bus/subject';
 import { reachable, startEmbeddedMariadb, startEmbeddedNats } from './local-infrastructure';
 import { entryPoint, runtimeFlags, SERVICES } from './services';
 

@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, loadConfig } from '../../shared/config/load-config';
-import { connectDatabase } from '../../shared/db/connect';
-import { migrateDatabase } from '../../shared/db/migrate';
+import { CommonConfig, DatabaseConfig, loadConfig } from '@shared/config/load-config';
+import { connectDatabase } from '@shared/db/connect';
+import { migrateDatabase } from '@shared/db/migrate';
 import { defaultDatabaseName, migrationsFolder, SERVICES, type ServiceName } from './services';
 
 const root = join(import.meta.dir, '..', '..');

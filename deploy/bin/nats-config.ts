@@ -19,15 +19,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Value } from '@sinclair/typebox/value';
-import { CommonConfig } from '../../shared/config/load-config';
+import { CommonConfig } from '@shared/config/load-config';
 import {
   helmNatsAuthorization,
   natsUsers,
   passwordEnvName,
   renderNatsAuthorization,
   type PasswordSource,
-} from '../../shared/bus/permissions';
-import { BUS_IDENTITIES, type BusIdentity } from '../../shared/bus/subject';
+} from '@shared/bus/permissions';
+import { BUS_IDENTITIES, type BusIdentity } from '@shared/bus/subject';
 
 const { values } = parseArgs({
   options: {

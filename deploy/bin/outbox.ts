@@ -6,8 +6,8 @@
  *   bun run outbox -- redrive --all --service vaults
  */
 import type { TSchema } from '@sinclair/typebox';
-import type { OutboxDeadLetterTable, OutboxTable } from '../../shared/db/outbox-table';
-import { runOutboxCommand } from '../../shared/runtime/outbox-command';
+import type { OutboxDeadLetterTable, OutboxTable } from '@shared/db/outbox-table';
+import { runOutboxCommand } from '@shared/runtime/outbox-command';
 import { CatalogConfigSchema } from '../../services/catalog/src/config';
 import * as catalog from '../../services/catalog/src/db/schema';
 import { DeploymentsConfigSchema } from '../../services/deployments/src/config';

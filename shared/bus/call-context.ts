@@ -1,5 +1,6 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import { Type, type Static } from '@sinclair/typebox';
+import { ApiError } from '../errors/api-error';
 import { Tenant } from '../schema/tenant';
 
 /** What travels with every request besides its body: who asks, and the request id to log. */
@@ -47,4 +48,14 @@ export function contextFromHeaders(h: MsgHdrs | undefined): CallContext {
 /** A context for work the system starts itself (scheduler fires, relays). */
 export function systemContext(requestId: string, tenant: CallContext['tenant'] = null): CallContext {
   return { request_id: requestId, tenant };
+}
+
+/**
+ * The tenant a call acts for. The gateway sets it on every public call and services on the
+ * calls they make for a tenant, so a call without one is a bug on our side, never the caller's:
+ * 500 api_error, logged with its cause.
+ */
+export function tenantOf(ctx: CallContext): Tenant {
+  if (!ctx.tenant) throw new ApiError('api_error', undefined, { cause: new Error(`call ${ctx.request_id} carries no tenant`) });
+  return ctx.tenant;
 }

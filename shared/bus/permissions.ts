@@ -2,7 +2,7 @@ import { bucketName } from '../runtime/service-runtime';
 import { inboxPrefix } from './nats-connection';
 import { eventSubject, STREAMS, streamName, streamsOf, type StreamKey } from './streams';
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './subject';
-import { catalogReferenceSubjects, catalogSubjects } from './subjects/catalog';
+import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, modelSubjects, referenceSubjects } from './subjects/catalog';
 import { deploymentRunSubjects, deploymentSubjects } from './subjects/deployments';
 import { sessionSubjects } from './subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from './subjects/vaults';
@@ -13,8 +13,12 @@ import { vaultCredentialSubjects, vaultSubjects } from './subjects/vaults';
  * is one no identity may serve, which the bus-permissions test notices at once.
  */
 export const ALL_SUBJECTS: readonly Subject[] = [
-  catalogSubjects,
-  catalogReferenceSubjects,
+  modelSubjects,
+  agentSubjects,
+  environmentSubjects,
+  fileSubjects,
+  memoryStoreSubjects,
+  referenceSubjects,
   deploymentSubjects,
   deploymentRunSubjects,
   sessionSubjects,

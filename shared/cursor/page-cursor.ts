@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { invalidRequest } from '../errors/api-error';
+import { canonicalJson } from '../json/canonical-json';
 import { PagePosition } from '../schema/common';
 import { isValid } from '../validation/validate';
 
@@ -13,19 +14,8 @@ export interface CursorBinding {
 
 const INVALID = 'invalid page cursor';
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 function bindingDigest(binding: CursorBinding): Buffer {
-  return createHash('sha256').update(canonical(binding)).digest();
+  return createHash('sha256').update(canonicalJson(binding)).digest();
 }
 
 /**

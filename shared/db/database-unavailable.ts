@@ -1,3 +1,4 @@
+import { causeChain } from '../errors/cause-chain';
 import { ApiError } from '../errors/api-error';
 
 /**
@@ -45,9 +46,9 @@ const UNAVAILABLE_ERRNOS = new Set([
   4031, // ER_CLIENT_INTERACTION_TIMEOUT (MySQL 8: disconnected for inactivity)
 ]);
 
-/** Walks the cause chain (drizzle wraps the driver's error in DrizzleQueryError). */
+/** Whether the error or one of its causes is a fault of the database, not of the request. */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causeChain(err)) {
     const { code, errno, fatal } = e as { code?: unknown; errno?: unknown; fatal?: unknown };
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     if (typeof errno === 'number' && UNAVAILABLE_ERRNOS.has(errno)) return true;

@@ -1,3 +1,5 @@
+import { hasErrno } from '../errors/cause-chain';
+
 /**
  * InnoDB answers some concurrent transactions with a deadlock or a lock-wait timeout even when
  * every statement is correct (SKIP LOCKED claims, index gap locks). Both are rolled back whole
@@ -8,12 +10,7 @@ const TRANSIENT_ERRNOS = new Set([
   1205, // ER_LOCK_WAIT_TIMEOUT
 ]);
 
-export function isTransientDatabaseError(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if (TRANSIENT_ERRNOS.has((e as { errno?: number }).errno ?? -1)) return true;
-  }
-  return false;
-}
+export const isTransientDatabaseError = (err: unknown): boolean => hasErrno(err, TRANSIENT_ERRNOS);
 
 /** Runs a whole transaction again when it failed transiently, with a short jittered backoff. */
 export async function retryTransient<T>(transaction: () => Promise<T>, attempts = 5): Promise<T> {

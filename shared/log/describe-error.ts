@@ -1,3 +1,4 @@
+import { causeChain } from '../errors/cause-chain';
 import type { LogFields } from './logger';
 
 /**
@@ -24,12 +25,20 @@ const QUOTES_IDENTIFIERS_ONLY = new Set([
   1146, // ER_NO_SUCH_TABLE: Table '<db>.<name>' doesn't exist
 ]);
 
-/** Causes beyond this are dropped; a cycle must not hang the logger. */
-const MAX_CAUSE_DEPTH = 4;
 /** Statements are logged for the operation they name, not in full. */
 const MAX_SQL_CHARS = 500;
 
-export function describeError(error: Error, depth = 0): LogFields {
+/** The error and its causes (as far as they are errors), each nested in the one it caused. */
+export function describeError(error: Error): LogFields {
+  const errors = [...causeChain(error)].filter((e): e is Error => e instanceof Error);
+  let end = errors.findIndex((e, i) => i > 0 && !(errors[i - 1].cause instanceof Error));
+  if (end < 0) end = errors.length;
+  return errors
+    .slice(0, end)
+    .reduceRight<LogFields | undefined>((cause, e) => ({ ...describeOne(e), ...(cause ? { cause } : {}) }), undefined)!;
+}
+
+function describeOne(error: Error): LogFields {
   const e = error as ErrorDetails;
   const out: LogFields = { name: error.name === 'Error' ? error.constructor.name : error.name };
   if (typeof e.code === 'string' || typeof e.code === 'number') out.code = e.code;
@@ -45,7 +54,6 @@ export function describeError(error: Error, depth = 0): LogFields {
   } else {
     out.message = error.message;
   }
-  if (error.cause instanceof Error && depth < MAX_CAUSE_DEPTH) out.cause = describeError(error.cause, depth + 1);
   return out;
 }
 

@@ -128,12 +128,12 @@ export const AgentListFilters = Type.Object(
 );
 export type AgentListFilters = Static<typeof AgentListFilters>;
 
-export const AgentIdRequest = Type.Object({ id: IdOf('agent') }, { additionalProperties: false });
+export const AgentIdRequest = Type.Object({ agent_id: IdOf('agent') }, { additionalProperties: false });
 export const GetAgentRequest = Type.Object(
-  { id: IdOf('agent'), version: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { agent_id: IdOf('agent'), version: Type.Optional(Type.Integer({ minimum: 1 })) },
   { additionalProperties: false },
 );
-export const UpdateAgentRequest = Type.Object({ id: IdOf('agent'), patch: AgentUpdateBody }, { additionalProperties: false });
+export const UpdateAgentRequest = Type.Object({ agent_id: IdOf('agent'), update: AgentUpdateBody }, { additionalProperties: false });
 export const AgentListRequest = ListRequest(AgentListFilters);
 export const AgentListReply = ListReply(Agent);
 

@@ -125,9 +125,9 @@ export const EnvironmentDeleted = Type.Object(
 export const EnvironmentListFilters = Type.Object({ include_archived: Type.Boolean() }, { additionalProperties: false });
 export type EnvironmentListFilters = Static<typeof EnvironmentListFilters>;
 
-export const EnvironmentIdRequest = Type.Object({ id: IdOf('environment') }, { additionalProperties: false });
+export const EnvironmentIdRequest = Type.Object({ environment_id: IdOf('environment') }, { additionalProperties: false });
 export const UpdateEnvironmentRequest = Type.Object(
-  { id: IdOf('environment'), patch: EnvironmentUpdateBody },
+  { environment_id: IdOf('environment'), update: EnvironmentUpdateBody },
   { additionalProperties: false },
 );
 export const EnvironmentListRequest = ListRequest(EnvironmentListFilters);

@@ -39,7 +39,7 @@ export type FileContent = Static<typeof FileContent>;
 export const FileListFilters = Type.Object({}, { additionalProperties: false });
 export type FileListFilters = Static<typeof FileListFilters>;
 
-export const FileIdRequest = Type.Object({ id: IdOf('file') }, { additionalProperties: false });
+export const FileIdRequest = Type.Object({ file_id: IdOf('file') }, { additionalProperties: false });
 export const FileListRequest = ListRequest(FileListFilters);
 export const FileListReply = ListReply(FileMetadata);
 

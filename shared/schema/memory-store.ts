@@ -59,9 +59,9 @@ export const MemoryStoreListFilters = Type.Object(
 );
 export type MemoryStoreListFilters = Static<typeof MemoryStoreListFilters>;
 
-export const MemoryStoreIdRequest = Type.Object({ id: IdOf('memoryStore') }, { additionalProperties: false });
+export const MemoryStoreIdRequest = Type.Object({ memory_store_id: IdOf('memoryStore') }, { additionalProperties: false });
 export const UpdateMemoryStoreRequest = Type.Object(
-  { id: IdOf('memoryStore'), patch: MemoryStoreUpdateBody },
+  { memory_store_id: IdOf('memoryStore'), update: MemoryStoreUpdateBody },
   { additionalProperties: false },
 );
 export const MemoryStoreListRequest = ListRequest(MemoryStoreListFilters);

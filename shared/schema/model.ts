@@ -37,6 +37,8 @@ export const ModelListQuery = Type.Object(
 );
 export type ModelListQuery = Static<typeof ModelListQuery>;
 
+export const ModelIdRequest = Type.Object({ model_id: Type.String() }, { additionalProperties: false });
+
 export const ModelPage = Type.Object({
   data: Type.Array(Model),
   has_more: Type.Boolean(),

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { applyAgentUpdate, newAgentDefinition, sameDefinition } from '../../services/catalog/src/domain/agent-definition';
 import { normalizeCloudConfig } from '../../services/catalog/src/domain/environment-config';
 import { decodeBase64, splitIntoChunks } from '../../services/catalog/src/domain/file-chunks';
-import { applyMetadataPatch } from '../../shared/metadata/apply-metadata-patch';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 
 const models = { find: (id: string) => (id.startsWith('claude-') ? ({ id } as any) : undefined) };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import Anthropic, { toFile } from '@anthropic-ai/sdk';
-import { eventSubject } from '../../shared/bus/streams';
-import { catalogReferenceSubjects } from '../../shared/bus/subjects/catalog';
+import { eventSubject } from '@shared/bus/streams';
+import { referenceSubjects } from '@shared/bus/subjects/catalog';
 import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import { allPages, expectError, expectOk, idPattern, RFC3339_MS, twoTenants } from './catalog-fixtures';
@@ -196,7 +196,7 @@ describe('catalog.references.resolve', () => {
     const foreignFile = expectOk(await upload(other, 'not yours'));
 
     const resolve = (request: any) =>
-      stack.gateway.runtime.client.call(catalogReferenceSubjects.resolveReferences, { request_id: 'req_x', tenant: mine.tenant }, request);
+      stack.gateway.runtime.client.call(referenceSubjects.resolve, { request_id: 'req_x', tenant: mine.tenant }, request);
 
     const reply = await resolve({
       agent: { id: agent.id, version: null },
@@ -228,7 +228,7 @@ describe('catalog.references.resolve', () => {
     expect(after.environment).toEqual({ id: env.id, state: 'archived' });
 
     const theirs = await stack.gateway.runtime.client.call(
-      catalogReferenceSubjects.resolveReferences,
+      referenceSubjects.resolve,
       { request_id: 'req_y', tenant: { ...mine.tenant, organization_id: 'org_other' } },
       { agent: { id: agent.id, version: null }, environment_id: env.id, file_ids: [file.id], memory_store_ids: [store.id] },
     );

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { helmNatsAuthorization, natsUserName, passwordEnvName } from '../../shared/bus/permissions';
-import { BUS_IDENTITIES } from '../../shared/bus/subject';
+import { helmNatsAuthorization, natsUserName, passwordEnvName } from '@shared/bus/permissions';
+import { BUS_IDENTITIES } from '@shared/bus/subject';
 
 const root = join(import.meta.dir, '..', '..');
 const stackValues = async () =>

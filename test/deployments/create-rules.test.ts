@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
-import { openSecret, unwrapDataKey } from '../../shared/crypto/envelope';
-import { parseMasterKeyRing } from '../../shared/crypto/master-key-ring';
-import { setLogSink } from '../../shared/log/logger';
+import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
+import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
+import { setLogSink } from '@shared/log/logger';
 import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
 import {
   archive,

@@ -7,7 +7,7 @@ import { expect, test } from 'bun:test';
 import type { DeploymentRow } from '../../services/deployments/src/db/schema';
 import { fireReferences } from '../../services/deployments/src/domain/fire-checks';
 import { eventFileReferences } from '../../services/deployments/src/domain/initial-events';
-import type { InitialEventParams } from '../../shared/schema/deployment';
+import type { InitialEventParams } from '@shared/schema/deployment';
 
 const events: InitialEventParams[] = [
   {

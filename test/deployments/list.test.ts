@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
-import { ManualClock } from '../../shared/time/clock';
+import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
 import { createAgent, createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
 import { Stack } from '../support/stack';

@@ -5,7 +5,7 @@
  * list never holds more than a chunk of stored rows, whatever `limit` says.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '../../shared/db/keyset-page';
+import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '@shared/db/keyset-page';
 import { apiClient, type ApiClient } from '../support/api';
 import { createDeployment, deploymentWorld, userMessage, type DeploymentWorld } from '../support/fixtures';
 import { Stack } from '../support/stack';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
-import { ManualClock } from '../../shared/time/clock';
+import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient } from '../support/api';
 import { createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
 import { Stack } from '../support/stack';

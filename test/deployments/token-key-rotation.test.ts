@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { openSecret, unwrapDataKey } from '../../shared/crypto/envelope';
-import { parseMasterKeyRing } from '../../shared/crypto/master-key-ring';
+import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
+import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 import { deployments, deploymentSecrets } from '../../services/deployments/src/db/schema';
 import { repositoryTokenRecordId } from '../../services/deployments/src/deployments-core';
 import { apiClient } from '../support/api';

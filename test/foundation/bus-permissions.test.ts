@@ -2,19 +2,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect, errors as natsErrors, type NatsConnection } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { ConfigError, loadConfig, CommonConfig } from '../../shared/config/load-config';
-import { BusClient } from '../../shared/bus/bus-client';
-import { systemContext } from '../../shared/bus/call-context';
-import { natsConnectionOptions } from '../../shared/bus/nats-connection';
-import { busPermissions, natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '../../shared/bus/permissions';
-import { PayloadCodec } from '../../shared/bus/payload-codec';
-import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '../../shared/bus/subject';
-import { catalogReferenceSubjects } from '../../shared/bus/subjects/catalog';
-import { deploymentSubjects } from '../../shared/bus/subjects/deployments';
-import { vaultCredentialSubjects, vaultSubjects } from '../../shared/bus/subjects/vaults';
-import { newId } from '../../shared/ids/ids';
-import { createLogger } from '../../shared/log/logger';
-import { bucketName } from '../../shared/runtime/service-runtime';
+import { ConfigError, loadConfig, CommonConfig } from '@shared/config/load-config';
+import { BusClient } from '@shared/bus/bus-client';
+import { systemContext } from '@shared/bus/call-context';
+import { natsConnectionOptions } from '@shared/bus/nats-connection';
+import { busPermissions, natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '@shared/bus/permissions';
+import { PayloadCodec } from '@shared/bus/payload-codec';
+import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '@shared/bus/subject';
+import { referenceSubjects } from '@shared/bus/subjects/catalog';
+import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
+import { newId } from '@shared/ids/ids';
+import { createLogger } from '@shared/log/logger';
+import { bucketName } from '@shared/runtime/service-runtime';
 import { apiClient } from '../support/api';
 import { createDeployment, createVault, deploymentWorld } from '../support/fixtures';
 import { makeTestCertificates, startPrivateNats, type PrivateNats, type TestCertificates } from '../support/private-nats';
@@ -120,8 +120,8 @@ describe('NATS identities and subject permissions', () => {
     const nc = await connectAs('gateway');
     for (const subject of [
       vaultCredentialSubjects.resolve,
-      vaultSubjects.checkVaults,
-      catalogReferenceSubjects.resolveReferences,
+      vaultSubjects.check,
+      referenceSubjects.resolve,
       deploymentSubjects.fire,
     ]) {
       await expectPublishRefused(nc, rpcSubject(PREFIX, subject));

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
-import { dropDatabase } from '../../shared/db/connect';
+import { dropDatabase } from '@shared/db/connect';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { DEVELOPMENT_API_KEY } from '../../services/gateway/src/auth/development-key';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
@@ -8,7 +8,7 @@ import { startGateway, type RunningGateway } from '../../services/gateway/src/st
 import { loadSchedulerConfig } from '../../services/scheduler/src/config';
 import { loadDeploymentsConfig } from '../../services/deployments/src/config';
 import { loadVaultsConfig } from '../../services/vaults/src/config';
-import { DEVELOPMENT_CURSOR_KEY, DEVELOPMENT_MASTER_KEYS } from '../../shared/crypto/published-development-keys';
+import { DEVELOPMENT_CURSOR_KEY, DEVELOPMENT_MASTER_KEYS } from '@shared/crypto/published-development-keys';
 import { apiClient } from '../support/api';
 import { infrastructure } from '../support/infrastructure';
 

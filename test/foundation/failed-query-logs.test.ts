@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { hashApiKeySecret } from '../../services/gateway/src/auth/api-key-secret';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGateway, type RunningGateway } from '../../services/gateway/src/start-gateway';
-import { connectDatabase, dropDatabase, type DatabaseHandle } from '../../shared/db/connect';
-import { createLogger, setLogSink } from '../../shared/log/logger';
+import { connectDatabase, dropDatabase, type DatabaseHandle } from '@shared/db/connect';
+import { createLogger, setLogSink } from '@shared/log/logger';
 import { apiClient } from '../support/api';
 import { infrastructure } from '../support/infrastructure';
 

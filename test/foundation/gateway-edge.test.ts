@@ -189,7 +189,7 @@ describe('query parameters on routes that take none', () => {
 describe('request logs', () => {
   test('one JSON line per request with request id, tenant, operation, status and duration; never the key', async () => {
     const lines: string[] = [];
-    const { setLogSink } = await import('../../shared/log/logger');
+    const { setLogSink } = await import('@shared/log/logger');
     const previous = setLogSink((line) => lines.push(line));
     try {
       const res = await apiClient(stack.url, key)('GET', '/v1/models/claude-opus-4-5');

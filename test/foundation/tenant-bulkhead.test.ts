@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { PoolConnection } from 'mysql2/promise';
-import { connectDatabase, type DatabaseHandle } from '../../shared/db/connect';
+import { connectDatabase, type DatabaseHandle } from '@shared/db/connect';
 import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { infrastructure } from '../support/infrastructure';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { catalogSubjects } from '../../shared/bus/subjects/catalog';
+import { modelSubjects } from '@shared/bus/subjects/catalog';
 import { apiClient } from '../support/api';
 import { Stack } from '../support/stack';
 
@@ -15,10 +15,10 @@ beforeAll(async () => {
   stack = await Stack.start({ services: [] });
   key = (await stack.createKey()).secret;
   const server = stack.gateway.runtime.server;
-  server.handle(catalogSubjects.listModels, async () => {
+  server.handle(modelSubjects.list, async () => {
     throw new Error("ER_PARSE_ERROR: You have an error near 'SELECT secret FROM api_keys'");
   });
-  server.handle(catalogSubjects.getModel, async () => ({ not: 'a model' }) as never);
+  server.handle(modelSubjects.get, async () => ({ not: 'a model' }) as never);
   await stack.gateway.runtime.nc.flush();
 });
 afterAll(() => stack?.stop());

@@ -7,7 +7,7 @@
  * one run, one session and one sessions.created event: none missing, none extra.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { scheduleJitterMs } from '../../shared/cron';
+import { scheduleJitterMs } from '@shared/cron';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { expectOk } from './support/assertions';
 import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';

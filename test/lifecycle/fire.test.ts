@@ -4,7 +4,7 @@
  * records runs, announces sessions on JetStream and auto-pauses broken deployments.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { ApiError } from '../../shared/errors/api-error';
+import { ApiError } from '@shared/errors/api-error';
 import type { ApiClient } from '../support/api';
 import {
   archive,

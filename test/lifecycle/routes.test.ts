@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
-import { openSecret, unwrapDataKey } from '../../shared/crypto/envelope';
-import { parseMasterKeyRing } from '../../shared/crypto/master-key-ring';
-import { ManualClock } from '../../shared/time/clock';
+import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
+import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
+import { ManualClock } from '@shared/time/clock';
 import { deploymentSecrets, deployments, outbox } from '../../services/deployments/src/db/schema';
 import { repositoryTokenRecordId } from '../../services/deployments/src/deployments-core';
 import { apiClient, type ApiClient } from '../support/api';

@@ -3,11 +3,11 @@
  * newest first (ties broken by id), cursor binding, and tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { systemContext } from '../../shared/bus/call-context';
-import { deploymentSubjects } from '../../shared/bus/subjects/deployments';
-import { newId } from '../../shared/ids/ids';
-import type { Tenant } from '../../shared/schema/tenant';
-import { ManualClock } from '../../shared/time/clock';
+import { systemContext } from '@shared/bus/call-context';
+import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { newId } from '@shared/ids/ids';
+import type { Tenant } from '@shared/schema/tenant';
+import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient } from '../support/api';
 import { createDeployment, createVault, deploymentWorld, remove } from '../support/fixtures';
 import { Stack } from '../support/stack';

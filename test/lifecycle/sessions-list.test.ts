@@ -5,7 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { ManualClock } from '../../shared/time/clock';
+import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient } from '../support/api';
 import { createAgent, createAgentVersion, createDeployment, createEnvironment, createMemoryStore, userMessage } from '../support/fixtures';
 import { Stack } from '../support/stack';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { deploymentEvents } from '../../shared/schema/deployment-events';
+import { deploymentEvents } from '@shared/schema/deployment-events';
 import { SchedulerFixture, snapshot, type Worker } from './support/scheduler-fixture';
 
 /**

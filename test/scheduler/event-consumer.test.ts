@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { EventEnvelope } from '../../shared/bus/event';
-import { startEventConsumer, type EventConsumer, type EventDelivery } from '../../shared/bus/event-consumer';
-import { deleteStreams, ensureStreams, eventSubject } from '../../shared/bus/streams';
-import { newId, randomBase62 } from '../../shared/ids/ids';
-import { createLogger } from '../../shared/log/logger';
-import { deploymentEvents, type DeploymentSnapshot } from '../../shared/schema/deployment-events';
+import type { EventEnvelope } from '@shared/bus/event';
+import { startEventConsumer, type EventConsumer, type EventDelivery } from '@shared/bus/event-consumer';
+import { deleteStreams, ensureStreams, eventSubject } from '@shared/bus/streams';
+import { newId, randomBase62 } from '@shared/ids/ids';
+import { createLogger } from '@shared/log/logger';
+import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { infrastructure } from '../support/infrastructure';
 import { snapshot } from './support/scheduler-fixture';
 

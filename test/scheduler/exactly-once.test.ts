@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { scheduleJitterMs } from '../../shared/cron';
-import { deploymentEvents } from '../../shared/schema/deployment-events';
+import { scheduleJitterMs } from '@shared/cron';
+import { deploymentEvents } from '@shared/schema/deployment-events';
 import { SchedulerFixture, seededRandom, snapshot, type Worker } from './support/scheduler-fixture';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { compileSchedule } from '../../shared/cron';
+import { compileSchedule } from '@shared/cron';
 import { createScheduleCache } from '../../services/scheduler/src/domain/compiled-schedules';
 import { decideDueFire, MISFIRE_COUNT_CAP } from '../../services/scheduler/src/domain/misfire';
 import { planSnapshotChange } from '../../services/scheduler/src/domain/snapshot-change';

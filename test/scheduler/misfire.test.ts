@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { scheduleJitterMs } from '../../shared/cron';
-import { deploymentEvents } from '../../shared/schema/deployment-events';
+import { scheduleJitterMs } from '@shared/cron';
+import { deploymentEvents } from '@shared/schema/deployment-events';
 import { SchedulerFixture, snapshot } from './support/scheduler-fixture';
 
 let fx: SchedulerFixture;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { scheduleJitterMs } from '../../shared/cron';
-import { deploymentEvents } from '../../shared/schema/deployment-events';
+import { scheduleJitterMs } from '@shared/cron';
+import { deploymentEvents } from '@shared/schema/deployment-events';
 import { SchedulerFixture, snapshot, type Worker } from './support/scheduler-fixture';
 
 const T0 = '2026-03-02T10:00:00.000Z';

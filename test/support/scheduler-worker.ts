@@ -1,10 +1,10 @@
 import { connect } from '@nats-io/transport-node';
-import { BusClient } from '../../shared/bus/bus-client';
-import { PayloadCodec } from '../../shared/bus/payload-codec';
-import { connectDatabase, type DatabaseHandle } from '../../shared/db/connect';
-import { createLogger } from '../../shared/log/logger';
-import { bucketName } from '../../shared/runtime/service-runtime';
-import type { Clock } from '../../shared/time/clock';
+import { BusClient } from '@shared/bus/bus-client';
+import { PayloadCodec } from '@shared/bus/payload-codec';
+import { connectDatabase, type DatabaseHandle } from '@shared/db/connect';
+import { createLogger } from '@shared/log/logger';
+import { bucketName } from '@shared/runtime/service-runtime';
+import type { Clock } from '@shared/time/clock';
 import type { SchedulerConfig } from '../../services/scheduler/src/config';
 import { createSchedulerEngine, type SchedulerEngine } from '../../services/scheduler/src/engine/scheduler-engine';
 

@@ -1,11 +1,11 @@
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { deleteStreams } from '../../shared/bus/streams';
-import { dropDatabase } from '../../shared/db/connect';
-import { randomBase62 } from '../../shared/ids/ids';
-import type { ServiceRuntime } from '../../shared/runtime/service-runtime';
-import { bucketName } from '../../shared/runtime/service-runtime';
-import { systemClock, type Clock } from '../../shared/time/clock';
+import { deleteStreams } from '@shared/bus/streams';
+import { dropDatabase } from '@shared/db/connect';
+import { randomBase62 } from '@shared/ids/ids';
+import type { ServiceRuntime } from '@shared/runtime/service-runtime';
+import { bucketName } from '@shared/runtime/service-runtime';
+import { systemClock, type Clock } from '@shared/time/clock';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { startCatalog } from '../../services/catalog/src/start-catalog';
 import { loadDeploymentsConfig } from '../../services/deployments/src/config';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { DecryptionError } from '../../shared/crypto/aead';
-import { generateDataKey, openSecret, rewrapDataKey, sealSecret, unwrapDataKey, wrapDataKey } from '../../shared/crypto/envelope';
-import { parseMasterKeyRing } from '../../shared/crypto/master-key-ring';
+import { DecryptionError } from '@shared/crypto/aead';
+import { generateDataKey, openSecret, rewrapDataKey, sealSecret, unwrapDataKey, wrapDataKey } from '@shared/crypto/envelope';
+import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 
 const k = (byte: number) => Buffer.alloc(32, byte).toString('base64');
 

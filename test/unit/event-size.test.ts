@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'bun:test';
 import { Type } from '@sinclair/typebox';
-import { defineEvent, MAX_EVENT_BYTES, type EventType } from '../../shared/bus/event';
-import { worstCaseJsonBytes } from '../../shared/bus/event-size';
-import { agentEvents } from '../../shared/schema/agent';
-import { deploymentEvents } from '../../shared/schema/deployment-events';
-import { environmentEvents } from '../../shared/schema/environment';
-import { fileEvents } from '../../shared/schema/file';
-import { memoryStoreEvents } from '../../shared/schema/memory-store';
-import { sessionEvents } from '../../shared/schema/session';
-import { vaultEvents } from '../../shared/schema/vault';
+import { defineEvent, MAX_EVENT_BYTES, type EventType } from '@shared/bus/event';
+import { worstCaseJsonBytes } from '@shared/bus/event-size';
+import { agentEvents } from '@shared/schema/agent';
+import { deploymentEvents } from '@shared/schema/deployment-events';
+import { environmentEvents } from '@shared/schema/environment';
+import { fileEvents } from '@shared/schema/file';
+import { memoryStoreEvents } from '@shared/schema/memory-store';
+import { sessionEvents } from '@shared/schema/session';
+import { vaultEvents } from '@shared/schema/vault';
 
 const declared: EventType[] = [agentEvents, deploymentEvents, environmentEvents, fileEvents, memoryStoreEvents, sessionEvents, vaultEvents].flatMap(
   (group) => Object.values(group),

@@ -4,7 +4,7 @@
  * swallowed or turned into a prototype change.
  */
 import { expect, test } from 'bun:test';
-import { applyMetadataPatch } from '../../shared/metadata/apply-metadata-patch';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 
 test('a patch upserts, deletes and keeps keys', () => {
   expect(applyMetadataPatch({ a: '1', b: '2' }, { a: 'x', b: null, c: '3' })).toEqual({ a: 'x', c: '3' });

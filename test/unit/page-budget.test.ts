@@ -3,8 +3,8 @@
  * one starts, and how many rows each query reads (a fake row source in keyset order).
  */
 import { expect, test } from 'bun:test';
-import { LIST_READ_CHUNK, readPage, readWithinBudget } from '../../shared/db/keyset-page';
-import type { PagePosition } from '../../shared/schema/common';
+import { LIST_READ_CHUNK, readPage, readWithinBudget } from '@shared/db/keyset-page';
+import type { PagePosition } from '@shared/schema/common';
 
 type Row = { id: string; createdAt: Date; size: number };
 const row = (n: number, size: number): Row => ({ id: `r${n}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)), size });

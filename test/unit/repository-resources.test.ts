@@ -6,7 +6,7 @@
  */
 import { expect, test } from 'bun:test';
 import { checkRepositoryUrl, normaliseMountPath, resolveResources } from '../../services/deployments/src/domain/resources';
-import type { SessionResourceParams } from '../../shared/schema/deployment';
+import type { SessionResourceParams } from '@shared/schema/deployment';
 
 const repo = (url: string, mount_path?: string): SessionResourceParams => ({
   type: 'hosted_repository',

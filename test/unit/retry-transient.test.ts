@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { isTransientDatabaseError, retryTransient } from '../../shared/db/retry-transient';
+import { isTransientDatabaseError, retryTransient } from '@shared/db/retry-transient';
 
 test('deadlocks and lock-wait timeouts are retried, wrapped or not; other errors are not', async () => {
   const deadlock = Object.assign(new Error('Deadlock found'), { errno: 1213 });

@@ -3,8 +3,8 @@
  * tenants never wait behind each other. Timers are driven by hand; nothing sleeps.
  */
 import { describe, expect, test } from 'bun:test';
-import { ApiError } from '../../shared/errors/api-error';
-import { defaultTenantConcurrency, TenantBulkhead, type Release, type WaitTimers } from '../../shared/bus/tenant-bulkhead';
+import { ApiError } from '@shared/errors/api-error';
+import { defaultTenantConcurrency, TenantBulkhead, type Release, type WaitTimers } from '@shared/bus/tenant-bulkhead';
 
 class HandTimers implements WaitTimers {
   private readonly pending = new Map<number, { fire: () => void; ms: number }>();

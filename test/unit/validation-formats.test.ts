@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { Type } from '@sinclair/typebox';
-import { isValid } from '../../shared/validation/validate';
-import { Timestamp } from '../../shared/schema/common';
+import { isValid } from '@shared/validation/validate';
+import { Timestamp } from '@shared/schema/common';
 
 // Runs without Elysia in the import graph: service processes validate timestamps the same way.
 test('date-time is checked by the shared validator itself', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { Type } from '@sinclair/typebox';
-import { validate } from '../../shared/validation/validate';
+import { validate } from '@shared/validation/validate';
 
 const messageOf = (fn: () => unknown) => {
   try {
@@ -43,7 +43,7 @@ describe('validation messages name the field path', () => {
 });
 
 describe('metadata', () => {
-  const { Metadata, MetadataPatch } = require('../../shared/schema/common');
+  const { Metadata, MetadataPatch } = require('@shared/schema/common');
   test('keys are 1 to 64 characters, reported at the record', () => {
     expect(messageOf(() => validate(Metadata, { ['k'.repeat(64)]: 'v' }))).toBe('no error');
     expect(messageOf(() => validate(Metadata, { ['k'.repeat(65)]: 'v' }, 'metadata'))).toBe('metadata: keys must be 1 to 64 characters');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { setLogSink, type LogSink } from '../../shared/log/logger';
+import { setLogSink, type LogSink } from '@shared/log/logger';
 import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import {

@@ -3,10 +3,10 @@
  * database raw, and asking the vaults service over the bus the way the fire path does.
  */
 import { expect } from 'bun:test';
-import { systemContext } from '../../shared/bus/call-context';
-import { vaultCredentialSubjects, vaultSubjects } from '../../shared/bus/subjects/vaults';
-import { randomBase62 } from '../../shared/ids/ids';
-import type { Tenant } from '../../shared/schema/tenant';
+import { systemContext } from '@shared/bus/call-context';
+import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
+import { randomBase62 } from '@shared/ids/ids';
+import type { Tenant } from '@shared/schema/tenant';
 import type { ApiClient, ApiResponse } from '../support/api';
 import type { Stack } from '../support/stack';
 
@@ -69,7 +69,7 @@ export async function resolveCredentials(stack: Stack, tenant: Tenant, vaultIds:
 export async function checkVaults(stack: Stack, tenant: Tenant, vaultIds: string[]) {
   return stack
     .service('vaults')
-    .client.call(vaultSubjects.checkVaults, systemContext(`req_${randomBase62(24)}`, tenant), { vault_ids: vaultIds });
+    .client.call(vaultSubjects.check, systemContext(`req_${randomBase62(24)}`, tenant), { vault_ids: vaultIds });
 }
 
 /** Every place a secret, or a recognisable piece of it, could show up as text. */

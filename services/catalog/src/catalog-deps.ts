@@ -1,7 +1,7 @@
-import type { CallContext } from '../../../shared/bus/call-context';
-import type { Database } from '../../../shared/db/connect';
-import { ApiError } from '../../../shared/errors/api-error';
-import type { Clock } from '../../../shared/time/clock';
+import type { CallContext } from '@shared/bus/call-context';
+import type { Database } from '@shared/db/connect';
+import { ApiError } from '@shared/errors/api-error';
+import type { Clock } from '@shared/time/clock';
 import type { TenantScope } from './db/scope';
 import type { ModelCatalog } from './domain/model-catalog';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '../../../shared/config/load-config';
+import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '@shared/config/load-config';
 
 export const CatalogConfigSchema = {
   ...CommonConfig,

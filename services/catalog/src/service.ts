@@ -1,5 +1,12 @@
-import type { BusServer } from '../../../shared/bus/bus-server';
-import { catalogReferenceSubjects, catalogSubjects } from '../../../shared/bus/subjects/catalog';
+import type { BusServer } from '@shared/bus/bus-server';
+import {
+  agentSubjects,
+  environmentSubjects,
+  fileSubjects,
+  memoryStoreSubjects,
+  modelSubjects,
+  referenceSubjects,
+} from '@shared/bus/subjects/catalog';
 import type { CatalogDeps } from './catalog-deps';
 import { archiveAgent } from './handlers/archive-agent';
 import { archiveEnvironment } from './handlers/archive-environment';
@@ -29,31 +36,30 @@ import { uploadFile } from './handlers/upload-file';
 
 /** Wires the catalog's bus subjects to their handlers; nothing else. */
 export function registerCatalogHandlers(server: BusServer, deps: CatalogDeps): void {
-  const s = catalogSubjects;
   server
-    .handle(s.listModels, listModels(deps.models))
-    .handle(s.getModel, getModel(deps.models))
-    .handle(s.createAgent, createAgent(deps))
-    .handle(s.getAgent, getAgent(deps))
-    .handle(s.listAgents, listAgents(deps))
-    .handle(s.updateAgent, updateAgent(deps))
-    .handle(s.archiveAgent, archiveAgent(deps))
-    .handle(s.createEnvironment, createEnvironment(deps))
-    .handle(s.getEnvironment, getEnvironment(deps))
-    .handle(s.listEnvironments, listEnvironments(deps))
-    .handle(s.updateEnvironment, updateEnvironment(deps))
-    .handle(s.archiveEnvironment, archiveEnvironment(deps))
-    .handle(s.deleteEnvironment, deleteEnvironment(deps))
-    .handle(s.uploadFile, uploadFile(deps))
-    .handle(s.getFile, getFile(deps))
-    .handle(s.listFiles, listFiles(deps))
-    .handle(s.downloadFile, downloadFile(deps))
-    .handle(s.deleteFile, deleteFile(deps))
-    .handle(s.createMemoryStore, createMemoryStore(deps))
-    .handle(s.getMemoryStore, getMemoryStore(deps))
-    .handle(s.listMemoryStores, listMemoryStores(deps))
-    .handle(s.updateMemoryStore, updateMemoryStore(deps))
-    .handle(s.archiveMemoryStore, archiveMemoryStore(deps))
-    .handle(s.deleteMemoryStore, deleteMemoryStore(deps))
-    .handle(catalogReferenceSubjects.resolveReferences, resolveReferences(deps));
+    .handle(modelSubjects.list, listModels(deps.models))
+    .handle(modelSubjects.get, getModel(deps.models))
+    .handle(agentSubjects.create, createAgent(deps))
+    .handle(agentSubjects.get, getAgent(deps))
+    .handle(agentSubjects.list, listAgents(deps))
+    .handle(agentSubjects.update, updateAgent(deps))
+    .handle(agentSubjects.archive, archiveAgent(deps))
+    .handle(environmentSubjects.create, createEnvironment(deps))
+    .handle(environmentSubjects.get, getEnvironment(deps))
+    .handle(environmentSubjects.list, listEnvironments(deps))
+    .handle(environmentSubjects.update, updateEnvironment(deps))
+    .handle(environmentSubjects.archive, archiveEnvironment(deps))
+    .handle(environmentSubjects.delete, deleteEnvironment(deps))
+    .handle(fileSubjects.upload, uploadFile(deps))
+    .handle(fileSubjects.get, getFile(deps))
+    .handle(fileSubjects.list, listFiles(deps))
+    .handle(fileSubjects.download, downloadFile(deps))
+    .handle(fileSubjects.delete, deleteFile(deps))
+    .handle(memoryStoreSubjects.create, createMemoryStore(deps))
+    .handle(memoryStoreSubjects.get, getMemoryStore(deps))
+    .handle(memoryStoreSubjects.list, listMemoryStores(deps))
+    .handle(memoryStoreSubjects.update, updateMemoryStore(deps))
+    .handle(memoryStoreSubjects.archive, archiveMemoryStore(deps))
+    .handle(memoryStoreSubjects.delete, deleteMemoryStore(deps))
+    .handle(referenceSubjects.resolve, resolveReferences(deps));
 }

@@ -1,25 +1,25 @@
-import type { BusClient } from '../../../shared/bus/bus-client';
-import type { CallContext } from '../../../shared/bus/call-context';
-import { recordEvent } from '../../../shared/bus/outbox';
-import type { OutboxRelay } from '../../../shared/bus/outbox-relay';
-import { catalogReferenceSubjects } from '../../../shared/bus/subjects/catalog';
-import { vaultSubjects } from '../../../shared/bus/subjects/vaults';
-import { generateDataKey, sealSecret, wrapDataKey } from '../../../shared/crypto/envelope';
-import type { MasterKeyRing } from '../../../shared/crypto/master-key-ring';
-import type { Database } from '../../../shared/db/connect';
-import { ApiError, invalidRequest } from '../../../shared/errors/api-error';
-import { isIdOf, newId } from '../../../shared/ids/ids';
-import type { PagePosition } from '../../../shared/schema/common';
+import type { BusClient } from '@shared/bus/bus-client';
+import type { CallContext } from '@shared/bus/call-context';
+import { recordEvent } from '@shared/bus/outbox';
+import type { OutboxRelay } from '@shared/bus/outbox-relay';
+import { referenceSubjects } from '@shared/bus/subjects/catalog';
+import { vaultSubjects } from '@shared/bus/subjects/vaults';
+import { generateDataKey, sealSecret, wrapDataKey } from '@shared/crypto/envelope';
+import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
+import type { Database } from '@shared/db/connect';
+import { ApiError, invalidRequest } from '@shared/errors/api-error';
+import { isIdOf, newId } from '@shared/ids/ids';
+import type { PagePosition } from '@shared/schema/common';
 import {
   metadataKeyError,
   type Deployment,
   type DeploymentCreateRequest,
   type DeploymentListFilters,
-} from '../../../shared/schema/deployment';
-import { deploymentEvents } from '../../../shared/schema/deployment-events';
-import type { CheckVaultsReply, ResolveReferencesReply, ResolveReferencesRequest } from '../../../shared/schema/references';
-import type { Tenant } from '../../../shared/schema/tenant';
-import type { Clock } from '../../../shared/time/clock';
+} from '@shared/schema/deployment';
+import { deploymentEvents } from '@shared/schema/deployment-events';
+import type { CheckVaultsReply, ResolveReferencesReply, ResolveReferencesRequest } from '@shared/schema/references';
+import type { Tenant } from '@shared/schema/tenant';
+import type { Clock } from '@shared/time/clock';
 import { insertDeployment, listDeploymentPage } from './db/deployment-queries';
 import { outbox, type DeploymentRow } from './db/schema';
 import { snapshotOf } from './domain/deployment-snapshot';
@@ -70,10 +70,10 @@ export function askAboutReferences(
   };
   const vault_ids = request.vault_ids.filter((id) => isIdOf('vault', id));
   return Promise.all([
-    bus.call(catalogReferenceSubjects.resolveReferences, ctx, catalogRequest),
+    bus.call(referenceSubjects.resolve, ctx, catalogRequest),
     vault_ids.length === 0
       ? Promise.resolve<CheckVaultsReply>({ vaults: [] })
-      : bus.call(vaultSubjects.checkVaults, ctx, { vault_ids }),
+      : bus.call(vaultSubjects.check, ctx, { vault_ids }),
   ]);
 }
 

@@ -1,10 +1,10 @@
-import type { CallContext } from '../../../shared/bus/call-context';
-import { recordEvent } from '../../../shared/bus/outbox';
-import type { EventType } from '../../../shared/bus/event';
-import { ApiError, conflict, invalidRequest, notFound } from '../../../shared/errors/api-error';
-import type { Deployment, DeploymentUpdateRequest } from '../../../shared/schema/deployment';
-import { deploymentEvents, type DeploymentSnapshot } from '../../../shared/schema/deployment-events';
-import type { Tenant } from '../../../shared/schema/tenant';
+import type { CallContext } from '@shared/bus/call-context';
+import { recordEvent } from '@shared/bus/outbox';
+import type { EventType } from '@shared/bus/event';
+import { ApiError, conflict, invalidRequest, notFound } from '@shared/errors/api-error';
+import type { Deployment, DeploymentUpdateRequest } from '@shared/schema/deployment';
+import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
+import type { Tenant } from '@shared/schema/tenant';
 import {
   findDeployment,
   replaceDeploymentSecrets,

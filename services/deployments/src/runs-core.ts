@@ -1,8 +1,8 @@
-import type { CallContext } from '../../../shared/bus/call-context';
-import { invalidRequest, notFound } from '../../../shared/errors/api-error';
-import type { PagePosition } from '../../../shared/schema/common';
-import type { DeploymentRun, DeploymentRunListFilters } from '../../../shared/schema/deployment-run';
-import type { Session, SessionListRequest } from '../../../shared/schema/session';
+import type { CallContext } from '@shared/bus/call-context';
+import { invalidRequest, notFound } from '@shared/errors/api-error';
+import type { PagePosition } from '@shared/schema/common';
+import type { DeploymentRun, DeploymentRunListFilters } from '@shared/schema/deployment-run';
+import type { Session, SessionListRequest } from '@shared/schema/session';
 import { findRun, listRunPage } from './db/run-queries';
 import { findSession, listSessionPage } from './db/session-queries';
 import { tenantOf, type DeploymentsCoreDeps } from './deployments-core';

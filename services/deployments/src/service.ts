@@ -1,6 +1,6 @@
-import type { BusServer } from '../../../shared/bus/bus-server';
-import { deploymentRunSubjects, deploymentSubjects } from '../../../shared/bus/subjects/deployments';
-import { sessionSubjects } from '../../../shared/bus/subjects/sessions';
+import type { BusServer } from '@shared/bus/bus-server';
+import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { DeploymentsCore } from './deployments-core';
 import type { FireCore } from './fire-core';
 import { archiveDeployment } from './handlers/archive-deployment';

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import { ApiError } from '../../../shared/errors/api-error';
-import { readiness } from '../../../shared/http/health-server';
+import { ApiError } from '@shared/errors/api-error';
+import { readiness } from '@shared/http/health-server';
 import { errorResponse } from './http/error-response';
 import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';

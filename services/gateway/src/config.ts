@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, DatabaseConfig, loadConfig } from '../../../shared/config/load-config';
-import { DEVELOPMENT_CURSOR_KEY, isPublishedKey } from '../../../shared/crypto/published-development-keys';
+import { CommonConfig, ConfigError, DatabaseConfig, loadConfig } from '@shared/config/load-config';
+import { DEVELOPMENT_CURSOR_KEY, isPublishedKey } from '@shared/crypto/published-development-keys';
 
 export const GatewayConfigSchema = {
   ...CommonConfig,

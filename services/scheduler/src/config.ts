@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '../../../shared/config/load-config';
+import { CommonConfig, ConfigError, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '@shared/config/load-config';
 
 export const SchedulerConfigSchema = {
   ...CommonConfig,

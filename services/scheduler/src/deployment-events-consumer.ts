@@ -1,9 +1,9 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { startEventConsumer, type EventConsumer } from '../../../shared/bus/event-consumer';
-import type { Database } from '../../../shared/db/connect';
-import type { Logger } from '../../../shared/log/logger';
-import { deploymentEvents } from '../../../shared/schema/deployment-events';
-import type { Clock } from '../../../shared/time/clock';
+import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
+import type { Database } from '@shared/db/connect';
+import type { Logger } from '@shared/log/logger';
+import { deploymentEvents } from '@shared/schema/deployment-events';
+import type { Clock } from '@shared/time/clock';
 import type { ScheduleCache } from './domain/compiled-schedules';
 import { applyDeploymentSnapshot } from './handlers/apply-deployment-snapshot';
 

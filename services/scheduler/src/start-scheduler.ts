@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { Logger } from '../../../shared/log/logger';
-import { startServiceRuntime } from '../../../shared/runtime/service-runtime';
-import type { Clock } from '../../../shared/time/clock';
+import type { Logger } from '@shared/log/logger';
+import { startServiceRuntime } from '@shared/runtime/service-runtime';
+import type { Clock } from '@shared/time/clock';
 import type { SchedulerConfig } from './config';
 import { outbox, outboxDeadLetters } from './db/schema';
 import { consumeDeploymentEvents } from './deployment-events-consumer';

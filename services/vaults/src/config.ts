@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '../../../shared/config/load-config';
-import { MasterKeyConfig, parseMasterKeyRing } from '../../../shared/crypto/master-key-ring';
+import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '@shared/config/load-config';
+import { MasterKeyConfig, parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 
 export const VaultsConfigSchema = {
   ...CommonConfig,

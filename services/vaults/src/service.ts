@@ -1,5 +1,5 @@
-import type { BusServer } from '../../../shared/bus/bus-server';
-import { vaultCredentialSubjects, vaultSubjects } from '../../../shared/bus/subjects/vaults';
+import type { BusServer } from '@shared/bus/bus-server';
+import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { archiveCredential } from './handlers/archive-credential';
 import { archiveVault } from './handlers/archive-vault';
 import { checkVaults } from './handlers/check-vaults';
@@ -25,7 +25,7 @@ export function registerVaultHandlers(server: BusServer, deps: VaultsDeps): void
     .handle(vaultSubjects.update, updateVault(deps))
     .handle(vaultSubjects.archive, archiveVault(deps))
     .handle(vaultSubjects.delete, deleteVault(deps))
-    .handle(vaultSubjects.checkVaults, checkVaults(deps))
+    .handle(vaultSubjects.check, checkVaults(deps))
     .handle(vaultCredentialSubjects.create, createCredential(deps))
     .handle(vaultCredentialSubjects.get, getCredential(deps))
     .handle(vaultCredentialSubjects.list, listCredentials(deps))

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import {
   Agent,
   AgentCreateBody,
@@ -27,47 +26,58 @@ import {
   MemoryStoreListRequest,
   UpdateMemoryStoreRequest,
 } from '../../schema/memory-store';
-import { Model, ModelListQuery, ModelPage } from '../../schema/model';
+import { Model, ModelIdRequest, ModelListQuery, ModelPage } from '../../schema/model';
 import { ResolveReferencesReply, ResolveReferencesRequest } from '../../schema/references';
 import { defineSubject } from '../subject';
 
 const SERVICE = 'catalog';
 
-/** Public catalog operations; every resource call is scoped to the tenant in the call context. */
-export const catalogSubjects = {
-  listModels: defineSubject(SERVICE, 'models.list', ModelListQuery, ModelPage),
-  getModel: defineSubject(SERVICE, 'models.get', Type.Object({ id: Type.String() }, { additionalProperties: false }), Model),
+/**
+ * The catalog's operations, one map per resource, keyed by verb: the NATS subject is
+ * `catalog.<resource>.<verb>`. Every resource call is scoped to the tenant in the call context.
+ */
+export const modelSubjects = {
+  list: defineSubject(SERVICE, 'models.list', ModelListQuery, ModelPage),
+  get: defineSubject(SERVICE, 'models.get', ModelIdRequest, Model),
+};
 
-  createAgent: defineSubject(SERVICE, 'agents.create', AgentCreateBody, Agent),
-  getAgent: defineSubject(SERVICE, 'agents.get', GetAgentRequest, Agent),
-  listAgents: defineSubject(SERVICE, 'agents.list', AgentListRequest, AgentListReply),
-  updateAgent: defineSubject(SERVICE, 'agents.update', UpdateAgentRequest, Agent),
-  archiveAgent: defineSubject(SERVICE, 'agents.archive', AgentIdRequest, Agent),
+export const agentSubjects = {
+  create: defineSubject(SERVICE, 'agents.create', AgentCreateBody, Agent),
+  get: defineSubject(SERVICE, 'agents.get', GetAgentRequest, Agent),
+  list: defineSubject(SERVICE, 'agents.list', AgentListRequest, AgentListReply),
+  update: defineSubject(SERVICE, 'agents.update', UpdateAgentRequest, Agent),
+  archive: defineSubject(SERVICE, 'agents.archive', AgentIdRequest, Agent),
+};
 
-  createEnvironment: defineSubject(SERVICE, 'environments.create', EnvironmentCreateBody, Environment),
-  getEnvironment: defineSubject(SERVICE, 'environments.get', EnvironmentIdRequest, Environment),
-  listEnvironments: defineSubject(SERVICE, 'environments.list', EnvironmentListRequest, EnvironmentListReply),
-  updateEnvironment: defineSubject(SERVICE, 'environments.update', UpdateEnvironmentRequest, Environment),
-  archiveEnvironment: defineSubject(SERVICE, 'environments.archive', EnvironmentIdRequest, Environment),
-  deleteEnvironment: defineSubject(SERVICE, 'environments.delete', EnvironmentIdRequest, EnvironmentDeleted),
+export const environmentSubjects = {
+  create: defineSubject(SERVICE, 'environments.create', EnvironmentCreateBody, Environment),
+  get: defineSubject(SERVICE, 'environments.get', EnvironmentIdRequest, Environment),
+  list: defineSubject(SERVICE, 'environments.list', EnvironmentListRequest, EnvironmentListReply),
+  update: defineSubject(SERVICE, 'environments.update', UpdateEnvironmentRequest, Environment),
+  archive: defineSubject(SERVICE, 'environments.archive', EnvironmentIdRequest, Environment),
+  delete: defineSubject(SERVICE, 'environments.delete', EnvironmentIdRequest, EnvironmentDeleted),
+};
 
-  uploadFile: defineSubject(SERVICE, 'files.upload', UploadFileRequest, FileMetadata),
-  getFile: defineSubject(SERVICE, 'files.get', FileIdRequest, FileMetadata),
-  listFiles: defineSubject(SERVICE, 'files.list', FileListRequest, FileListReply),
-  downloadFile: defineSubject(SERVICE, 'files.download', FileIdRequest, FileContent),
-  deleteFile: defineSubject(SERVICE, 'files.delete', FileIdRequest, FileDeleted),
+export const fileSubjects = {
+  upload: defineSubject(SERVICE, 'files.upload', UploadFileRequest, FileMetadata),
+  get: defineSubject(SERVICE, 'files.get', FileIdRequest, FileMetadata),
+  list: defineSubject(SERVICE, 'files.list', FileListRequest, FileListReply),
+  download: defineSubject(SERVICE, 'files.download', FileIdRequest, FileContent),
+  delete: defineSubject(SERVICE, 'files.delete', FileIdRequest, FileDeleted),
+};
 
-  createMemoryStore: defineSubject(SERVICE, 'memory_stores.create', MemoryStoreCreateBody, MemoryStore),
-  getMemoryStore: defineSubject(SERVICE, 'memory_stores.get', MemoryStoreIdRequest, MemoryStore),
-  listMemoryStores: defineSubject(SERVICE, 'memory_stores.list', MemoryStoreListRequest, MemoryStoreListReply),
-  updateMemoryStore: defineSubject(SERVICE, 'memory_stores.update', UpdateMemoryStoreRequest, MemoryStore),
-  archiveMemoryStore: defineSubject(SERVICE, 'memory_stores.archive', MemoryStoreIdRequest, MemoryStore),
-  deleteMemoryStore: defineSubject(SERVICE, 'memory_stores.delete', MemoryStoreIdRequest, MemoryStoreDeleted),
+export const memoryStoreSubjects = {
+  create: defineSubject(SERVICE, 'memory_stores.create', MemoryStoreCreateBody, MemoryStore),
+  get: defineSubject(SERVICE, 'memory_stores.get', MemoryStoreIdRequest, MemoryStore),
+  list: defineSubject(SERVICE, 'memory_stores.list', MemoryStoreListRequest, MemoryStoreListReply),
+  update: defineSubject(SERVICE, 'memory_stores.update', UpdateMemoryStoreRequest, MemoryStore),
+  archive: defineSubject(SERVICE, 'memory_stores.archive', MemoryStoreIdRequest, MemoryStore),
+  delete: defineSubject(SERVICE, 'memory_stores.delete', MemoryStoreIdRequest, MemoryStoreDeleted),
 };
 
 /** Reference checks other services ask of the catalog (tenant from the call context). */
-export const catalogReferenceSubjects = {
-  resolveReferences: defineSubject(SERVICE, 'references.resolve', ResolveReferencesRequest, ResolveReferencesReply, {
+export const referenceSubjects = {
+  resolve: defineSubject(SERVICE, 'references.resolve', ResolveReferencesRequest, ResolveReferencesReply, {
     callers: ['deployments'],
   }),
 };

@@ -33,7 +33,7 @@ export const vaultSubjects = {
   /** Shreds the vault: its wrapped data key and every credential go in one transaction. */
   delete: defineSubject(SERVICE, 'vaults.delete', VaultIdRequest, DeletedVault),
   /** Whether vault ids exist and are usable in the caller's tenant, many at once. */
-  checkVaults: defineSubject(SERVICE, 'vaults.check', CheckVaultsRequest, CheckVaultsReply, { callers: ['deployments'] }),
+  check: defineSubject(SERVICE, 'vaults.check', CheckVaultsRequest, CheckVaultsReply, { callers: ['deployments'] }),
 };
 
 export const vaultCredentialSubjects = {

@@ -1,13 +1,13 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { BusServer } from '../../../shared/bus/bus-server';
-import type { CallContext } from '../../../shared/bus/call-context';
-import { PayloadCodec } from '../../../shared/bus/payload-codec';
-import { deploymentSubjects } from '../../../shared/bus/subjects/deployments';
-import { ApiError } from '../../../shared/errors/api-error';
-import { newId } from '../../../shared/ids/ids';
-import { createLogger } from '../../../shared/log/logger';
-import { bucketName } from '../../../shared/runtime/service-runtime';
-import type { DeploymentRun, FireDeploymentReply } from '../../../shared/schema/deployment-run';
+import { BusServer } from '@shared/bus/bus-server';
+import type { CallContext } from '@shared/bus/call-context';
+import { PayloadCodec } from '@shared/bus/payload-codec';
+import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { ApiError } from '@shared/errors/api-error';
+import { newId } from '@shared/ids/ids';
+import { createLogger } from '@shared/log/logger';
+import { bucketName } from '@shared/runtime/service-runtime';
+import type { DeploymentRun, FireDeploymentReply } from '@shared/schema/deployment-run';
 
 type SkipReason = Extract<FireDeploymentReply, { outcome: 'skipped' }>['reason'];
 

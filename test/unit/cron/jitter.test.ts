@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { scheduleJitterMs } from '../../../shared/cron/index.ts';
+import { scheduleJitterMs } from '@shared/cron/index.ts';
 
 describe('scheduleJitterMs', () => {
   test('is deterministic per deployment id', () => {

@@ -6,8 +6,8 @@ import {
   occurrencesBetween,
   validateSchedule,
   type CompiledSchedule,
-} from '../../../shared/cron/index.ts';
-import { compileScheduleUnchecked } from '../../../shared/cron/compile-schedule.ts';
+} from '@shared/cron/index.ts';
+import { compileScheduleUnchecked } from '@shared/cron/compile-schedule.ts';
 import { oracleOccurrences } from './oracle.ts';
 
 const DAY = 86_400_000;

@@ -1,4 +1,4 @@
-import type { CronFields } from '../../../shared/cron/index.ts';
+import type { CronFields } from '@shared/cron/index.ts';
 
 /**
  * Brute-force reference for the occurrence engine: visit every whole UTC minute in the

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { CronSyntaxError, parseCronExpression, type CronFields } from '../../../shared/cron/index.ts';
+import { CronSyntaxError, parseCronExpression, type CronFields } from '@shared/cron/index.ts';
 
 const range = (from: number, to: number, step = 1): number[] => {
   const values: number[] = [];

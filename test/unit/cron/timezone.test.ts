@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { compileSchedule, isValidTimezone, validateSchedule } from '../../../shared/cron/index.ts';
-import { checkTimezone } from '../../../shared/cron/timezone.ts';
+import { compileSchedule, isValidTimezone, validateSchedule } from '@shared/cron/index.ts';
+import { checkTimezone } from '@shared/cron/timezone.ts';
 
 describe('isValidTimezone', () => {
   const valid = [

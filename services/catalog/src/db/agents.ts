@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { Agent, AgentListFilters } from '../../../../shared/schema/agent';
-import type { PagePosition } from '../../../../shared/schema/common';
+import type { Agent, AgentListFilters } from '@shared/schema/agent';
+import type { PagePosition } from '@shared/schema/common';
 import type { AgentDefinition } from '../domain/agent-definition';
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { listFilters } from './list-filters';
 import { agents, agentVersions } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { PagePosition } from '../../../../shared/schema/common';
-import type { CloudConfig, Environment, EnvironmentListFilters } from '../../../../shared/schema/environment';
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import type { PagePosition } from '@shared/schema/common';
+import type { CloudConfig, Environment, EnvironmentListFilters } from '@shared/schema/environment';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { listFilters } from './list-filters';
 import { environments } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { PagePosition } from '../../../../shared/schema/common';
-import type { FileMetadata } from '../../../../shared/schema/file';
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import type { PagePosition } from '@shared/schema/common';
+import type { FileMetadata } from '@shared/schema/file';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { fileChunks, files } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';
 

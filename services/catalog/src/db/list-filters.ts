@@ -1,6 +1,6 @@
 import { gte, isNull, lte, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
-import type { KeysetColumns } from '../../../../shared/db/keyset-page';
+import type { KeysetColumns } from '@shared/db/keyset-page';
 
 /** Optional creation-time bounds and the archived filter most catalog lists share. */
 export function listFilters(

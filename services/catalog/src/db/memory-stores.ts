@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { PagePosition } from '../../../../shared/schema/common';
-import type { MemoryStore, MemoryStoreListFilters } from '../../../../shared/schema/memory-store';
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import type { PagePosition } from '@shared/schema/common';
+import type { MemoryStore, MemoryStoreListFilters } from '@shared/schema/memory-store';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { listFilters } from './list-filters';
 import { memoryStores } from './schema';
 import { ownedBy, type Executor, type TenantScope } from './scope';

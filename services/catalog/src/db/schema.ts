@@ -10,10 +10,10 @@ import {
   text,
   varchar,
 } from 'drizzle-orm/mysql-core';
-import { defineOutboxDeadLetterTable, defineOutboxTable } from '../../../../shared/db/outbox-table';
-import { jsonColumn } from '../../../../shared/db/json-column';
-import type { AgentModelConfig, ExecutionIdentity } from '../../../../shared/schema/agent';
-import type { CloudConfig } from '../../../../shared/schema/environment';
+import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
+import { jsonColumn } from '@shared/db/json-column';
+import type { AgentModelConfig, ExecutionIdentity } from '@shared/schema/agent';
+import type { CloudConfig } from '@shared/schema/environment';
 
 /** The catalog's own tables. Every resource row carries its tenant; every query filters on it. */
 export const outbox = defineOutboxTable();

@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
-import type { Database } from '../../../../shared/db/connect';
+import type { Database } from '@shared/db/connect';
 
 /** Whose resources a call may see: another tenant's rows are indistinguishable from missing ones. */
 export interface TenantScope {

@@ -1,13 +1,14 @@
-import { conflict, invalidRequest } from '../../../../shared/errors/api-error';
+import { canonicalJson } from '@shared/json/canonical-json';
+import { conflict, invalidRequest } from '@shared/errors/api-error';
 import type {
   AgentCreateBody,
   AgentModelConfig,
   AgentModelParam,
   AgentUpdateBody,
   ExecutionIdentity,
-} from '../../../../shared/schema/agent';
-import type { Model } from '../../../../shared/schema/model';
-import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
+} from '@shared/schema/agent';
+import type { Model } from '@shared/schema/model';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 
 /** What one agent version holds; everything else (id, tenant, timestamps) belongs to the agent. */
 export interface AgentDefinition {
@@ -67,16 +68,7 @@ export function applyAgentUpdate(current: AgentDefinition, patch: AgentUpdateBod
 
 /** A version is only added when something changed: "increments when the agent is modified". */
 export function sameDefinition(a: AgentDefinition, b: AgentDefinition): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** Archived agents are frozen; a stated version must be the current one (optimistic concurrency). */

@@ -1,5 +1,5 @@
-import type { CloudConfig, CloudConfigParams, PackageManager } from '../../../../shared/schema/environment';
-import { PACKAGE_MANAGERS } from '../../../../shared/schema/environment';
+import type { CloudConfig, CloudConfigParams, PackageManager } from '@shared/schema/environment';
+import { PACKAGE_MANAGERS } from '@shared/schema/environment';
 
 /** The stored (and shown) form of a cloud config: every default filled in. */
 export function normalizeCloudConfig(params: CloudConfigParams | null | undefined): CloudConfig {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { notFound } from '../../../../shared/errors/api-error';
-import { Model, type ModelListQuery, type ModelPage } from '../../../../shared/schema/model';
-import { validate } from '../../../../shared/validation/validate';
+import { notFound } from '@shared/errors/api-error';
+import { Model, type ModelListQuery, type ModelPage } from '@shared/schema/model';
+import { validate } from '@shared/validation/validate';
 
 const CatalogFile = Type.Array(Type.Omit(Model, ['type']));
 

@@ -1,4 +1,4 @@
-import type { ReferenceState } from '../../../../shared/schema/references';
+import type { ReferenceState } from '@shared/schema/references';
 
 /** A referenced resource is usable, archived, or (missing, deleted, another tenant's) not found. */
 export function referenceState(resource: { archivedAt: Date | null } | undefined): ReferenceState {

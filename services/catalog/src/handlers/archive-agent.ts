@@ -1,17 +1,17 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import { recordEvent } from '../../../../shared/bus/outbox';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { notFound } from '../../../../shared/errors/api-error';
-import { agentEvents } from '../../../../shared/schema/agent';
+import type { Handler } from '@shared/bus/bus-server';
+import { recordEvent } from '@shared/bus/outbox';
+import type { agentSubjects } from '@shared/bus/subjects/catalog';
+import { notFound } from '@shared/errors/api-error';
+import { agentEvents } from '@shared/schema/agent';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findAgent, lockAgent, markAgentArchived, presentAgent } from '../db/agents';
 import { outbox } from '../db/schema';
 
-type S = typeof catalogSubjects.archiveAgent;
+type S = typeof agentSubjects.archive;
 /** Idempotent: archiving an archived agent changes nothing and announces nothing. */
 export const archiveAgent =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id }, ctx) => {
+  async ({ agent_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     const archivedNow = await deps.db.transaction(async (tx) => {
       const agent = await lockAgent(tx, tenant, id);

@@ -1,17 +1,17 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import { recordEvent } from '../../../../shared/bus/outbox';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { notFound } from '../../../../shared/errors/api-error';
-import { memoryStoreEvents } from '../../../../shared/schema/memory-store';
+import type { Handler } from '@shared/bus/bus-server';
+import { recordEvent } from '@shared/bus/outbox';
+import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
+import { notFound } from '@shared/errors/api-error';
+import { memoryStoreEvents } from '@shared/schema/memory-store';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findMemoryStore, presentMemoryStore, updateMemoryStoreRow } from '../db/memory-stores';
 import { outbox } from '../db/schema';
 
-type S = typeof catalogSubjects.archiveMemoryStore;
+type S = typeof memoryStoreSubjects.archive;
 /** Idempotent: archiving an archived store changes nothing and announces nothing. */
 export const archiveMemoryStore =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id }, ctx) => {
+  async ({ memory_store_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     const { row, changed } = await deps.db.transaction(async (tx) => {
       const current = await findMemoryStore(tx, tenant, id, { lock: true });

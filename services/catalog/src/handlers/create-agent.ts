@@ -1,11 +1,11 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { newId } from '../../../../shared/ids/ids';
+import type { Handler } from '@shared/bus/bus-server';
+import type { agentSubjects } from '@shared/bus/subjects/catalog';
+import { newId } from '@shared/ids/ids';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findAgent, insertAgent, presentAgent } from '../db/agents';
 import { newAgentDefinition } from '../domain/agent-definition';
 
-type S = typeof catalogSubjects.createAgent;
+type S = typeof agentSubjects.create;
 export const createAgent =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
   async (body, ctx) => {

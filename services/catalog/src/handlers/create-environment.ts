@@ -1,11 +1,11 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { newId } from '../../../../shared/ids/ids';
+import type { Handler } from '@shared/bus/bus-server';
+import type { environmentSubjects } from '@shared/bus/subjects/catalog';
+import { newId } from '@shared/ids/ids';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { insertEnvironment, presentEnvironment } from '../db/environments';
 import { normalizeCloudConfig } from '../domain/environment-config';
 
-type S = typeof catalogSubjects.createEnvironment;
+type S = typeof environmentSubjects.create;
 export const createEnvironment =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
   async (body, ctx) => {

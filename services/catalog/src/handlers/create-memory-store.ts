@@ -1,10 +1,10 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { newId } from '../../../../shared/ids/ids';
+import type { Handler } from '@shared/bus/bus-server';
+import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
+import { newId } from '@shared/ids/ids';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { insertMemoryStore, presentMemoryStore } from '../db/memory-stores';
 
-type S = typeof catalogSubjects.createMemoryStore;
+type S = typeof memoryStoreSubjects.create;
 export const createMemoryStore =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
   async (body, ctx) => {

@@ -1,16 +1,16 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import { recordEvent } from '../../../../shared/bus/outbox';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { notFound } from '../../../../shared/errors/api-error';
-import { environmentEvents } from '../../../../shared/schema/environment';
+import type { Handler } from '@shared/bus/bus-server';
+import { recordEvent } from '@shared/bus/outbox';
+import type { environmentSubjects } from '@shared/bus/subjects/catalog';
+import { notFound } from '@shared/errors/api-error';
+import { environmentEvents } from '@shared/schema/environment';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { deleteEnvironmentRow, findEnvironment } from '../db/environments';
 import { outbox } from '../db/schema';
 
-type S = typeof catalogSubjects.deleteEnvironment;
+type S = typeof environmentSubjects.delete;
 export const deleteEnvironment =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id }, ctx) => {
+  async ({ environment_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     await deps.db.transaction(async (tx) => {
       const current = await findEnvironment(tx, tenant, id, { lock: true });

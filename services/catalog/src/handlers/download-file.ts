@@ -1,13 +1,13 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { notFound } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { fileSubjects } from '@shared/bus/subjects/catalog';
+import { notFound } from '@shared/errors/api-error';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findFile, readFileContent } from '../db/files';
 
-type S = typeof catalogSubjects.downloadFile;
+type S = typeof fileSubjects.download;
 export const downloadFile =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id }, ctx) => {
+  async ({ file_id: id }, ctx) => {
     const row = await findFile(deps.db, requireTenant(ctx), id);
     if (!row) throw notFound(`file ${id} not found`);
     const content = await readFileContent(deps.db, row);

@@ -1,13 +1,13 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { notFound } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { agentSubjects } from '@shared/bus/subjects/catalog';
+import { notFound } from '@shared/errors/api-error';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findAgent, presentAgent } from '../db/agents';
 
-type S = typeof catalogSubjects.getAgent;
+type S = typeof agentSubjects.get;
 export const getAgent =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id, version }, ctx) => {
+  async ({ agent_id: id, version }, ctx) => {
     const found = await findAgent(deps.db, requireTenant(ctx), id, version);
     if (!found) throw notFound(version === undefined ? `agent ${id} not found` : `agent ${id} version ${version} not found`);
     return presentAgent(found.agent, found.version);

@@ -1,9 +1,9 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import type { Handler } from '@shared/bus/bus-server';
+import type { agentSubjects } from '@shared/bus/subjects/catalog';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { listAgents as listAgentRows } from '../db/agents';
 
-type S = typeof catalogSubjects.listAgents;
+type S = typeof agentSubjects.list;
 export const listAgents =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
   async (request, ctx) =>

@@ -1,9 +1,9 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import type { Handler } from '@shared/bus/bus-server';
+import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { listEnvironments as listEnvironmentRows } from '../db/environments';
 
-type S = typeof catalogSubjects.listEnvironments;
+type S = typeof environmentSubjects.list;
 export const listEnvironments =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
   async (request, ctx) =>

@@ -1,9 +1,9 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import type { Handler } from '@shared/bus/bus-server';
+import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { listFiles as listFileRows } from '../db/files';
 
-type S = typeof catalogSubjects.listFiles;
+type S = typeof fileSubjects.list;
 export const listFiles =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
   async ({ limit, after }, ctx) =>

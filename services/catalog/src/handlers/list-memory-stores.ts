@@ -1,9 +1,9 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
+import type { Handler } from '@shared/bus/bus-server';
+import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { listMemoryStores as listMemoryStoreRows } from '../db/memory-stores';
 
-type S = typeof catalogSubjects.listMemoryStores;
+type S = typeof memoryStoreSubjects.list;
 export const listMemoryStores =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
   async (request, ctx) =>

@@ -1,8 +1,8 @@
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import type { Handler } from '../../../../shared/bus/bus-server';
+import type { modelSubjects } from '@shared/bus/subjects/catalog';
+import type { Handler } from '@shared/bus/bus-server';
 import type { ModelCatalog } from '../domain/model-catalog';
 
-type S = typeof catalogSubjects.listModels;
+type S = typeof modelSubjects.list;
 export const listModels =
   (catalog: ModelCatalog): Handler<S['request'], S['reply']> =>
   async (query) =>

@@ -1,13 +1,13 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogReferenceSubjects } from '../../../../shared/bus/subjects/catalog';
-import type { ResolveReferencesReply } from '../../../../shared/schema/references';
+import type { Handler } from '@shared/bus/bus-server';
+import type { referenceSubjects } from '@shared/bus/subjects/catalog';
+import type { ResolveReferencesReply } from '@shared/schema/references';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findAgent } from '../db/agents';
 import { findEnvironment } from '../db/environments';
 import { findExistingFileIds, findMemoryStoreStates } from '../db/references';
 import { referenceState } from '../domain/reference-state';
 
-type S = typeof catalogReferenceSubjects.resolveReferences;
+type S = typeof referenceSubjects.resolve;
 /**
  * Everything a deployment refers to, checked in one request with at most four queries (one
  * per kind, IN lists for files and memory stores), run concurrently. Answers keep the order

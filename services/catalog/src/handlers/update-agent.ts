@@ -1,15 +1,15 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { notFound } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { agentSubjects } from '@shared/bus/subjects/catalog';
+import { notFound } from '@shared/errors/api-error';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { addAgentVersion, definitionOf, findAgent, lockAgent, presentAgent } from '../db/agents';
 import { applyAgentUpdate, checkAgentUpdatable, sameDefinition } from '../domain/agent-definition';
 
-type S = typeof catalogSubjects.updateAgent;
+type S = typeof agentSubjects.update;
 /** Adds version N+1 under the agent's row lock; an update that changes nothing adds no version. */
 export const updateAgent =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id, patch }, ctx) => {
+  async ({ agent_id: id, update: patch }, ctx) => {
     const tenant = requireTenant(ctx);
     await deps.db.transaction(async (tx) => {
       const agent = await lockAgent(tx, tenant, id);

@@ -1,16 +1,16 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { invalidRequest, notFound } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { environmentSubjects } from '@shared/bus/subjects/catalog';
+import { invalidRequest, notFound } from '@shared/errors/api-error';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findEnvironment, presentEnvironment, updateEnvironmentRow } from '../db/environments';
 import { normalizeCloudConfig } from '../domain/environment-config';
-import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 
-type S = typeof catalogSubjects.updateEnvironment;
+type S = typeof environmentSubjects.update;
 /** Patch semantics: omitted or null name is kept, null description clears, config is replaced whole. */
 export const updateEnvironment =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id, patch }, ctx) => {
+  async ({ environment_id: id, update: patch }, ctx) => {
     const tenant = requireTenant(ctx);
     const row = await deps.db.transaction(async (tx) => {
       const current = await findEnvironment(tx, tenant, id, { lock: true });

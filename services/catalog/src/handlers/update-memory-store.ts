@@ -1,15 +1,15 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { invalidRequest, notFound } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
+import { invalidRequest, notFound } from '@shared/errors/api-error';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { findMemoryStore, presentMemoryStore, updateMemoryStoreRow } from '../db/memory-stores';
-import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 
-type S = typeof catalogSubjects.updateMemoryStore;
+type S = typeof memoryStoreSubjects.update;
 /** Patch semantics: omitted or null name is kept, null description clears (to ""), metadata patches. */
 export const updateMemoryStore =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
-  async ({ id, patch }, ctx) => {
+  async ({ memory_store_id: id, update: patch }, ctx) => {
     const tenant = requireTenant(ctx);
     const row = await deps.db.transaction(async (tx) => {
       const current = await findMemoryStore(tx, tenant, id, { lock: true });

@@ -1,12 +1,12 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { catalogSubjects } from '../../../../shared/bus/subjects/catalog';
-import { invalidRequest } from '../../../../shared/errors/api-error';
-import { newId } from '../../../../shared/ids/ids';
+import type { Handler } from '@shared/bus/bus-server';
+import type { fileSubjects } from '@shared/bus/subjects/catalog';
+import { invalidRequest } from '@shared/errors/api-error';
+import { newId } from '@shared/ids/ids';
 import { requireTenant, type CatalogDeps } from '../catalog-deps';
 import { insertFile, presentFile } from '../db/files';
 import { decodeBase64, splitIntoChunks } from '../domain/file-chunks';
 
-type S = typeof catalogSubjects.uploadFile;
+type S = typeof fileSubjects.upload;
 /** The gateway enforces the same size limit first; this holds for any other caller. */
 export const uploadFile =
   (deps: CatalogDeps): Handler<S['request'], S['reply']> =>

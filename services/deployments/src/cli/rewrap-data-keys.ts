@@ -4,7 +4,7 @@
  * the service serves. Reads the service's config.
  *   bun services/deployments/src/cli/rewrap-data-keys.ts [--batch-size N]
  */
-import { exitWithRewrap, runRewrapCommand } from '../../../../shared/runtime/rewrap-command';
+import { exitWithRewrap, runRewrapCommand } from '@shared/runtime/rewrap-command';
 import { loadDeploymentsConfig } from '../config';
 import { deployments } from '../db/schema';
 import { DEPLOYMENTS_MIGRATIONS } from '../start-deployments';

@@ -1,8 +1,8 @@
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { and, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
-import type { PagePosition } from '../../../../shared/schema/common';
-import type { DeploymentListFilters } from '../../../../shared/schema/deployment';
+import type { Database } from '@shared/db/connect';
+import type { PagePosition } from '@shared/schema/common';
+import type { DeploymentListFilters } from '@shared/schema/deployment';
 import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, type DeploymentRow } from './schema';
 
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];

@@ -1,8 +1,9 @@
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import { hasErrno } from '@shared/errors/cause-chain';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { and, eq, gt, gte, isNotNull, isNull, lt, lte, type SQL } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
-import type { PagePosition } from '../../../../shared/schema/common';
-import type { DeploymentRunListFilters } from '../../../../shared/schema/deployment-run';
+import type { Database } from '@shared/db/connect';
+import type { PagePosition } from '@shared/schema/common';
+import type { DeploymentRunListFilters } from '@shared/schema/deployment-run';
 import type { Tx } from './deployment-queries';
 import { deploymentRuns, RUN_LIST_INDEXES, type DeploymentRunRow } from './schema';
 
@@ -67,10 +68,6 @@ export async function insertRun(tx: Tx, row: typeof deploymentRuns.$inferInsert)
   await tx.insert(deploymentRuns).values(row);
 }
 
-/** MySQL and MariaDB both report a unique-key collision as errno 1062. */
-export function isDuplicateKey(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { errno?: number }).errno === 1062 || (e as { code?: string }).code === 'ER_DUP_ENTRY') return true;
-  }
-  return false;
-}
+/** MySQL and MariaDB both report a unique-key collision as errno 1062 (ER_DUP_ENTRY). */
+const DUPLICATE_KEY = new Set([1062]);
+export const isDuplicateKey = (err: unknown): boolean => hasErrno(err, DUPLICATE_KEY);

@@ -1,9 +1,9 @@
 import { datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
-import { defineOutboxDeadLetterTable, defineOutboxTable } from '../../../../shared/db/outbox-table';
-import { jsonColumn } from '../../../../shared/db/json-column';
-import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '../../../../shared/schema/deployment';
-import type { RunErrorType } from '../../../../shared/schema/deployment-run';
-import type { SessionStatus } from '../../../../shared/schema/session';
+import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
+import { jsonColumn } from '@shared/db/json-column';
+import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
+import type { RunErrorType } from '@shared/schema/deployment-run';
+import type { SessionStatus } from '@shared/schema/session';
 
 /** The deployments service's own tables. */
 export const outbox = defineOutboxTable();

@@ -1,9 +1,9 @@
 import { and, eq, gt, gte, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
-import type { Database } from '../../../../shared/db/connect';
-import { inListOrder, keysetAfter, readWithinBudget } from '../../../../shared/db/keyset-page';
-import type { PagePosition } from '../../../../shared/schema/common';
-import type { SessionListFilters, SessionListOrder } from '../../../../shared/schema/session';
+import type { Database } from '@shared/db/connect';
+import { inListOrder, keysetAfter, readWithinBudget } from '@shared/db/keyset-page';
+import type { PagePosition } from '@shared/schema/common';
+import type { SessionListFilters, SessionListOrder } from '@shared/schema/session';
 import type { Tx } from './deployment-queries';
 import { SESSION_LIST_INDEXES, SESSION_MEMORY_STORE_INDEX, sessionMemoryStores, sessions, type SessionRow } from './schema';
 

@@ -1,4 +1,4 @@
-import type { DeploymentSnapshot } from '../../../../shared/schema/deployment-events';
+import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import type { DeploymentRow } from '../db/schema';
 
 /** What every deployment event carries: the whole scheduling state at one revision. */

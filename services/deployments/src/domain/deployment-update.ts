@@ -1,7 +1,7 @@
-import type { DeploymentUpdateRequest, InitialEventParams } from '../../../../shared/schema/deployment';
+import type { DeploymentUpdateRequest, InitialEventParams } from '@shared/schema/deployment';
 import type { DeploymentRow } from '../db/schema';
 import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './initial-events';
-import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { PlacedReference } from './references';
 import { resolveResources, type RepositoryToken, type RepositoryUrlRules } from './resources';
 import { compileRequestedSchedule } from './schedule';

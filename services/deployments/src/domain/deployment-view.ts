@@ -1,4 +1,4 @@
-import type { Deployment } from '../../../../shared/schema/deployment';
+import type { Deployment } from '@shared/schema/deployment';
 import type { DeploymentRow } from '../db/schema';
 import { upcomingRuns } from './schedule';
 

@@ -1,6 +1,6 @@
-import type { RunError, TriggerContext } from '../../../../shared/schema/deployment-run';
-import { PAUSING_RUN_ERRORS } from '../../../../shared/schema/deployment-run';
-import type { CheckVaultsReply, ResolveReferencesReply } from '../../../../shared/schema/references';
+import type { RunError, TriggerContext } from '@shared/schema/deployment-run';
+import { PAUSING_RUN_ERRORS } from '@shared/schema/deployment-run';
+import type { CheckVaultsReply, ResolveReferencesReply } from '@shared/schema/references';
 import type { DeploymentRow } from '../db/schema';
 import { eventFileReferences } from './initial-events';
 import { nextOccurrenceAfter } from './schedule';

@@ -1,5 +1,5 @@
-import { invalidRequest } from '../../../../shared/errors/api-error';
-import { DEFAULT_MAX_ITERATIONS, type InitialEvent, type InitialEventParams } from '../../../../shared/schema/deployment';
+import { invalidRequest } from '@shared/errors/api-error';
+import { DEFAULT_MAX_ITERATIONS, type InitialEvent, type InitialEventParams } from '@shared/schema/deployment';
 
 /** Events a `system.message` may accompany (the interface's rule 3; only user.message exists here). */
 const ACCOMPANIED_KINDS = new Set(['user.message', 'user.tool_result', 'user.custom_tool_result']);

@@ -1,6 +1,6 @@
-import { invalidRequest, notFound } from '../../../../shared/errors/api-error';
-import type { Model } from '../../../../shared/schema/model';
-import type { CheckVaultsReply, ReferenceState, ResolveReferencesReply } from '../../../../shared/schema/references';
+import { invalidRequest, notFound } from '@shared/errors/api-error';
+import type { Model } from '@shared/schema/model';
+import type { CheckVaultsReply, ReferenceState, ResolveReferencesReply } from '@shared/schema/references';
 
 /** A referenced id with the field path of its first use, so errors point at the request. */
 export interface PlacedReference {

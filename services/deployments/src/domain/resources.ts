@@ -1,10 +1,10 @@
-import { invalidRequest } from '../../../../shared/errors/api-error';
+import { invalidRequest } from '@shared/errors/api-error';
 import {
   MOUNT_PATH_RULE,
   REPOSITORY_RESOURCE_TYPES,
   type SessionResourceConfig,
   type SessionResourceParams,
-} from '../../../../shared/schema/deployment';
+} from '@shared/schema/deployment';
 
 export interface RepositoryToken {
   /** Position in `resources`: the token is sealed bound to it. */

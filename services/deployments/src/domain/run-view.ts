@@ -1,5 +1,5 @@
-import type { DeploymentRun } from '../../../../shared/schema/deployment-run';
-import type { Session } from '../../../../shared/schema/session';
+import type { DeploymentRun } from '@shared/schema/deployment-run';
+import type { Session } from '@shared/schema/session';
 import type { DeploymentRunRow, SessionRow } from '../db/schema';
 
 const iso = (d: Date) => d.toISOString();

@@ -1,6 +1,6 @@
-import { compileSchedule, CronSyntaxError, isValidTimezone, nextOccurrence, nextOccurrences, type CompiledSchedule } from '../../../../shared/cron';
-import { invalidRequest } from '../../../../shared/errors/api-error';
-import type { ScheduleParams } from '../../../../shared/schema/deployment';
+import { compileSchedule, CronSyntaxError, isValidTimezone, nextOccurrence, nextOccurrences, type CompiledSchedule } from '@shared/cron';
+import { invalidRequest } from '@shared/errors/api-error';
+import type { ScheduleParams } from '@shared/schema/deployment';
 
 export const UPCOMING_RUNS = 5;
 

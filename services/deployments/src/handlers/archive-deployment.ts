@@ -1,5 +1,5 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { deploymentSubjects } from '../../../../shared/bus/subjects/deployments';
+import type { Handler } from '@shared/bus/bus-server';
+import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import type { LifecycleCore } from '../lifecycle-core';
 
 type S = typeof deploymentSubjects.archive;

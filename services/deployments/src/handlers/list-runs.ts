@@ -1,5 +1,5 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { deploymentRunSubjects } from '../../../../shared/bus/subjects/deployments';
+import type { Handler } from '@shared/bus/bus-server';
+import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
 import type { RunsCore } from '../runs-core';
 
 type S = typeof deploymentRunSubjects.list;

@@ -1,5 +1,5 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { sessionSubjects } from '../../../../shared/bus/subjects/sessions';
+import type { Handler } from '@shared/bus/bus-server';
+import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { RunsCore } from '../runs-core';
 
 type S = typeof sessionSubjects.list;

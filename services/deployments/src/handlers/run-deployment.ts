@@ -1,6 +1,6 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { deploymentSubjects } from '../../../../shared/bus/subjects/deployments';
-import { ApiError } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { ApiError } from '@shared/errors/api-error';
 import type { FireCore } from '../fire-core';
 
 type S = typeof deploymentSubjects.run;

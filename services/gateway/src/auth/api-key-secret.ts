@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomBase62 } from '../../../../shared/ids/ids';
+import { randomBase62 } from '@shared/ids/ids';
 
 const KEY_PREFIX = 'sk-agents-';
 

@@ -1,9 +1,9 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
-import { asOverloadedIfDatabaseUnavailable } from '../../../../shared/db/database-unavailable';
-import { newId } from '../../../../shared/ids/ids';
-import type { KeyScope, Tenant } from '../../../../shared/schema/tenant';
-import type { Clock } from '../../../../shared/time/clock';
+import type { Database } from '@shared/db/connect';
+import { asOverloadedIfDatabaseUnavailable } from '@shared/db/database-unavailable';
+import { newId } from '@shared/ids/ids';
+import type { KeyScope, Tenant } from '@shared/schema/tenant';
+import type { Clock } from '@shared/time/clock';
 import { apiKeys } from '../db/schema';
 import { generateApiKeySecret, hashApiKeySecret } from './api-key-secret';
 

@@ -1,5 +1,5 @@
-import { authenticationFailed } from '../../../../shared/errors/api-error';
-import type { Tenant } from '../../../../shared/schema/tenant';
+import { authenticationFailed } from '@shared/errors/api-error';
+import type { Tenant } from '@shared/schema/tenant';
 import type { ApiKeyStore } from './api-key-store';
 import { looksLikeApiKey } from './api-key-secret';
 import { DEVELOPMENT_API_KEY, DEVELOPMENT_TENANT } from './development-key';

@@ -1,4 +1,4 @@
-import type { Tenant } from '../../../../shared/schema/tenant';
+import type { Tenant } from '@shared/schema/tenant';
 
 /**
  * The documented local-development key (README). It works only when ALLOW_DEV_KEY is on, which

@@ -6,9 +6,9 @@
  * `create` prints the new key as the last line of standard output; it is never shown again.
  */
 import { parseArgs } from 'node:util';
-import { connectDatabase } from '../../../../shared/db/connect';
-import { migrateDatabase } from '../../../../shared/db/migrate';
-import { systemClock } from '../../../../shared/time/clock';
+import { connectDatabase } from '@shared/db/connect';
+import { migrateDatabase } from '@shared/db/migrate';
+import { systemClock } from '@shared/time/clock';
 import { ApiKeyStore } from '../auth/api-key-store';
 import { loadGatewayConfig } from '../config';
 import { GATEWAY_MIGRATIONS } from '../start-gateway';

@@ -1,5 +1,5 @@
-import { invalidRequest } from '../../../../shared/errors/api-error';
-import { parseRfc3339 } from '../../../../shared/schema/rfc3339';
+import { invalidRequest } from '@shared/errors/api-error';
+import { parseRfc3339 } from '@shared/schema/rfc3339';
 
 export type BoundKind = 'gt' | 'gte' | 'lt' | 'lte';
 

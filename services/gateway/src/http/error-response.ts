@@ -1,5 +1,5 @@
-import { ApiError } from '../../../../shared/errors/api-error';
-import type { ErrorEnvelope } from '../../../../shared/schema/common';
+import { ApiError } from '@shared/errors/api-error';
+import type { ErrorEnvelope } from '@shared/schema/common';
 
 /** The only way an error leaves the gateway: the interface's envelope, request id included. */
 export function errorResponse(error: ApiError, requestId: string): Response {

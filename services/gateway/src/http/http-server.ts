@@ -1,6 +1,6 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
-import { ApiError } from '../../../../shared/errors/api-error';
-import type { Logger } from '../../../../shared/log/logger';
+import { ApiError } from '@shared/errors/api-error';
+import type { Logger } from '@shared/log/logger';
 import { errorResponse } from './error-response';
 import { beginRequest } from './request-state';
 

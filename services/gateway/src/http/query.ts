@@ -1,6 +1,6 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import { invalidRequest } from '../../../../shared/errors/api-error';
-import { validate } from '../../../../shared/validation/validate';
+import { invalidRequest } from '@shared/errors/api-error';
+import { validate } from '@shared/validation/validate';
 
 /** Parameters the gateway itself consumes on every route. */
 const GATEWAY_PARAMS = new Set(['beta']);

@@ -1,6 +1,6 @@
-import { ApiError, invalidRequest } from '../../../../shared/errors/api-error';
+import { ApiError, invalidRequest } from '@shared/errors/api-error';
 import type { TSchema, Static } from '@sinclair/typebox';
-import { validate } from '../../../../shared/validation/validate';
+import { validate } from '@shared/validation/validate';
 
 /**
  * The body as received. It is read only after authentication, permission and versioning (see

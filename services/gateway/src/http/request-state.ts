@@ -1,6 +1,6 @@
-import { ApiError } from '../../../../shared/errors/api-error';
-import { newId } from '../../../../shared/ids/ids';
-import type { Tenant } from '../../../../shared/schema/tenant';
+import { ApiError } from '@shared/errors/api-error';
+import { newId } from '@shared/ids/ids';
+import type { Tenant } from '@shared/schema/tenant';
 
 /**
  * Per-request facts the outer server and Elysia hooks share. Keyed by the Request object, so

@@ -1,5 +1,5 @@
-import { permissionDenied } from '../../../../shared/errors/api-error';
-import type { Tenant } from '../../../../shared/schema/tenant';
+import { permissionDenied } from '@shared/errors/api-error';
+import type { Tenant } from '@shared/schema/tenant';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../../../shared/errors/api-error';
+import { invalidRequest } from '@shared/errors/api-error';
 
 /** Item routes that still take query parameters, which their handlers parse and validate. */
 const ITEM_ROUTES_WITH_QUERY = new Set(['GET /v1/agents/:agent_id']);

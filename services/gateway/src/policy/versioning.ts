@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../../../shared/errors/api-error';
+import { invalidRequest } from '@shared/errors/api-error';
 
 export const API_VERSION = '2023-06-01';
 export const REQUIRED_BETA = 'managed-agents-2026-04-01';

@@ -1,5 +1,5 @@
-import type { BusClient } from '../../../../shared/bus/bus-client';
-import type { Logger } from '../../../../shared/log/logger';
+import type { BusClient } from '@shared/bus/bus-client';
+import type { Logger } from '@shared/log/logger';
 import type { Authenticator } from '../auth/authenticate';
 import type { GatewayConfig } from '../config';
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import type { CallContext } from '../../../../shared/bus/call-context';
+import type { CallContext } from '@shared/bus/call-context';
 import { readRawBody, RawBody } from '../http/raw-body';
 import { ensureAnswerable, requestState } from '../http/request-state';
 import { checkPermission } from '../policy/permission';

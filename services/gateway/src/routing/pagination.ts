@@ -1,9 +1,9 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
-import type { BusClient } from '../../../../shared/bus/bus-client';
-import type { CallContext } from '../../../../shared/bus/call-context';
-import type { Subject } from '../../../../shared/bus/subject';
-import { openCursor, sealCursor, type CursorBinding } from '../../../../shared/cursor/page-cursor';
-import type { PagePosition } from '../../../../shared/schema/common';
+import type { BusClient } from '@shared/bus/bus-client';
+import type { CallContext } from '@shared/bus/call-context';
+import type { Subject } from '@shared/bus/subject';
+import { openCursor, sealCursor, type CursorBinding } from '@shared/cursor/page-cursor';
+import type { PagePosition } from '@shared/schema/common';
 import { parseQuery } from '../http/query';
 
 /** The paging parameters every cursor-paginated list accepts, plus its own filters. */

@@ -1,5 +1,5 @@
-import { notFound } from '../../../../shared/errors/api-error';
-import { isIdOf, type IdKind } from '../../../../shared/ids/ids';
+import { notFound } from '@shared/errors/api-error';
+import { isIdOf, type IdKind } from '@shared/ids/ids';
 
 const NOUNS: Record<IdKind, string> = {
   deployment: 'deployment',

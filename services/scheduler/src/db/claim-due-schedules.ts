@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
-import { retryTransient } from '../../../../shared/db/retry-transient';
+import type { Database } from '@shared/db/connect';
+import { retryTransient } from '@shared/db/retry-transient';
 import { schedules, type ScheduleRow } from './schema';
 
 export type ClaimedSchedule = ScheduleRow & { nextOccurrenceAt: Date; nextFireAt: Date };

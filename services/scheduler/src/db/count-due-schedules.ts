@@ -1,5 +1,5 @@
 import { and, count, eq, lte } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
+import type { Database } from '@shared/db/connect';
 import { schedules } from './schema';
 
 /** Active rows whose fire time has passed (claimed or not): the backlog gauge. */

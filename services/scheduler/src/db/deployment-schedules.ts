@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
-import type { DeploymentSnapshot } from '../../../../shared/schema/deployment-events';
+import type { Database } from '@shared/db/connect';
+import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import type { SnapshotChange } from '../domain/snapshot-change';
 import { schedules, type ScheduleRow } from './schema';
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
+import type { Database } from '@shared/db/connect';
 import { schedules } from './schema';
 
 /**

@@ -1,5 +1,5 @@
 import { boolean, datetime, index, int, mysqlTable, varchar } from 'drizzle-orm/mysql-core';
-import { defineOutboxDeadLetterTable, defineOutboxTable } from '../../../../shared/db/outbox-table';
+import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 
 /** The scheduler service's own tables. */
 export const outbox = defineOutboxTable();

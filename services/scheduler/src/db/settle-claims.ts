@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
-import { retryTransient } from '../../../../shared/db/retry-transient';
+import type { Database } from '@shared/db/connect';
+import { retryTransient } from '@shared/db/retry-transient';
 import type { PlannedFire } from '../domain/next-fire';
 import { schedules } from './schema';
 

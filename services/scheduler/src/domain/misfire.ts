@@ -1,4 +1,4 @@
-import { occurrencesBetween, type CompiledSchedule } from '../../../../shared/cron';
+import { occurrencesBetween, type CompiledSchedule } from '@shared/cron';
 import { nextFireAfter, withJitter, type PlannedFire } from './next-fire';
 
 /** Counting missed occurrences stops here; a week-long outage of a minutely schedule is "many". */

@@ -1,4 +1,4 @@
-import { nextOccurrence, type CompiledSchedule } from '../../../../shared/cron';
+import { nextOccurrence, type CompiledSchedule } from '@shared/cron';
 
 /** An occurrence as listed (no jitter) and the instant it is due: occurrence + jitter. */
 export interface PlannedFire {

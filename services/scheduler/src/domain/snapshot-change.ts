@@ -1,5 +1,5 @@
-import type { CronSchedule } from '../../../../shared/cron';
-import type { DeploymentSnapshot } from '../../../../shared/schema/deployment-events';
+import type { CronSchedule } from '@shared/cron';
+import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import type { ScheduleCache } from './compiled-schedules';
 import { nextFireAfter, type PlannedFire } from './next-fire';
 

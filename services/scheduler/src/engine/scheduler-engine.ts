@@ -1,8 +1,8 @@
-import type { BusClient } from '../../../../shared/bus/bus-client';
-import type { Database } from '../../../../shared/db/connect';
-import { randomBase62 } from '../../../../shared/ids/ids';
-import type { Logger } from '../../../../shared/log/logger';
-import type { Clock } from '../../../../shared/time/clock';
+import type { BusClient } from '@shared/bus/bus-client';
+import type { Database } from '@shared/db/connect';
+import { randomBase62 } from '@shared/ids/ids';
+import type { Logger } from '@shared/log/logger';
+import type { Clock } from '@shared/time/clock';
 import type { SchedulerConfig } from '../config';
 import { claimDueSchedules } from '../db/claim-due-schedules';
 import { countDueSchedules } from '../db/count-due-schedules';

@@ -1,9 +1,9 @@
-import type { EventEnvelope } from '../../../../shared/bus/event';
-import { scheduleJitterMs } from '../../../../shared/cron';
-import type { Database } from '../../../../shared/db/connect';
-import type { Logger } from '../../../../shared/log/logger';
-import type { DeploymentSnapshot } from '../../../../shared/schema/deployment-events';
-import type { Clock } from '../../../../shared/time/clock';
+import type { EventEnvelope } from '@shared/bus/event';
+import { scheduleJitterMs } from '@shared/cron';
+import type { Database } from '@shared/db/connect';
+import type { Logger } from '@shared/log/logger';
+import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
+import type { Clock } from '@shared/time/clock';
 import { findScheduleForUpdate, storeSnapshotChange } from '../db/deployment-schedules';
 import type { ScheduleCache } from '../domain/compiled-schedules';
 import { planSnapshotChange, type SnapshotChange } from '../domain/snapshot-change';

@@ -3,7 +3,7 @@
  * shared/runtime/rewrap-command.ts). Safe while the service serves. Reads the service's config.
  *   bun services/vaults/src/cli/rewrap-data-keys.ts [--batch-size N]
  */
-import { exitWithRewrap, runRewrapCommand } from '../../../../shared/runtime/rewrap-command';
+import { exitWithRewrap, runRewrapCommand } from '@shared/runtime/rewrap-command';
 import { loadVaultsConfig } from '../config';
 import { vaults } from '../db/schema';
 import { VAULTS_MIGRATIONS } from '../start-vaults';

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { PagePosition } from '../../../../shared/schema/common';
+import type { PagePosition } from '@shared/schema/common';
 import { vaultCredentials, type VaultCredentialRow } from './schema';
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import type { Executor } from './vault-queries';
 
 /** Callers check the vault's tenant first; a credential is addressed through its vault. */

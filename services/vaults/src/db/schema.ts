@@ -1,7 +1,7 @@
 import { datetime, index, mediumtext, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
-import { defineOutboxDeadLetterTable, defineOutboxTable } from '../../../../shared/db/outbox-table';
-import { jsonColumn } from '../../../../shared/db/json-column';
-import type { CredentialAuth } from '../../../../shared/schema/vault-credential';
+import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
+import { jsonColumn } from '@shared/db/json-column';
+import type { CredentialAuth } from '@shared/schema/vault-credential';
 
 /** The vaults service's own tables. */
 export const outbox = defineOutboxTable();

@@ -1,8 +1,8 @@
-import { keysetAfter, newestFirst, readPage } from '../../../../shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
-import type { Database } from '../../../../shared/db/connect';
-import type { PagePosition } from '../../../../shared/schema/common';
-import type { Tenant } from '../../../../shared/schema/tenant';
+import type { Database } from '@shared/db/connect';
+import type { PagePosition } from '@shared/schema/common';
+import type { Tenant } from '@shared/schema/tenant';
 import { vaults, type VaultRow } from './schema';
 
 /** A drizzle database or an open transaction on it. */

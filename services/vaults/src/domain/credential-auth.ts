@@ -1,10 +1,10 @@
-import { invalidRequest } from '../../../../shared/errors/api-error';
-import { parseRfc3339 } from '../../../../shared/schema/rfc3339';
+import { invalidRequest } from '@shared/errors/api-error';
+import { parseRfc3339 } from '@shared/schema/rfc3339';
 import type {
   CredentialAuth,
   CredentialAuthParams,
   CredentialAuthUpdate,
-} from '../../../../shared/schema/vault-credential';
+} from '@shared/schema/vault-credential';
 
 /** What a credential is made of once its request is checked: the sealed part and the shown part. */
 export interface PreparedAuth {

@@ -1,6 +1,6 @@
-import { toTimestamp } from '../../../../shared/time/clock';
-import type { Vault } from '../../../../shared/schema/vault';
-import type { VaultCredential } from '../../../../shared/schema/vault-credential';
+import { toTimestamp } from '@shared/time/clock';
+import type { Vault } from '@shared/schema/vault';
+import type { VaultCredential } from '@shared/schema/vault-credential';
 import type { VaultCredentialRow, VaultRow } from '../db/schema';
 
 /** Rows as the API shows them. Neither the wrapped data key nor the sealed secret ever leaves here. */

@@ -1,6 +1,6 @@
-import { openSecret, sealSecret } from '../../../../shared/crypto/envelope';
-import { CredentialAuthParams } from '../../../../shared/schema/vault-credential';
-import { isValid } from '../../../../shared/validation/validate';
+import { openSecret, sealSecret } from '@shared/crypto/envelope';
+import { CredentialAuthParams } from '@shared/schema/vault-credential';
+import { isValid } from '@shared/validation/validate';
 
 /** A sealed auth that authenticated but is not what its row says; messages never quote content. */
 export class UnreadableCredential extends Error {

@@ -1,5 +1,5 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { archiveCredentialRow, findCredential } from '../db/credential-queries';
 import { findVault } from '../db/vault-queries';
 import { presentCredential } from '../domain/present';

@@ -1,5 +1,5 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { findVault, updateVault } from '../db/vault-queries';
 import { presentVault } from '../domain/present';
 import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';

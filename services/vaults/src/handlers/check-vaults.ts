@@ -1,9 +1,9 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { findVaultStates } from '../db/vault-queries';
 import { tenantOf, type VaultsDeps } from './deps';
 
-type S = typeof vaultSubjects.checkVaults;
+type S = typeof vaultSubjects.check;
 
 /** One query for all ids; each answered in request order as ok, archived or not_found. */
 export const checkVaults =

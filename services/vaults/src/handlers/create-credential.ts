@@ -1,8 +1,8 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
-import { unwrapDataKey } from '../../../../shared/crypto/envelope';
-import { conflict, invalidRequest } from '../../../../shared/errors/api-error';
-import { newId } from '../../../../shared/ids/ids';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
+import { unwrapDataKey } from '@shared/crypto/envelope';
+import { conflict, invalidRequest } from '@shared/errors/api-error';
+import { newId } from '@shared/ids/ids';
 import { activeCredentialWithTarget, insertCredential } from '../db/credential-queries';
 import { findVault } from '../db/vault-queries';
 import { describeTarget, prepareAuth } from '../domain/credential-auth';

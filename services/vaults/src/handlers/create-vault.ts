@@ -1,7 +1,7 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
-import { generateDataKey, wrapDataKey } from '../../../../shared/crypto/envelope';
-import { newId } from '../../../../shared/ids/ids';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultSubjects } from '@shared/bus/subjects/vaults';
+import { generateDataKey, wrapDataKey } from '@shared/crypto/envelope';
+import { newId } from '@shared/ids/ids';
 import { insertVault } from '../db/vault-queries';
 import { presentVault } from '../domain/present';
 import { tenantOf, type VaultsDeps } from './deps';

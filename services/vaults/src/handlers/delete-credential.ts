@@ -1,5 +1,5 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { deleteCredentialRow, findCredential } from '../db/credential-queries';
 import { findVault } from '../db/vault-queries';
 import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';

@@ -1,7 +1,7 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import { recordEvent } from '../../../../shared/bus/outbox';
-import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
-import { vaultEvents } from '../../../../shared/schema/vault';
+import type { Handler } from '@shared/bus/bus-server';
+import { recordEvent } from '@shared/bus/outbox';
+import type { vaultSubjects } from '@shared/bus/subjects/vaults';
+import { vaultEvents } from '@shared/schema/vault';
 import { deleteCredentialsOfVault } from '../db/credential-queries';
 import { outbox } from '../db/schema';
 import { deleteVaultRow, findVault } from '../db/vault-queries';

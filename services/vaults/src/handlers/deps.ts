@@ -1,10 +1,10 @@
-import type { CallContext } from '../../../../shared/bus/call-context';
-import type { Database } from '../../../../shared/db/connect';
-import type { MasterKeyRing } from '../../../../shared/crypto/master-key-ring';
-import { invalidRequest, notFound } from '../../../../shared/errors/api-error';
-import type { Logger } from '../../../../shared/log/logger';
-import type { Tenant } from '../../../../shared/schema/tenant';
-import type { Clock } from '../../../../shared/time/clock';
+import type { CallContext } from '@shared/bus/call-context';
+import type { Database } from '@shared/db/connect';
+import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
+import { invalidRequest, notFound } from '@shared/errors/api-error';
+import type { Logger } from '@shared/log/logger';
+import type { Tenant } from '@shared/schema/tenant';
+import type { Clock } from '@shared/time/clock';
 
 /** What every vaults handler is built from, injected by start-vaults (and by tests that need another clock or key ring). */
 export interface VaultsDeps {

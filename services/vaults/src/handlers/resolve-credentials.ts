@@ -1,8 +1,8 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
-import { DecryptionError } from '../../../../shared/crypto/aead';
-import { unwrapDataKey } from '../../../../shared/crypto/envelope';
-import type { ResolveCredentialsReply, ResolvedCredential } from '../../../../shared/schema/vault-credential';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
+import { DecryptionError } from '@shared/crypto/aead';
+import { unwrapDataKey } from '@shared/crypto/envelope';
+import type { ResolveCredentialsReply, ResolvedCredential } from '@shared/schema/vault-credential';
 import { activeCredentialsOfVaults } from '../db/credential-queries';
 import type { VaultCredentialRow, VaultRow } from '../db/schema';
 import { findVaultsByIds } from '../db/vault-queries';

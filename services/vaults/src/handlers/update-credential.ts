@@ -1,11 +1,11 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultCredentialSubjects } from '../../../../shared/bus/subjects/vaults';
-import { unwrapDataKey } from '../../../../shared/crypto/envelope';
-import { invalidRequest } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
+import { unwrapDataKey } from '@shared/crypto/envelope';
+import { invalidRequest } from '@shared/errors/api-error';
 import { findCredential, updateCredentialRow } from '../db/credential-queries';
 import { findVault } from '../db/vault-queries';
 import { mergeAuthUpdate, prepareAuth } from '../domain/credential-auth';
-import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentCredential } from '../domain/present';
 import { openAuth, sealAuth } from '../domain/sealed-auth';
 import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';

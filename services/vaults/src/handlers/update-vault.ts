@@ -1,8 +1,8 @@
-import type { Handler } from '../../../../shared/bus/bus-server';
-import type { vaultSubjects } from '../../../../shared/bus/subjects/vaults';
-import { invalidRequest } from '../../../../shared/errors/api-error';
+import type { Handler } from '@shared/bus/bus-server';
+import type { vaultSubjects } from '@shared/bus/subjects/vaults';
+import { invalidRequest } from '@shared/errors/api-error';
 import { findVault, updateVault as updateVaultRow } from '../db/vault-queries';
-import { applyMetadataPatch } from '../../../../shared/metadata/apply-metadata-patch';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentVault } from '../domain/present';
 import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
 

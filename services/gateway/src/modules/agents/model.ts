@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { Agent, AgentListFilters, AgentModelConfigParams } from '../../../../../shared/schema/agent';
-import { QueryBoolean } from '../../../../../shared/schema/common';
-import { validate } from '../../../../../shared/validation/validate';
+import { agentSubjects } from '@shared/bus/subjects/catalog';
+import { Agent, AgentListFilters, AgentModelConfigParams } from '@shared/schema/agent';
+import { QueryBoolean } from '@shared/schema/common';
+import { validate } from '@shared/validation/validate';
 import { jsonBody, RawBody } from '../../http/raw-body';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 import { createdAtBound } from '../../http/created-at-bound';
@@ -25,7 +25,7 @@ export const AgentListQuery = pagedQuery({ ...CreatedAtQuery, include_archived: 
 export const agentListRoute: PageRoute<typeof AgentListQuery, typeof AgentListFilters, typeof Agent> = {
   endpoint: 'agents.list',
   query: AgentListQuery,
-  subject: catalogSubjects.listAgents,
+  subject: agentSubjects.list,
   toFilters: (q): AgentListFilters => ({
     created_at_gte: createdAtBound('gte', q['created_at[gte]']),
     created_at_lte: createdAtBound('lte', q['created_at[lte]']),

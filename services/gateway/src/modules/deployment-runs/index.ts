@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { deploymentRunSubjects } from '../../../../../shared/bus/subjects/deployments';
+import { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { checkPathIds } from '../../routing/path-id';

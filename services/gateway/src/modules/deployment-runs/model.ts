@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { deploymentRunSubjects } from '../../../../../shared/bus/subjects/deployments';
-import { IdOf, QueryBoolean } from '../../../../../shared/schema/common';
-import { DeploymentRun, DeploymentRunListFilters, TriggerType } from '../../../../../shared/schema/deployment-run';
+import { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
+import { IdOf, QueryBoolean } from '@shared/schema/common';
+import { DeploymentRun, DeploymentRunListFilters, TriggerType } from '@shared/schema/deployment-run';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 import { createdAtBound } from '../../http/created-at-bound';
 

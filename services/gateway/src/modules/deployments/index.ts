@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import type { CallContext } from '../../../../../shared/bus/call-context';
-import { deploymentSubjects } from '../../../../../shared/bus/subjects/deployments';
+import type { CallContext } from '@shared/bus/call-context';
+import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';

@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { deploymentSubjects } from '../../../../../shared/bus/subjects/deployments';
-import { invalidRequest } from '../../../../../shared/errors/api-error';
-import { IdOf, QueryBoolean } from '../../../../../shared/schema/common';
+import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { invalidRequest } from '@shared/errors/api-error';
+import { IdOf, QueryBoolean } from '@shared/schema/common';
 import {
   Deployment,
   DeploymentCreateRequest,
   DeploymentListFilters,
   DeploymentStatus,
   DeploymentUpdateRequest,
-} from '../../../../../shared/schema/deployment';
+} from '@shared/schema/deployment';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 import { createdAtBound } from '../../http/created-at-bound';
 

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { EnvironmentCreateBody, EnvironmentUpdateBody } from '../../../../../shared/schema/environment';
+import { environmentSubjects } from '@shared/bus/subjects/catalog';
+import { EnvironmentCreateBody, EnvironmentUpdateBody } from '@shared/schema/environment';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
@@ -14,23 +14,23 @@ export const environmentsModule = (deps: GatewayDeps) =>
     .use(createGuard(deps))
     .onBeforeHandle(checkPathIds)
     .post('/v1/environments', ({ call, body }) => {
-      return deps.bus.call(catalogSubjects.createEnvironment, call, jsonBody(EnvironmentCreateBody, body));
+      return deps.bus.call(environmentSubjects.create, call, jsonBody(EnvironmentCreateBody, body));
     })
     .get('/v1/environments', ({ call, url }) =>
       servePage(environmentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
     .get('/v1/environments/:environment_id', ({ call, params }) => {
-      return deps.bus.call(catalogSubjects.getEnvironment, call, { id: params.environment_id });
+      return deps.bus.call(environmentSubjects.get, call, { environment_id: params.environment_id });
     })
     .post('/v1/environments/:environment_id', ({ call, params, body }) => {
       const patch = jsonBody(EnvironmentUpdateBody, body);
-      return deps.bus.call(catalogSubjects.updateEnvironment, call, { id: params.environment_id, patch });
+      return deps.bus.call(environmentSubjects.update, call, { environment_id: params.environment_id, update: patch });
     })
     .post('/v1/environments/:environment_id/archive', ({ call, params, body }) => {
       emptyBody(body);
-      return deps.bus.call(catalogSubjects.archiveEnvironment, call, { id: params.environment_id });
+      return deps.bus.call(environmentSubjects.archive, call, { environment_id: params.environment_id });
     })
     .delete('/v1/environments/:environment_id', ({ call, params, body }) => {
       emptyBody(body);
-      return deps.bus.call(catalogSubjects.deleteEnvironment, call, { id: params.environment_id });
+      return deps.bus.call(environmentSubjects.delete, call, { environment_id: params.environment_id });
     });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { QueryBoolean } from '../../../../../shared/schema/common';
-import { Environment, EnvironmentListFilters } from '../../../../../shared/schema/environment';
+import { environmentSubjects } from '@shared/bus/subjects/catalog';
+import { QueryBoolean } from '@shared/schema/common';
+import { Environment, EnvironmentListFilters } from '@shared/schema/environment';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 
 export const EnvironmentListQuery = pagedQuery({ include_archived: Type.Optional(QueryBoolean) });
@@ -9,6 +9,6 @@ export const EnvironmentListQuery = pagedQuery({ include_archived: Type.Optional
 export const environmentListRoute: PageRoute<typeof EnvironmentListQuery, typeof EnvironmentListFilters, typeof Environment> = {
   endpoint: 'environments.list',
   query: EnvironmentListQuery,
-  subject: catalogSubjects.listEnvironments,
+  subject: environmentSubjects.list,
   toFilters: (q): EnvironmentListFilters => ({ include_archived: q.include_archived === 'true' }),
 };

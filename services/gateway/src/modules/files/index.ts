@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
+import { fileSubjects } from '@shared/bus/subjects/catalog';
 import { emptyBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
@@ -21,22 +21,22 @@ export const filesModule = (deps: GatewayDeps) => {
     .onBeforeHandle(checkPathIds)
     .post('/v1/files', async ({ call, body }) => {
       const upload = await readUpload(body, deps.config.FILE_MAX_BYTES);
-      return deps.bus.call(catalogSubjects.uploadFile, call, upload, transfer);
+      return deps.bus.call(fileSubjects.upload, call, upload, transfer);
     })
     .get('/v1/files', ({ call, url }) =>
       servePage(fileListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
     .get('/v1/files/:file_id', ({ call, params }) => {
-      return deps.bus.call(catalogSubjects.getFile, call, { id: params.file_id });
+      return deps.bus.call(fileSubjects.get, call, { file_id: params.file_id });
     })
     .get('/v1/files/:file_id/content', async ({ call, params }) => {
-      const file = await deps.bus.call(catalogSubjects.downloadFile, call, { id: params.file_id }, transfer);
+      const file = await deps.bus.call(fileSubjects.download, call, { file_id: params.file_id }, transfer);
       return new Response(Buffer.from(file.content_base64, 'base64'), {
         headers: { 'content-type': file.mime_type, 'content-disposition': contentDisposition(file.filename) },
       });
     })
     .delete('/v1/files/:file_id', ({ call, params, body }) => {
       emptyBody(body);
-      return deps.bus.call(catalogSubjects.deleteFile, call, { id: params.file_id });
+      return deps.bus.call(fileSubjects.delete, call, { file_id: params.file_id });
     });
 };

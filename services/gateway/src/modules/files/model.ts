@@ -1,6 +1,6 @@
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { invalidRequest } from '../../../../../shared/errors/api-error';
-import { FileListFilters, FileMetadata, type UploadFileRequest } from '../../../../../shared/schema/file';
+import { fileSubjects } from '@shared/bus/subjects/catalog';
+import { invalidRequest } from '@shared/errors/api-error';
+import { FileListFilters, FileMetadata, type UploadFileRequest } from '@shared/schema/file';
 import { RawBody } from '../../http/raw-body';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 
@@ -9,7 +9,7 @@ export const FileListQuery = pagedQuery({});
 export const fileListRoute: PageRoute<typeof FileListQuery, typeof FileListFilters, typeof FileMetadata> = {
   endpoint: 'files.list',
   query: FileListQuery,
-  subject: catalogSubjects.listFiles,
+  subject: fileSubjects.list,
   toFilters: (): FileListFilters => ({}),
 };
 

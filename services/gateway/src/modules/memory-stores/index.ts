@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '../../../../../shared/schema/memory-store';
+import { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
+import { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '@shared/schema/memory-store';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
@@ -14,23 +14,23 @@ export const memoryStoresModule = (deps: GatewayDeps) =>
     .use(createGuard(deps))
     .onBeforeHandle(checkPathIds)
     .post('/v1/memory_stores', ({ call, body }) => {
-      return deps.bus.call(catalogSubjects.createMemoryStore, call, jsonBody(MemoryStoreCreateBody, body));
+      return deps.bus.call(memoryStoreSubjects.create, call, jsonBody(MemoryStoreCreateBody, body));
     })
     .get('/v1/memory_stores', ({ call, url }) =>
       servePage(memoryStoreListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
     )
     .get('/v1/memory_stores/:memory_store_id', ({ call, params }) => {
-      return deps.bus.call(catalogSubjects.getMemoryStore, call, { id: params.memory_store_id });
+      return deps.bus.call(memoryStoreSubjects.get, call, { memory_store_id: params.memory_store_id });
     })
     .post('/v1/memory_stores/:memory_store_id', ({ call, params, body }) => {
       const patch = jsonBody(MemoryStoreUpdateBody, body);
-      return deps.bus.call(catalogSubjects.updateMemoryStore, call, { id: params.memory_store_id, patch });
+      return deps.bus.call(memoryStoreSubjects.update, call, { memory_store_id: params.memory_store_id, update: patch });
     })
     .post('/v1/memory_stores/:memory_store_id/archive', ({ call, params, body }) => {
       emptyBody(body);
-      return deps.bus.call(catalogSubjects.archiveMemoryStore, call, { id: params.memory_store_id });
+      return deps.bus.call(memoryStoreSubjects.archive, call, { memory_store_id: params.memory_store_id });
     })
     .delete('/v1/memory_stores/:memory_store_id', ({ call, params, body }) => {
       emptyBody(body);
-      return deps.bus.call(catalogSubjects.deleteMemoryStore, call, { id: params.memory_store_id });
+      return deps.bus.call(memoryStoreSubjects.delete, call, { memory_store_id: params.memory_store_id });
     });

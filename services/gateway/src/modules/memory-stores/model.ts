@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { QueryBoolean } from '../../../../../shared/schema/common';
-import { MemoryStore, MemoryStoreListFilters } from '../../../../../shared/schema/memory-store';
+import { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
+import { QueryBoolean } from '@shared/schema/common';
+import { MemoryStore, MemoryStoreListFilters } from '@shared/schema/memory-store';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 import { CreatedAtQuery } from '../agents/model';
 import { createdAtBound } from '../../http/created-at-bound';
@@ -11,7 +11,7 @@ export const MemoryStoreListQuery = pagedQuery({ ...CreatedAtQuery, include_arch
 export const memoryStoreListRoute: PageRoute<typeof MemoryStoreListQuery, typeof MemoryStoreListFilters, typeof MemoryStore> = {
   endpoint: 'memory_stores.list',
   query: MemoryStoreListQuery,
-  subject: catalogSubjects.listMemoryStores,
+  subject: memoryStoreSubjects.list,
   toFilters: (q): MemoryStoreListFilters => ({
     created_at_gte: createdAtBound('gte', q['created_at[gte]']),
     created_at_lte: createdAtBound('lte', q['created_at[lte]']),

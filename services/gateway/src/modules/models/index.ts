@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import { catalogSubjects } from '../../../../../shared/bus/subjects/catalog';
-import { ModelListQuery } from '../../../../../shared/schema/model';
+import { modelSubjects } from '@shared/bus/subjects/catalog';
+import { ModelListQuery } from '@shared/schema/model';
 import { parseQuery } from '../../http/query';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
@@ -9,7 +9,7 @@ import { createGuard } from '../../routing/guard';
 export const modelsModule = (deps: GatewayDeps) =>
   new Elysia({ name: 'module-models' })
     .use(createGuard(deps))
-    .get('/v1/models', ({ call, url }) => deps.bus.call(catalogSubjects.listModels, call, parseQuery(url, ModelListQuery)))
+    .get('/v1/models', ({ call, url }) => deps.bus.call(modelSubjects.list, call, parseQuery(url, ModelListQuery)))
     .get('/v1/models/:model_id', ({ call, params }) =>
-      deps.bus.call(catalogSubjects.getModel, call, { id: params.model_id }),
+      deps.bus.call(modelSubjects.get, call, { model_id: params.model_id }),
     );

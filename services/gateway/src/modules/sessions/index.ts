@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import { sessionSubjects } from '../../../../../shared/bus/subjects/sessions';
-import type { Session, SessionListFilters } from '../../../../../shared/schema/session';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import type { Session, SessionListFilters } from '@shared/schema/session';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';
 import { checkPathIds } from '../../routing/path-id';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { sessionSubjects } from '../../../../../shared/bus/subjects/sessions';
-import { invalidRequest } from '../../../../../shared/errors/api-error';
-import { IdOf, QueryBoolean } from '../../../../../shared/schema/common';
-import { SESSION_STATUSES, SessionListOrder, type SessionListFilters, type SessionStatus } from '../../../../../shared/schema/session';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import { invalidRequest } from '@shared/errors/api-error';
+import { IdOf, QueryBoolean } from '@shared/schema/common';
+import { SESSION_STATUSES, SessionListOrder, type SessionListFilters, type SessionStatus } from '@shared/schema/session';
 import { parseQuery } from '../../http/query';
 import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
 import { createdAtBound } from '../../http/created-at-bound';

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
-import { vaultCredentialSubjects, vaultSubjects } from '../../../../../shared/bus/subjects/vaults';
-import { VaultCreateRequest, VaultUpdateRequest } from '../../../../../shared/schema/vault';
-import { CredentialCreateRequest, CredentialUpdateRequest } from '../../../../../shared/schema/vault-credential';
+import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
+import { VaultCreateRequest, VaultUpdateRequest } from '@shared/schema/vault';
+import { CredentialCreateRequest, CredentialUpdateRequest } from '@shared/schema/vault-credential';
 import { emptyBody, jsonBody } from '../../http/raw-body';
 import type { GatewayDeps } from '../../routing/gateway-deps';
 import { createGuard } from '../../routing/guard';

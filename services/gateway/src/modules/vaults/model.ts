@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { vaultCredentialSubjects, vaultSubjects } from '../../../../../shared/bus/subjects/vaults';
-import { QueryBoolean } from '../../../../../shared/schema/common';
-import { Vault, VaultListFilters } from '../../../../../shared/schema/vault';
-import { CredentialListFilters, VaultCredential } from '../../../../../shared/schema/vault-credential';
+import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
+import { QueryBoolean } from '@shared/schema/common';
+import { Vault, VaultListFilters } from '@shared/schema/vault';
+import { CredentialListFilters, VaultCredential } from '@shared/schema/vault-credential';
 import { pagedQuery, type PageRoute } from '../../routing/pagination';
 
 export const VaultListQuery = pagedQuery({ include_archived: Type.Optional(QueryBoolean) });

@@ -1,0 +1,16 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { MySqlColumn } from 'drizzle-orm/mysql-core';
+import type { Tenant } from '../schema/tenant';
+
+/** Every tenant-owned table has these two columns. */
+export interface TenantColumns {
+  organizationId: MySqlColumn;
+  workspaceId: MySqlColumn;
+}
+
+/**
+ * The predicate every read of a tenant's rows carries: another tenant's rows are
+ * indistinguishable from missing ones.
+ */
+export const ownedBy = (table: TenantColumns, tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>): SQL =>
+  and(eq(table.organizationId, tenant.organization_id), eq(table.workspaceId, tenant.workspace_id))!;

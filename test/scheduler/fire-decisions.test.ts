@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { compileSchedule } from '@shared/cron';
-import { createScheduleCache } from '../../services/scheduler/src/domain/compiled-schedules';
+import { createScheduleCache } from '@shared/cron/schedule-cache';
 import { decideDueFire, MISFIRE_COUNT_CAP } from '../../services/scheduler/src/domain/misfire';
 import { planSnapshotChange } from '../../services/scheduler/src/domain/snapshot-change';
 import { snapshot } from './support/scheduler-fixture';

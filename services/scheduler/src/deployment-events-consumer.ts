@@ -4,7 +4,7 @@ import type { Database } from '@shared/db/connect';
 import type { Logger } from '@shared/log/logger';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import type { Clock } from '@shared/time/clock';
-import type { ScheduleCache } from './domain/compiled-schedules';
+import type { ScheduleCache } from '@shared/cron/schedule-cache';
 import { applyDeploymentSnapshot } from './handlers/apply-deployment-snapshot';
 
 /** Wires every deployment event kind (they all carry a snapshot) to the due table. */

@@ -5,7 +5,7 @@ import type { Clock } from '@shared/time/clock';
 import type { SchedulerConfig } from './config';
 import { outbox, outboxDeadLetters } from './db/schema';
 import { consumeDeploymentEvents } from './deployment-events-consumer';
-import { createScheduleCache } from './domain/compiled-schedules';
+import { createScheduleCache } from '@shared/cron/schedule-cache';
 import { createSchedulerEngine } from './engine/scheduler-engine';
 import { createSchedulerMetrics } from './engine/scheduler-metrics';
 

@@ -22,7 +22,7 @@ import { ManualClock } from '@shared/time/clock';
 import { outbox as deploymentsOutbox } from '../../../services/deployments/src/db/schema';
 import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/scheduler/src/config';
 import { consumeDeploymentEvents } from '../../../services/scheduler/src/deployment-events-consumer';
-import { createScheduleCache } from '../../../services/scheduler/src/domain/compiled-schedules';
+import { createScheduleCache } from '@shared/cron/schedule-cache';
 import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
 import { drainWorker, startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
 import { apiClient, type ApiClient } from '../../support/api';

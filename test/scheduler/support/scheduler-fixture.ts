@@ -11,7 +11,7 @@ import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { ManualClock } from '@shared/time/clock';
 import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/scheduler/src/config';
 import { consumeDeploymentEvents } from '../../../services/scheduler/src/deployment-events-consumer';
-import { createScheduleCache } from '../../../services/scheduler/src/domain/compiled-schedules';
+import { createScheduleCache } from '@shared/cron/schedule-cache';
 import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
 import { drainWorker, startSchedulerWorker, type SchedulerWorker } from '../../support/scheduler-worker';
 import { infrastructure } from '../../support/infrastructure';

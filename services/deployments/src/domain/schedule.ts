@@ -1,4 +1,4 @@
-import { compileSchedule, CronSyntaxError, isValidTimezone, nextOccurrence, nextOccurrences, type CompiledSchedule } from '@shared/cron';
+import { compileSchedule, createScheduleCache, CronSyntaxError, isValidTimezone, nextOccurrence, nextOccurrences, type CompiledSchedule } from '@shared/cron';
 import { invalidRequest } from '@shared/errors/api-error';
 import type { ScheduleParams } from '@shared/schema/deployment';
 
@@ -18,21 +18,10 @@ export function compileRequestedSchedule(schedule: ScheduleParams): CompiledSche
 
 /**
  * Compiled schedules of stored deployments, by expression and zone: a list page of 100
- * deployments usually shares a handful of schedules. Bounded; cleared when full.
+ * deployments usually shares a handful of schedules.
  */
-const cache = new Map<string, CompiledSchedule>();
-const CACHE_LIMIT = 2_000;
-
-function compiledFor(expression: string, timezone: string): CompiledSchedule {
-  const key = `${timezone}\u0000${expression}`;
-  let compiled = cache.get(key);
-  if (!compiled) {
-    compiled = compileSchedule({ expression, timezone });
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, compiled);
-  }
-  return compiled;
-}
+const schedules = createScheduleCache(2_000);
+const compiledFor = (expression: string, timezone: string): CompiledSchedule => schedules.get({ expression, timezone });
 
 /**
  * The next occurrences as the API lists them: exact wall-clock matches without jitter, strictly

@@ -1,6 +1,6 @@
 import type { CronSchedule } from '@shared/cron';
 import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
-import type { ScheduleCache } from './compiled-schedules';
+import type { ScheduleCache } from '@shared/cron/schedule-cache';
 import { nextFireAfter, type PlannedFire } from './next-fire';
 
 /** What the scheduler stored from the last snapshot it applied. */

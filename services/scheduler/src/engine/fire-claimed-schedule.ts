@@ -8,7 +8,7 @@ import type { Logger } from '@shared/log/logger';
 import type { Clock } from '@shared/time/clock';
 import type { ClaimedSchedule } from '../db/claim-due-schedules';
 import type { Settlement } from '../db/settle-claims';
-import type { ScheduleCache } from '../domain/compiled-schedules';
+import type { ScheduleCache } from '@shared/cron/schedule-cache';
 import { decideDueFire } from '../domain/misfire';
 import type { SchedulerMetrics } from './scheduler-metrics';
 

@@ -8,7 +8,7 @@ import { claimDueSchedules } from '../db/claim-due-schedules';
 import { countDueSchedules } from '../db/count-due-schedules';
 import { earliestFireAt } from '../db/earliest-fire-at';
 import { settleClaims } from '../db/settle-claims';
-import { createScheduleCache, type ScheduleCache } from '../domain/compiled-schedules';
+import { createScheduleCache, type ScheduleCache } from '@shared/cron/schedule-cache';
 import { fireClaimedSchedule, type FireResult } from './fire-claimed-schedule';
 import { createSchedulerMetrics, type SchedulerMetrics } from './scheduler-metrics';
 

@@ -5,7 +5,7 @@ import type { Logger } from '@shared/log/logger';
 import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import type { Clock } from '@shared/time/clock';
 import { findScheduleForUpdate, storeSnapshotChange } from '../db/deployment-schedules';
-import type { ScheduleCache } from '../domain/compiled-schedules';
+import type { ScheduleCache } from '@shared/cron/schedule-cache';
 import { planSnapshotChange, type SnapshotChange } from '../domain/snapshot-change';
 
 export interface ApplySnapshotDeps {

@@ -1,4 +1,4 @@
-import { compileSchedule, type CompiledSchedule, type CronSchedule } from '@shared/cron';
+import { compileSchedule, type CompiledSchedule, type CronSchedule } from './compile-schedule.ts';
 
 /**
  * Compiles each distinct (expression, timezone) once. Thousands of deployments share a handful

@@ -1,5 +1,4 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { Static, TSchema } from '@sinclair/typebox';
 import { asOverloadedIfDatabaseUnavailable } from '../db/database-unavailable';
 import { ApiError } from '../errors/api-error';
 import type { Logger } from '../log/logger';
@@ -7,13 +6,11 @@ import { validate } from '../validation/validate';
 import { contextFromHeaders, type CallContext } from './call-context';
 import type { PayloadCodec } from './payload-codec';
 import type { ReplyEnvelope } from './reply-envelope';
-import { rpcSubject, type Subject } from './subject';
+import { rpcSubject, type ReplyOf, type RequestOf, type Subject } from './subject';
 import type { Release, TenantBulkhead } from './tenant-bulkhead';
 
-export type Handler<Req extends TSchema, Rep extends TSchema> = (
-  request: Static<Req>,
-  ctx: CallContext,
-) => Promise<Static<Rep>>;
+/** What serves one subject: its request in, its reply out, both typed by the subject's schemas. */
+export type Handler<S extends Subject> = (request: RequestOf<S>, ctx: CallContext) => Promise<ReplyOf<S>>;
 
 /**
  * Serves subjects in queue groups so N replicas share the load. Messages are handled
@@ -36,7 +33,7 @@ export class BusServer {
     return this.options.bulkhead?.renderMetrics() ?? '';
   }
 
-  handle<Req extends TSchema, Rep extends TSchema>(subject: Subject<Req, Rep>, handler: Handler<Req, Rep>): this {
+  handle<S extends Subject>(subject: S, handler: Handler<S>): this {
     const sub = this.nc.subscribe(rpcSubject(this.options.prefix, subject), { queue: subject.service });
     this.subscriptions.push(sub);
     (async () => {
@@ -54,9 +51,9 @@ export class BusServer {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async respond<Req extends TSchema, Rep extends TSchema>(
-    subject: Subject<Req, Rep>,
-    handler: Handler<Req, Rep>,
+  private async respond<S extends Subject>(
+    subject: S,
+    handler: Handler<S>,
     msg: Msg,
   ): Promise<void> {
     const started = performance.now();
@@ -67,7 +64,7 @@ export class BusServer {
       // Before the payload is read: a queued request holds only its message, not its decoded body.
       release = await this.options.bulkhead?.acquire(ctx.tenant);
       const raw = await this.codec.decode(msg.data, msg.headers);
-      const request = validate(subject.request, raw);
+      const request = validate(subject.request, raw) as RequestOf<S>;
       envelope = { ok: true, result: await handler(request, ctx) };
     } catch (err) {
       // A database fault (lost or refused connection, pool exhausted, deadlock after retries) is

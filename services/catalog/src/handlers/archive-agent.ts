@@ -10,7 +10,7 @@ import { outbox } from '../db/schema';
 type S = typeof agentSubjects.archive;
 /** Idempotent: archiving an archived agent changes nothing and announces nothing. */
 export const archiveAgent =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ agent_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     const archivedNow = await deps.db.transaction(async (tx) => {

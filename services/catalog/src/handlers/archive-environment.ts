@@ -10,7 +10,7 @@ import { outbox } from '../db/schema';
 type S = typeof environmentSubjects.archive;
 /** Idempotent: archiving an archived environment changes nothing and announces nothing. */
 export const archiveEnvironment =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ environment_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     const { row, changed } = await deps.db.transaction(async (tx) => {

@@ -10,7 +10,7 @@ import { outbox } from '../db/schema';
 type S = typeof memoryStoreSubjects.archive;
 /** Idempotent: archiving an archived store changes nothing and announces nothing. */
 export const archiveMemoryStore =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     const { row, changed } = await deps.db.transaction(async (tx) => {

@@ -7,7 +7,7 @@ import { newAgentDefinition } from '../domain/agent-definition';
 
 type S = typeof agentSubjects.create;
 export const createAgent =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (body, ctx) => {
     const tenant = requireTenant(ctx);
     const definition = newAgentDefinition(body, deps.models);

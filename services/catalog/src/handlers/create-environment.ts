@@ -7,7 +7,7 @@ import { normalizeCloudConfig } from '../domain/environment-config';
 
 type S = typeof environmentSubjects.create;
 export const createEnvironment =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (body, ctx) => {
     const row = await insertEnvironment(deps.db, {
       id: newId('environment'),

@@ -6,7 +6,7 @@ import { insertMemoryStore, presentMemoryStore } from '../db/memory-stores';
 
 type S = typeof memoryStoreSubjects.create;
 export const createMemoryStore =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (body, ctx) => {
     const row = await insertMemoryStore(deps.db, {
       id: newId('memoryStore'),

@@ -9,7 +9,7 @@ import { outbox } from '../db/schema';
 
 type S = typeof fileSubjects.delete;
 export const deleteFile =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     await deps.db.transaction(async (tx) => {

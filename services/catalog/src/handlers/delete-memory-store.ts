@@ -9,7 +9,7 @@ import { outbox } from '../db/schema';
 
 type S = typeof memoryStoreSubjects.delete;
 export const deleteMemoryStore =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id }, ctx) => {
     const tenant = requireTenant(ctx);
     await deps.db.transaction(async (tx) => {

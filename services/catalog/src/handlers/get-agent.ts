@@ -6,7 +6,7 @@ import { findAgent, presentAgent } from '../db/agents';
 
 type S = typeof agentSubjects.get;
 export const getAgent =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ agent_id: id, version }, ctx) => {
     const found = await findAgent(deps.db, requireTenant(ctx), id, version);
     if (!found) throw notFound(version === undefined ? `agent ${id} not found` : `agent ${id} version ${version} not found`);

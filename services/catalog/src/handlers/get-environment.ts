@@ -6,7 +6,7 @@ import { findEnvironment, presentEnvironment } from '../db/environments';
 
 type S = typeof environmentSubjects.get;
 export const getEnvironment =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ environment_id: id }, ctx) => {
     const row = await findEnvironment(deps.db, requireTenant(ctx), id);
     if (!row) throw notFound(`environment ${id} not found`);

@@ -6,7 +6,7 @@ import { findFile, presentFile } from '../db/files';
 
 type S = typeof fileSubjects.get;
 export const getFile =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
     const row = await findFile(deps.db, requireTenant(ctx), id);
     if (!row) throw notFound(`file ${id} not found`);

@@ -6,7 +6,7 @@ import { findMemoryStore, presentMemoryStore } from '../db/memory-stores';
 
 type S = typeof memoryStoreSubjects.get;
 export const getMemoryStore =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id }, ctx) => {
     const row = await findMemoryStore(deps.db, requireTenant(ctx), id);
     if (!row) throw notFound(`memory store ${id} not found`);

@@ -4,6 +4,6 @@ import type { ModelCatalog } from '../domain/model-catalog';
 
 type S = typeof modelSubjects.get;
 export const getModel =
-  (catalog: ModelCatalog): Handler<S['request'], S['reply']> =>
+  (catalog: ModelCatalog): Handler<S> =>
   async ({ model_id: id }) =>
     catalog.get(id);

@@ -5,6 +5,6 @@ import { listAgents as listAgentRows } from '../db/agents';
 
 type S = typeof agentSubjects.list;
 export const listAgents =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) =>
     listAgentRows(deps.db, requireTenant(ctx), request);

@@ -5,6 +5,6 @@ import { listEnvironments as listEnvironmentRows } from '../db/environments';
 
 type S = typeof environmentSubjects.list;
 export const listEnvironments =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) =>
     listEnvironmentRows(deps.db, requireTenant(ctx), request);

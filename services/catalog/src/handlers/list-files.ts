@@ -5,6 +5,6 @@ import { listFiles as listFileRows } from '../db/files';
 
 type S = typeof fileSubjects.list;
 export const listFiles =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ limit, after }, ctx) =>
     listFileRows(deps.db, requireTenant(ctx), { limit, after });

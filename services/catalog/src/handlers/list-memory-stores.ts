@@ -5,6 +5,6 @@ import { listMemoryStores as listMemoryStoreRows } from '../db/memory-stores';
 
 type S = typeof memoryStoreSubjects.list;
 export const listMemoryStores =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) =>
     listMemoryStoreRows(deps.db, requireTenant(ctx), request);

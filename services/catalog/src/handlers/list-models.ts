@@ -4,6 +4,6 @@ import type { ModelCatalog } from '../domain/model-catalog';
 
 type S = typeof modelSubjects.list;
 export const listModels =
-  (catalog: ModelCatalog): Handler<S['request'], S['reply']> =>
+  (catalog: ModelCatalog): Handler<S> =>
   async (query) =>
     catalog.list(query);

@@ -14,7 +14,7 @@ type S = typeof referenceSubjects.resolve;
  * of the request.
  */
 export const resolveReferences =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) => {
     const tenant = requireTenant(ctx);
     const [agent, environment, fileIds, memoryStores] = await Promise.all([

@@ -8,7 +8,7 @@ import { applyAgentUpdate, checkAgentUpdatable, sameDefinition } from '../domain
 type S = typeof agentSubjects.update;
 /** Adds version N+1 under the agent's row lock; an update that changes nothing adds no version. */
 export const updateAgent =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ agent_id: id, update: patch }, ctx) => {
     const tenant = requireTenant(ctx);
     await deps.db.transaction(async (tx) => {

@@ -9,7 +9,7 @@ import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 type S = typeof environmentSubjects.update;
 /** Patch semantics: omitted or null name is kept, null description clears, config is replaced whole. */
 export const updateEnvironment =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ environment_id: id, update: patch }, ctx) => {
     const tenant = requireTenant(ctx);
     const row = await deps.db.transaction(async (tx) => {

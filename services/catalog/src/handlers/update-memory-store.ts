@@ -8,7 +8,7 @@ import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 type S = typeof memoryStoreSubjects.update;
 /** Patch semantics: omitted or null name is kept, null description clears (to ""), metadata patches. */
 export const updateMemoryStore =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id, update: patch }, ctx) => {
     const tenant = requireTenant(ctx);
     const row = await deps.db.transaction(async (tx) => {

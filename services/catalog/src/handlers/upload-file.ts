@@ -9,7 +9,7 @@ import { decodeBase64, splitIntoChunks } from '../domain/file-chunks';
 type S = typeof fileSubjects.upload;
 /** The gateway enforces the same size limit first; this holds for any other caller. */
 export const uploadFile =
-  (deps: CatalogDeps): Handler<S['request'], S['reply']> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ filename, mime_type, content_base64 }, ctx) => {
     const tenant = requireTenant(ctx);
     const content = decodeBase64(content_base64);

@@ -5,6 +5,6 @@ import type { LifecycleCore } from '../lifecycle-core';
 type S = typeof deploymentSubjects.archive;
 
 export const archiveDeployment =
-  (core: LifecycleCore): Handler<S['request'], S['reply']> =>
+  (core: LifecycleCore): Handler<S> =>
   (request, ctx) =>
     core.archive(ctx, request.deployment_id);

@@ -5,6 +5,6 @@ import type { DeploymentsCore } from '../deployments-core';
 type S = typeof deploymentSubjects.create;
 
 export const createDeployment =
-  (core: DeploymentsCore): Handler<S['request'], S['reply']> =>
+  (core: DeploymentsCore): Handler<S> =>
   (request, ctx) =>
     core.create(ctx, request);

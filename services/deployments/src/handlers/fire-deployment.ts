@@ -5,6 +5,6 @@ import type { FireCore } from '../fire-core';
 type S = typeof deploymentSubjects.fire;
 
 export const fireDeployment =
-  (core: FireCore): Handler<S['request'], S['reply']> =>
+  (core: FireCore): Handler<S> =>
   (request, ctx) =>
     core.fire(ctx, request);

@@ -5,6 +5,6 @@ import type { LifecycleCore } from '../lifecycle-core';
 type S = typeof deploymentSubjects.get;
 
 export const getDeployment =
-  (core: LifecycleCore): Handler<S['request'], S['reply']> =>
+  (core: LifecycleCore): Handler<S> =>
   (request, ctx) =>
     core.get(ctx, request.deployment_id);

@@ -5,6 +5,6 @@ import type { RunsCore } from '../runs-core';
 type S = typeof deploymentRunSubjects.get;
 
 export const getRun =
-  (core: RunsCore): Handler<S['request'], S['reply']> =>
+  (core: RunsCore): Handler<S> =>
   (request, ctx) =>
     core.getRun(ctx, request.deployment_run_id);

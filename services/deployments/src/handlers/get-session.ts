@@ -5,6 +5,6 @@ import type { RunsCore } from '../runs-core';
 type S = typeof sessionSubjects.get;
 
 export const getSession =
-  (core: RunsCore): Handler<S['request'], S['reply']> =>
+  (core: RunsCore): Handler<S> =>
   (request, ctx) =>
     core.getSession(ctx, request.session_id);

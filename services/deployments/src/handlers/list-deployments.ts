@@ -5,6 +5,6 @@ import type { DeploymentsCore } from '../deployments-core';
 type S = typeof deploymentSubjects.list;
 
 export const listDeployments =
-  (core: DeploymentsCore): Handler<S['request'], S['reply']> =>
+  (core: DeploymentsCore): Handler<S> =>
   (request, ctx) =>
     core.list(ctx, request);

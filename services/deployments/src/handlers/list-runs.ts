@@ -5,6 +5,6 @@ import type { RunsCore } from '../runs-core';
 type S = typeof deploymentRunSubjects.list;
 
 export const listRuns =
-  (core: RunsCore): Handler<S['request'], S['reply']> =>
+  (core: RunsCore): Handler<S> =>
   (request, ctx) =>
     core.listRuns(ctx, request);

@@ -5,6 +5,6 @@ import type { RunsCore } from '../runs-core';
 type S = typeof sessionSubjects.list;
 
 export const listSessions =
-  (core: RunsCore): Handler<S['request'], S['reply']> =>
+  (core: RunsCore): Handler<S> =>
   (request, ctx) =>
     core.listSessions(ctx, request);

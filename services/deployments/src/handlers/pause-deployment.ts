@@ -5,6 +5,6 @@ import type { LifecycleCore } from '../lifecycle-core';
 type S = typeof deploymentSubjects.pause;
 
 export const pauseDeployment =
-  (core: LifecycleCore): Handler<S['request'], S['reply']> =>
+  (core: LifecycleCore): Handler<S> =>
   (request, ctx) =>
     core.pause(ctx, request.deployment_id);

@@ -10,7 +10,7 @@ type S = typeof deploymentSubjects.run;
  * can be allowed this one and refused `fire`, which accepts scheduled triggers too.
  */
 export const runDeployment =
-  (core: FireCore): Handler<S['request'], S['reply']> =>
+  (core: FireCore): Handler<S> =>
   async (request, ctx) => {
     const reply = await core.fire(ctx, { deployment_id: request.deployment_id, trigger: { type: 'manual' } });
     // A manual trigger is never skipped; anything else is a bug in the fire path.

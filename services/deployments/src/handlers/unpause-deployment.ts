@@ -5,6 +5,6 @@ import type { LifecycleCore } from '../lifecycle-core';
 type S = typeof deploymentSubjects.unpause;
 
 export const unpauseDeployment =
-  (core: LifecycleCore): Handler<S['request'], S['reply']> =>
+  (core: LifecycleCore): Handler<S> =>
   (request, ctx) =>
     core.unpause(ctx, request.deployment_id);

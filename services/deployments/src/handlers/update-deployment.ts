@@ -5,6 +5,6 @@ import type { LifecycleCore } from '../lifecycle-core';
 type S = typeof deploymentSubjects.update;
 
 export const updateDeployment =
-  (core: LifecycleCore): Handler<S['request'], S['reply']> =>
+  (core: LifecycleCore): Handler<S> =>
   (request, ctx) =>
     core.update(ctx, request.deployment_id, request.update);

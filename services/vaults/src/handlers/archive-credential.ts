@@ -9,7 +9,7 @@ type S = typeof vaultCredentialSubjects.archive;
 
 /** One-way and idempotent; the record stays for reference, its sealed secret is destroyed. */
 export const archiveCredential =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential_id }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {

@@ -8,7 +8,7 @@ type S = typeof vaultSubjects.archive;
 
 /** Archiving is one-way and idempotent: archiving again returns the vault as it is. */
 export const archiveVault =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {

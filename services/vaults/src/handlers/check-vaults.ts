@@ -7,7 +7,7 @@ type S = typeof vaultSubjects.check;
 
 /** One query for all ids; each answered in request order as ok, archived or not_found. */
 export const checkVaults =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_ids }, ctx) => {
     const found = await findVaultStates(deps.db, tenantOf(ctx), [...new Set(vault_ids)]);
     const byId = new Map(found.map((v) => [v.id, v]));

@@ -18,7 +18,7 @@ type S = typeof vaultCredentialSubjects.create;
  * waits and then takes this credential with it.
  */
 export const createCredential =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential }, ctx) => {
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();

@@ -10,7 +10,7 @@ type S = typeof vaultSubjects.create;
 
 /** A new vault gets its own data key, stored only wrapped by the active master key. */
 export const createVault =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async (request, ctx) => {
     const tenant = tenantOf(ctx);
     const id = newId('vault');

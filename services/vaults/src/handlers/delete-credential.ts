@@ -7,7 +7,7 @@ import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './
 type S = typeof vaultCredentialSubjects.delete;
 
 export const deleteCredential =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential_id }, ctx) => {
     const tenant = tenantOf(ctx);
     await deps.db.transaction(async (tx) => {

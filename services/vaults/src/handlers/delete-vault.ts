@@ -15,7 +15,7 @@ type S = typeof vaultSubjects.delete;
  * every consumer hears of it exactly when it happened.
  */
 export const deleteVault =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id }, ctx) => {
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();

@@ -8,7 +8,7 @@ import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './
 type S = typeof vaultCredentialSubjects.get;
 
 export const getCredential =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential_id }, ctx) => {
     if (!(await findVault(deps.db, tenantOf(ctx), vault_id))) throw vaultNotFound(vault_id);
     const row = await findCredential(deps.db, vault_id, credential_id);

@@ -7,7 +7,7 @@ import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
 type S = typeof vaultSubjects.get;
 
 export const getVault =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id }, ctx) => {
     const row = await findVault(deps.db, tenantOf(ctx), vault_id);
     if (!row) throw vaultNotFound(vault_id);

@@ -8,7 +8,7 @@ import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
 type S = typeof vaultCredentialSubjects.list;
 
 export const listCredentials =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ filters, limit, after }, ctx) => {
     if (!(await findVault(deps.db, tenantOf(ctx), filters.vault_id))) throw vaultNotFound(filters.vault_id);
     return listCredentialPage(deps.db, filters.vault_id, { includeArchived: filters.include_archived, after, limit }, presentCredential);

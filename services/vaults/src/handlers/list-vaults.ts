@@ -7,7 +7,7 @@ import { tenantOf, type VaultsDeps } from './deps';
 type S = typeof vaultSubjects.list;
 
 export const listVaults =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ filters, limit, after }, ctx) => {
     return listVaultPage(deps.db, tenantOf(ctx), { includeArchived: filters.include_archived, after, limit }, presentVault);
   };

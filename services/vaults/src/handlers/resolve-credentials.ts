@@ -39,7 +39,7 @@ function openVault(deps: VaultsDeps, vault: VaultRow, rows: VaultCredentialRow[]
 
 /** For the fire path and agent runtime: decrypted credentials per vault, in request order. */
 export const resolveCredentials =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_ids }, ctx) => {
     const tenant = tenantOf(ctx);
     const ids = [...new Set(vault_ids)];

@@ -17,7 +17,7 @@ type S = typeof vaultCredentialSubjects.update;
  * the update and seals the result again under the same record id; the secret is never returned.
  */
 export const updateCredential =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential_id, update }, ctx) => {
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();

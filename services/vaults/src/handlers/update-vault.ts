@@ -10,7 +10,7 @@ type S = typeof vaultSubjects.update;
 
 /** Omitted or null fields stay; metadata is patched. An archived vault is frozen. */
 export const updateVault =
-  (deps: VaultsDeps): Handler<S['request'], S['reply']> =>
+  (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, update }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {

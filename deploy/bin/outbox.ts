@@ -12,8 +12,6 @@ import { CatalogConfigSchema } from '../../services/catalog/src/config';
 import * as catalog from '../../services/catalog/src/db/schema';
 import { DeploymentsConfigSchema } from '../../services/deployments/src/config';
 import * as deployments from '../../services/deployments/src/db/schema';
-import { SchedulerConfigSchema } from '../../services/scheduler/src/config';
-import * as scheduler from '../../services/scheduler/src/db/schema';
 import { VaultsConfigSchema } from '../../services/vaults/src/config';
 import * as vaults from '../../services/vaults/src/db/schema';
 
@@ -29,7 +27,6 @@ try {
         deployments: service(DeploymentsConfigSchema.DATABASE_NAME, deployments),
         vaults: service(VaultsConfigSchema.DATABASE_NAME, vaults),
         catalog: service(CatalogConfigSchema.DATABASE_NAME, catalog),
-        scheduler: service(SchedulerConfigSchema.DATABASE_NAME, scheduler),
       },
     }),
   );

@@ -3,7 +3,6 @@ import type { Logger } from '@shared/log/logger';
 import { startServiceRuntime } from '@shared/runtime/service-runtime';
 import type { Clock } from '@shared/time/clock';
 import type { SchedulerConfig } from './config';
-import { outbox, outboxDeadLetters } from './db/schema';
 import { consumeDeploymentEvents } from './deployment-events-consumer';
 import { createScheduleCache } from '@shared/cron/schedule-cache';
 import { createSchedulerEngine } from './engine/scheduler-engine';
@@ -15,7 +14,6 @@ export async function startScheduler(config: SchedulerConfig, options: { clock?:
   const metrics = createSchedulerMetrics();
   const runtime = await startServiceRuntime('scheduler', config, {
     migrationsFolder: SCHEDULER_MIGRATIONS,
-    outbox: { outbox, deadLetters: outboxDeadLetters },
     metrics: () => metrics.render(),
     ...options,
   });

@@ -1,9 +1,4 @@
 import { boolean, datetime, index, int, mysqlTable, varchar } from 'drizzle-orm/mysql-core';
-import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
-
-/** The scheduler service's own tables. */
-export const outbox = defineOutboxTable();
-export const outboxDeadLetters = defineOutboxDeadLetterTable();
 
 /**
  * One row per deployment the scheduler has heard of: its schedule as of the last applied

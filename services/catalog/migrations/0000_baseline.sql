@@ -68,7 +68,35 @@ CREATE TABLE `memory_stores` (
 	CONSTRAINT `memory_stores_id` PRIMARY KEY(`id`)
 );
 --> statement-breakpoint
+CREATE TABLE `outbox` (
+	`id` bigint unsigned AUTO_INCREMENT NOT NULL,
+	`event_id` varchar(40) NOT NULL,
+	`subject` varchar(200) NOT NULL,
+	`payload` json NOT NULL,
+	`created_at` datetime(3) NOT NULL,
+	`published_at` datetime(3),
+	`attempts` int unsigned NOT NULL DEFAULT 0,
+	`last_error` varchar(1000),
+	`next_attempt_at` datetime(3),
+	CONSTRAINT `outbox_id` PRIMARY KEY(`id`),
+	CONSTRAINT `outbox_event_id_unique` UNIQUE(`event_id`)
+);
+--> statement-breakpoint
+CREATE TABLE `outbox_dead_letters` (
+	`id` bigint unsigned AUTO_INCREMENT NOT NULL,
+	`event_id` varchar(40) NOT NULL,
+	`subject` varchar(200) NOT NULL,
+	`payload` json NOT NULL,
+	`created_at` datetime(3) NOT NULL,
+	`attempts` int unsigned NOT NULL,
+	`last_error` varchar(1000) NOT NULL,
+	`parked_at` datetime(3) NOT NULL,
+	CONSTRAINT `outbox_dead_letters_id` PRIMARY KEY(`id`),
+	CONSTRAINT `outbox_dead_letters_event_id_unique` UNIQUE(`event_id`)
+);
+--> statement-breakpoint
 CREATE INDEX `agents_tenant_created` ON `agents` (`organization_id`,`workspace_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `environments_tenant_created` ON `environments` (`organization_id`,`workspace_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `files_tenant_created` ON `files` (`organization_id`,`workspace_id`,`created_at`,`id`);--> statement-breakpoint
-CREATE INDEX `memory_stores_tenant_created` ON `memory_stores` (`organization_id`,`workspace_id`,`created_at`,`id`);
+CREATE INDEX `memory_stores_tenant_created` ON `memory_stores` (`organization_id`,`workspace_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `outbox_unpublished` ON `outbox` (`published_at`,`id`);

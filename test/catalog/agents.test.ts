@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
-import { allPages, expectError, expectOk, idPattern, RFC3339_MS, twoTenants } from './catalog-fixtures';
+import { expectError, expectOk } from '../support/expect';
+import { allPages } from '../support/pages';
+import { idPattern, RFC3339_MS, twoTenants } from './catalog-fixtures';
 
 let stack: Stack;
 let api: ApiClient;

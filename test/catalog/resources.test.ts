@@ -4,7 +4,10 @@ import { eventSubject } from '@shared/bus/streams';
 import { referenceSubjects } from '@shared/bus/subjects/catalog';
 import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
-import { allPages, expectError, expectOk, idPattern, RFC3339_MS, twoTenants } from './catalog-fixtures';
+import { expectError, expectOk } from '../support/expect';
+import { eventually } from '../support/eventually';
+import { allPages } from '../support/pages';
+import { idPattern, RFC3339_MS, twoTenants } from './catalog-fixtures';
 
 /** Small enough that the over-limit upload stays cheap, big enough for a multi-chunk file. */
 const FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -258,8 +261,7 @@ describe('events', () => {
     expectOk(await api('DELETE', `/v1/environments/${env.id}`));
     expectOk(await api('DELETE', `/v1/files/${file.id}`));
     expectOk(await api('POST', `/v1/memory_stores/${store.id}/archive`));
-    const deadline = Date.now() + 5000;
-    while (seen.length < 5 && Date.now() < deadline) await Bun.sleep(20);
+    await eventually('five catalog events', () => (seen.length >= 5 ? seen : undefined), { timeoutMs: 5000 });
     sub.unsubscribe();
     await collecting;
     expect(seen.map((e) => [e.type, Object.values(e.data)[0]])).toEqual([

@@ -16,13 +16,15 @@ import {
   createEnvironment,
   createMemoryStore,
   createVault,
-  deleteFile,
   deploymentWorld,
   MODELS,
+  remove,
+  repository,
   uploadFile,
   userMessage,
   type DeploymentWorld,
 } from '../support/fixtures';
+import { expectError } from '../support/expect';
 import { Stack } from '../support/stack';
 
 let stack: Stack;
@@ -38,21 +40,8 @@ afterAll(() => stack?.stop());
 
 const post = (body: unknown) => api('POST', '/v1/deployments', { body });
 
-function expectError(res: ApiResponse, status: number, type: string, messageParts: string[] = []) {
-  if (res.status !== status) console.error(JSON.stringify(res.body));
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ type: 'error', error: { type, message: expect.any(String) }, request_id: res.headers.get('request-id') });
-  for (const part of messageParts) expect(res.body.error.message).toContain(part);
-}
-
 const systemMessage = (text = 'Be brief') => ({ type: 'system.message', content: [{ type: 'text', text }] });
 const outcome = (rubric: Record<string, unknown>) => ({ type: 'user.define_outcome', description: 'Write it', rubric });
-const repo = (fields: Record<string, unknown> = {}) => ({
-  type: 'hosted_repository',
-  url: 'https://github.com/acme/widgets.git',
-  authorization_token: 'ghp_SECRET_do_not_leak_123',
-  ...fields,
-});
 
 describe('the response', () => {
   test('is the deployment exactly as the Resources table says, with resolved defaults', async () => {
@@ -65,8 +54,8 @@ describe('the response', () => {
         vault_ids: [vault.id],
         metadata: { team: 'ops' },
         resources: [
-          repo(),
-          repo({ type: 'github_repository', url: 'https://github.com/acme/gadgets', checkout: { type: 'branch', name: 'main' } }),
+          repository(),
+          repository({ type: 'github_repository', url: 'https://github.com/acme/gadgets', checkout: { type: 'branch', name: 'main' } }),
           { type: 'file', file_id: file.id },
           { type: 'memory_store', memory_store_id: store.id },
           { type: 'memory_store', memory_store_id: store.id, access: 'read_only', instructions: 'Look, do not touch' },
@@ -136,8 +125,8 @@ describe('request shape', () => {
     ['unknown property in an event', () => world.body({ initial_events: [{ ...userMessage(), id: 'x' }] }), 'initial_events.0.id: unknown property'],
     ['unknown property in a content block', () => world.body({ initial_events: [{ type: 'user.message', content: [{ type: 'text', text: 'x', cache_control: {} }] }] }), 'initial_events.0.content.0.cache_control: unknown property'],
     ['unknown property in a source', () => world.body({ initial_events: [{ type: 'user.message', content: [{ type: 'image', source: { type: 'url', url: 'u', x: 1 } }] }] }), 'initial_events.0.content.0.source.x: unknown property'],
-    ['unknown property in a resource', () => world.body({ resources: [repo({ branch: 'main' })] }), 'resources.0.branch: unknown property'],
-    ['unknown property in a checkout', () => world.body({ resources: [repo({ checkout: { type: 'branch', name: 'm', x: 1 } })] }), 'resources.0.checkout.x: unknown property'],
+    ['unknown property in a resource', () => world.body({ resources: [repository({ branch: 'main' })] }), 'resources.0.branch: unknown property'],
+    ['unknown property in a checkout', () => world.body({ resources: [repository({ checkout: { type: 'branch', name: 'm', x: 1 } })] }), 'resources.0.checkout.x: unknown property'],
     ['unknown property in the agent', () => world.body({ agent: { type: 'agent', id: 'a', extra: 1 } }), 'agent.extra: unknown property'],
     ['unknown property in the schedule', () => world.body({ schedule: { type: 'cron', expression: '* * * * *', timezone: 'UTC', x: 1 } }), 'schedule.x: unknown property'],
     ['unknown property in the budget amount', () => world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '1', x: 1 } } }), 'budget.max_list_cost.x: unknown property'],
@@ -152,7 +141,7 @@ describe('request shape', () => {
     ['unknown resource type', () => world.body({ resources: [{ type: 'volume' }] }), 'resources.0:'],
     ['repository without a token', () => world.body({ resources: [{ type: 'hosted_repository', url: 'https://github.com/a/b' }] }), 'resources.0.authorization_token: is required'],
     ['repository without a url', () => world.body({ resources: [{ type: 'hosted_repository', authorization_token: 't' }] }), 'resources.0.url: is required'],
-    ['unknown checkout kind', () => world.body({ resources: [repo({ checkout: { type: 'tag', name: 'v1' } })] }), 'resources.0.checkout:'],
+    ['unknown checkout kind', () => world.body({ resources: [repository({ checkout: { type: 'tag', name: 'v1' } })] }), 'resources.0.checkout:'],
     ['memory store id without prefix', () => world.body({ resources: [{ type: 'memory_store', memory_store_id: 'store_1' }] }), 'resources.0.memory_store_id:'],
     ['memory store access outside the enum', () => world.body({ resources: [{ type: 'memory_store', memory_store_id: 'memstore_x', access: 'write' }] }), 'resources.0.access:'],
     ['schedule kind other than cron', () => world.body({ schedule: { type: 'interval', expression: '* * * * *', timezone: 'UTC' } }), 'schedule'],
@@ -179,7 +168,7 @@ describe('request shape', () => {
 
   test('malformed JSON: 400', async () => {
     const res = await api('POST', '/v1/deployments', { rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' } });
-    expectError(res, 400, 'invalid_request_error', ['malformed JSON']);
+    expectError(res, 400, 'invalid_request_error', 'malformed JSON');
   });
 });
 
@@ -243,42 +232,42 @@ describe('agent resolution', () => {
   });
 
   test('an agent that does not exist: 404', async () => {
-    expectError(await post(world.body({ agent: 'agent_doesnotexist000000000000' })), 404, 'not_found_error', ['agent_doesnotexist']);
+    expectError(await post(world.body({ agent: 'agent_doesnotexist000000000000' })), 404, 'not_found_error', 'agent_doesnotexist');
     expectError(await post(world.body({ agent: { type: 'agent', id: 'agent_nope' } })), 404, 'not_found_error');
   });
 
   test('a version that does not exist: 404', async () => {
-    expectError(await post(world.body({ agent: { type: 'agent', id: world.agent.id, version: 99 } })), 404, 'not_found_error', ['99']);
+    expectError(await post(world.body({ agent: { type: 'agent', id: world.agent.id, version: 99 } })), 404, 'not_found_error', '99');
   });
 
   test('an archived agent: 400 naming the agent', async () => {
     const agent = await createAgent(api);
     await archive(api, 'agent', agent.id);
-    expectError(await post(world.body({ agent: agent.id })), 400, 'invalid_request_error', [agent.id, 'archived']);
+    expectError(await post(world.body({ agent: agent.id })), 400, 'invalid_request_error', agent.id, 'archived');
   });
 });
 
 describe('references must exist in the tenant and not be archived', () => {
   test('environment: 404 missing, 400 archived', async () => {
-    expectError(await post(world.body({ environment_id: 'env_missing' })), 404, 'not_found_error', ['environment_id', 'env_missing']);
+    expectError(await post(world.body({ environment_id: 'env_missing' })), 404, 'not_found_error', 'environment_id', 'env_missing');
     const env = await createEnvironment(api);
     await archive(api, 'environment', env.id);
-    expectError(await post(world.body({ environment_id: env.id })), 400, 'invalid_request_error', ['environment_id', env.id]);
+    expectError(await post(world.body({ environment_id: env.id })), 400, 'invalid_request_error', 'environment_id', env.id);
   });
 
   test('vaults: 404 missing, 400 archived', async () => {
     const ok = await createVault(api);
-    expectError(await post(world.body({ vault_ids: [ok.id, 'vlt_missing'] })), 404, 'not_found_error', ['vault_ids.1', 'vlt_missing']);
+    expectError(await post(world.body({ vault_ids: [ok.id, 'vlt_missing'] })), 404, 'not_found_error', 'vault_ids.1', 'vlt_missing');
     const archived = await createVault(api);
     await archive(api, 'vault', archived.id);
-    expectError(await post(world.body({ vault_ids: [archived.id] })), 400, 'invalid_request_error', ['vault_ids.0', archived.id]);
+    expectError(await post(world.body({ vault_ids: [archived.id] })), 400, 'invalid_request_error', 'vault_ids.0', archived.id);
   });
 
   test('resource files: 404 missing or deleted', async () => {
-    expectError(await post(world.body({ resources: [{ type: 'file', file_id: 'file_missing' }] })), 404, 'not_found_error', ['resources.0.file_id']);
+    expectError(await post(world.body({ resources: [{ type: 'file', file_id: 'file_missing' }] })), 404, 'not_found_error', 'resources.0.file_id');
     const file = await uploadFile(api);
-    await deleteFile(api, file.id);
-    expectError(await post(world.body({ resources: [{ type: 'file', file_id: file.id }] })), 404, 'not_found_error', [file.id]);
+    await remove(api, 'file', file.id);
+    expectError(await post(world.body({ resources: [{ type: 'file', file_id: file.id }] })), 404, 'not_found_error', file.id);
   });
 
   test('rubric files: 404 missing; an existing one is accepted', async () => {
@@ -286,7 +275,7 @@ describe('references must exist in the tenant and not be archived', () => {
       await post(world.body({ initial_events: [outcome({ type: 'file', file_id: 'file_missing' })] })),
       404,
       'not_found_error',
-      ['initial_events.0.rubric.file_id'],
+      'initial_events.0.rubric.file_id',
     );
     const file = await uploadFile(api, 'rubric.md', '# Rubric');
     const d = await createDeployment(api, world.body({ initial_events: [outcome({ type: 'file', file_id: file.id })] }));
@@ -301,18 +290,18 @@ describe('references must exist in the tenant and not be archived', () => {
       await post(world.body({ initial_events: [message(image('file_missing'))] })),
       404,
       'not_found_error',
-      ['initial_events.0.content.1.source.file_id', 'file_missing'],
+      'initial_events.0.content.1.source.file_id', 'file_missing',
     );
     const file = await uploadFile(api, 'report.txt');
     expectError(
       await post(world.body({ initial_events: [message(image(file.id)), message(document(file.id), document('file_gone'))] })),
       404,
       'not_found_error',
-      ['initial_events.1.content.2.source.file_id', 'file_gone'],
+      'initial_events.1.content.2.source.file_id', 'file_gone',
     );
     const gone = await uploadFile(api, 'gone.txt');
-    await deleteFile(api, gone.id);
-    expectError(await post(world.body({ initial_events: [message(document(gone.id))] })), 404, 'not_found_error', ['initial_events.0.content.1.source.file_id', gone.id]);
+    await remove(api, 'file', gone.id);
+    expectError(await post(world.body({ initial_events: [message(document(gone.id))] })), 404, 'not_found_error', 'initial_events.0.content.1.source.file_id', gone.id);
 
     // The same file in a resource, a block and a rubric is one reference, asked about once.
     const events = [message(image(file.id), document(file.id)), outcome({ type: 'file', file_id: file.id })];
@@ -328,7 +317,7 @@ describe('references must exist in the tenant and not be archived', () => {
       await post(world.body({ resources: [{ type: 'memory_store', memory_store_id: 'memstore_missing' }] })),
       404,
       'not_found_error',
-      ['resources.0.memory_store_id'],
+      'resources.0.memory_store_id',
     );
     const store = await createMemoryStore(api);
     await archive(api, 'memory_store', store.id);
@@ -336,7 +325,7 @@ describe('references must exist in the tenant and not be archived', () => {
       await post(world.body({ resources: [{ type: 'memory_store', memory_store_id: store.id }] })),
       400,
       'invalid_request_error',
-      ['resources.0.memory_store_id', store.id],
+      'resources.0.memory_store_id', store.id,
     );
   });
 
@@ -366,14 +355,14 @@ describe('system.message', () => {
   for (const [name, events, path] of misplaced) {
     test(`${name}: 400`, async () => {
       const res = await post(world.body({ initial_events: events() }));
-      expectError(res, 400, 'invalid_request_error', ['system.message']);
+      expectError(res, 400, 'invalid_request_error', 'system.message');
       expect(res.body.error.message).toStartWith(path);
     });
   }
   test("rejected when the agent's model does not accept system messages", async () => {
     const agent = await createAgent(api, { model: MODELS.noSystemMessages });
     const res = await post(world.body({ agent: agent.id, initial_events: [userMessage(), systemMessage()] }));
-    expectError(res, 400, 'invalid_request_error', ['initial_events.1', MODELS.noSystemMessages]);
+    expectError(res, 400, 'invalid_request_error', 'initial_events.1', MODELS.noSystemMessages);
   });
 });
 
@@ -381,7 +370,7 @@ describe('budget', () => {
   const budget = { type: 'limit', max_list_cost: { currency: 'USD', amount: '1000' } };
   test("rejected when the agent's model has no public list price", async () => {
     const agent = await createAgent(api, { model: MODELS.unpriced });
-    expectError(await post(world.body({ agent: agent.id, budget })), 400, 'invalid_request_error', ['budget', MODELS.unpriced]);
+    expectError(await post(world.body({ agent: agent.id, budget })), 400, 'invalid_request_error', 'budget', MODELS.unpriced);
     // Without a budget the same agent deploys fine.
     expect((await post(world.body({ agent: agent.id }))).status).toBe(200);
   });
@@ -393,10 +382,10 @@ describe('budget', () => {
 
 describe('mount paths', () => {
   const cases: Array<[string, () => unknown[], string]> = [
-    ['two explicit paths', () => [repo({ mount_path: '/data' }), repo({ url: 'https://github.com/a/other', mount_path: '/data' })], 'resources.1.mount_path'],
-    ['a default and an explicit path', () => [repo(), { type: 'file', file_id: 'file_x', mount_path: '/workspace/widgets' }], 'resources.1.mount_path'],
-    ['two default repository paths', () => [repo(), repo({ url: 'https://gitlab.com/other/widgets' })], 'resources.1.mount_path'],
-    ['the same path spelled with a trailing slash', () => [repo({ mount_path: '/data/' }), repo({ mount_path: '/data' })], 'resources.1.mount_path'],
+    ['two explicit paths', () => [repository({ mount_path: '/data' }), repository({ url: 'https://github.com/a/other', mount_path: '/data' })], 'resources.1.mount_path'],
+    ['a default and an explicit path', () => [repository(), { type: 'file', file_id: 'file_x', mount_path: '/workspace/widgets' }], 'resources.1.mount_path'],
+    ['two default repository paths', () => [repository(), repository({ url: 'https://gitlab.com/other/widgets' })], 'resources.1.mount_path'],
+    ['the same path spelled with a trailing slash', () => [repository({ mount_path: '/data/' }), repository({ mount_path: '/data' })], 'resources.1.mount_path'],
   ];
   for (const [name, resources, path] of cases) {
     test(`duplicate: ${name}: 400`, async () => {
@@ -411,8 +400,8 @@ describe('mount paths', () => {
     expect(d.resources.map((r: any) => r.mount_path)).toEqual([`/mnt/session/uploads/${file.id}`, '/a']);
   });
   test('a repository URL with no name needs a mount path', async () => {
-    expectError(await post(world.body({ resources: [repo({ url: 'https://github.com/' })] })), 400, 'invalid_request_error', ['resources.0']);
-    expect((await post(world.body({ resources: [repo({ url: 'https://github.com/', mount_path: '/src' })] }))).status).toBe(200);
+    expectError(await post(world.body({ resources: [repository({ url: 'https://github.com/' })] })), 400, 'invalid_request_error', 'resources.0');
+    expect((await post(world.body({ resources: [repository({ url: 'https://github.com/', mount_path: '/src' })] }))).status).toBe(200);
   });
 });
 
@@ -423,7 +412,7 @@ describe('the repository token', () => {
     const previous = setLogSink((line) => lines.push(line));
     let d: any;
     try {
-      d = await createDeployment(api, world.body({ resources: [repo({ mount_path: '/a' }), repo({ authorization_token: token, mount_path: '/b' })] }));
+      d = await createDeployment(api, world.body({ resources: [repository({ mount_path: '/a' }), repository({ authorization_token: token, mount_path: '/b' })] }));
     } finally {
       setLogSink(previous);
     }

@@ -3,10 +3,11 @@
  * isolation. A manual clock gives every deployment a known creation time.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { sql } from 'drizzle-orm';
 import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
+import { expectError, expectOk } from '../support/expect';
 import { createAgent, createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
+import { allPages } from '../support/pages';
 import { Stack } from '../support/stack';
 
 const clock = new ManualClock('2026-05-01T10:00:00.000Z');
@@ -19,18 +20,10 @@ let expected: Array<{ id: string; created_at: string; agent: string }> = [];
 let pausedId: string;
 let archivedId: string;
 
-async function allPages(call: ApiClient, query: Record<string, string>) {
-  const seen: any[] = [];
-  let page: string | undefined = query.page;
-  let pages = 0;
-  do {
-    const res: ApiResponse = await call('GET', '/v1/deployments', { query: { ...query, page } });
-    expect(res.status).toBe(200);
-    seen.push(...res.body.data);
-    page = res.body.next_page ?? undefined;
-    pages += 1;
-  } while (page && pages < 100);
-  return { items: seen, pages };
+/** Every deployment the walk yields, and how many pages it took. */
+async function walk(call: ApiClient, query: Record<string, string>) {
+  const pages = await allPages(call, '/v1/deployments', query);
+  return { items: pages.flat(), pages: pages.length };
 }
 
 beforeAll(async () => {
@@ -53,34 +46,30 @@ beforeAll(async () => {
   }
   expected = made.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
 
-  // Pause and archive one each in the service's own table: their endpoints are another issue.
-  const { db } = stack.service('deployments').database;
+  // Pause one and archive another through their routes, the archive at a known instant.
   pausedId = expected[2].id;
   archivedId = expected[4].id;
-  await db.execute(sql`UPDATE deployments SET status = 'paused', paused_reason = '{"type":"manual"}' WHERE id = ${pausedId}`);
-  await db.execute(sql`UPDATE deployments SET archived_at = '2026-05-01 11:00:00.000' WHERE id = ${archivedId}`);
+  expectOk(await api('POST', `/v1/deployments/${pausedId}/pause`), 'pause');
+  clock.set('2026-05-01T11:00:00.000Z');
+  expectOk(await api('POST', `/v1/deployments/${archivedId}/archive`), 'archive');
 });
 afterAll(() => stack?.stop());
 
-function expect400(res: ApiResponse, message: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.error.type).toBe('invalid_request_error');
-  expect(res.body.error.message).toContain(message);
-}
+const expect400 = (res: ApiResponse, message: string) => expectError(res, 400, 'invalid_request_error', message);
 
 const ids = (items: any[]) => items.map((d) => d.id);
 const live = () => expected.filter((d) => d.id !== archivedId);
 
 describe('pagination', () => {
   test('newest first across pages, no duplicates, none missing', async () => {
-    const { items, pages } = await allPages(api, { limit: '3' });
+    const { items, pages } = await walk(api, { limit: '3' });
     expect(ids(items)).toEqual(ids(live()));
     expect(pages).toBe(Math.ceil(live().length / 3));
   });
 
   test('every page size walks the same order', async () => {
     for (const limit of [1, 2, 5, 13, 100]) {
-      expect(ids((await allPages(api, { limit: String(limit) })).items)).toEqual(ids(live()));
+      expect(ids((await walk(api, { limit: String(limit) })).items)).toEqual(ids(live()));
     }
   });
 
@@ -94,7 +83,7 @@ describe('pagination', () => {
     const first = await api('GET', '/v1/deployments', { query: { limit: '4' } });
     clock.advance(1000);
     const late = await createDeployment(api, world.body({ name: 'late' }));
-    const rest = await allPages(api, { limit: '4', page: first.body.next_page });
+    const rest = await walk(api, { limit: '4', page: first.body.next_page });
     const walked = [...ids(first.body.data), ...ids(rest.items)];
     expect(walked).not.toContain(late.id);
     expect(walked).toEqual(ids(live()));
@@ -114,22 +103,22 @@ describe('pagination', () => {
 
 describe('filters', () => {
   test('agent_id', async () => {
-    const { items } = await allPages(api, { agent_id: otherAgent.id, limit: '2' });
+    const { items } = await walk(api, { agent_id: otherAgent.id, limit: '2' });
     expect(ids(items)).toEqual(ids(live().filter((d) => d.agent === otherAgent.id)));
     expect(items.length).toBeGreaterThan(0);
     expect((await api('GET', '/v1/deployments', { query: { agent_id: 'agent_000000000000000000000000' } })).body.data).toEqual([]);
   });
 
   test('status', async () => {
-    const paused = await allPages(api, { status: 'paused' });
+    const paused = await walk(api, { status: 'paused' });
     expect(ids(paused.items)).toEqual([pausedId]);
-    const active = await allPages(api, { status: 'active', limit: '4' });
+    const active = await walk(api, { status: 'active', limit: '4' });
     expect(ids(active.items)).toEqual(ids(live().filter((d) => d.id !== pausedId)));
   });
 
   test('include_archived', async () => {
-    expect(ids((await allPages(api, { include_archived: 'true', limit: '4' })).items)).toEqual(ids(expected));
-    expect(ids((await allPages(api, { include_archived: 'false', limit: '4' })).items)).toEqual(ids(live()));
+    expect(ids((await walk(api, { include_archived: 'true', limit: '4' })).items)).toEqual(ids(expected));
+    expect(ids((await walk(api, { include_archived: 'false', limit: '4' })).items)).toEqual(ids(live()));
   });
 
   test('created_at[gte] and created_at[lte] are inclusive', async () => {
@@ -137,18 +126,18 @@ describe('filters', () => {
     const upper = sorted[3].created_at;
     const lower = sorted[8].created_at;
     const within = sorted.filter((d) => d.created_at >= lower && d.created_at <= upper);
-    const res = await allPages(api, { 'created_at[gte]': lower, 'created_at[lte]': upper, limit: '2' });
+    const res = await walk(api, { 'created_at[gte]': lower, 'created_at[lte]': upper, limit: '2' });
     expect(ids(res.items)).toEqual(ids(within));
     expect(ids(res.items)).toContain(sorted[3].id);
     expect(ids(res.items)).toContain(sorted[8].id);
     // Offsets are honoured: the same instant written in another zone selects the same rows.
     const shifted = new Date(lower).toISOString().replace('Z', '+00:00');
-    expect(ids((await allPages(api, { 'created_at[gte]': shifted, 'created_at[lte]': upper })).items)).toEqual(ids(within));
+    expect(ids((await walk(api, { 'created_at[gte]': shifted, 'created_at[lte]': upper })).items)).toEqual(ids(within));
   });
 
   test('filters combine', async () => {
     const upper = live()[5].created_at;
-    const res = await allPages(api, { agent_id: world.agent.id, 'created_at[lte]': upper, status: 'active' });
+    const res = await walk(api, { agent_id: world.agent.id, 'created_at[lte]': upper, status: 'active' });
     expect(ids(res.items)).toEqual(
       ids(live().filter((d) => d.agent === world.agent.id && d.created_at <= upper && d.id !== pausedId)),
     );
@@ -213,9 +202,8 @@ describe('cursors', () => {
     expect(vaults.status).toBe(200);
     const vaultPage = await api('GET', '/v1/vaults', { query: { limit: '1' } });
     const foreign = vaultPage.body.next_page;
-    if (typeof foreign === 'string') {
-      expect400(await api('GET', '/v1/deployments', { query: { limit: '1', page: foreign } }), 'invalid page cursor');
-    }
+    expect(foreign).toBeString();
+    expect400(await api('GET', '/v1/deployments', { query: { limit: '1', page: foreign } }), 'invalid page cursor');
   });
 });
 
@@ -228,7 +216,7 @@ describe('tenant isolation', () => {
     const theirs = await deploymentWorld(other);
     const mine = await createDeployment(other, theirs.body());
     expect(ids((await other('GET', '/v1/deployments')).body.data)).toEqual([mine.id]);
-    expect(ids((await allPages(api, { include_archived: 'true' })).items)).not.toContain(mine.id);
+    expect(ids((await walk(api, { include_archived: 'true' })).items)).not.toContain(mine.id);
   });
 
   test('same organization, other workspace: isolated too', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient } from '../support/api';
+import { expectOk } from '../support/expect';
 import { createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
 import { Stack } from '../support/stack';
 
@@ -23,30 +24,29 @@ afterAll(() => stack?.stop());
 
 const schedule = (expression: string, timezone: string) => ({ schedule: { type: 'cron', expression, timezone } });
 
-test('spring forward: 02:30 New York does not exist on 8 March 2026 and is not listed', async () => {
-  clock.set('2026-03-07T12:00:00.000Z');
-  const d = await createDeployment(api, world.body(schedule('30 2 * * *', 'America/New_York')));
-  expect(d.created_at).toBe('2026-03-07T12:00:00.000Z');
-  expect(d.schedule.upcoming_runs_at).toEqual([
-    '2026-03-09T06:30:00.000Z',
-    '2026-03-10T06:30:00.000Z',
-    '2026-03-11T06:30:00.000Z',
-    '2026-03-12T06:30:00.000Z',
-    '2026-03-13T06:30:00.000Z',
-  ]);
-});
-
-test('fall back: 01:30 New York happens twice on 1 November 2026 and is listed twice', async () => {
-  clock.set('2026-10-31T12:00:00.000Z');
-  const d = await createDeployment(api, world.body(schedule('30 1 * * *', 'America/New_York')));
-  expect(d.schedule.upcoming_runs_at).toEqual([
-    '2026-11-01T05:30:00.000Z',
-    '2026-11-01T06:30:00.000Z',
-    '2026-11-02T06:30:00.000Z',
-    '2026-11-03T06:30:00.000Z',
-    '2026-11-04T06:30:00.000Z',
-  ]);
-});
+/** New York's two DST changes of 2026: each row is a clock, a daily schedule and its next five occurrences. */
+const DST_CASES = [
+  {
+    name: 'spring forward: 02:30 New York does not exist on 8 March 2026 and is not listed',
+    now: '2026-03-07T12:00:00.000Z',
+    expression: '30 2 * * *',
+    upcoming: ['2026-03-09T06:30:00.000Z', '2026-03-10T06:30:00.000Z', '2026-03-11T06:30:00.000Z', '2026-03-12T06:30:00.000Z', '2026-03-13T06:30:00.000Z'],
+  },
+  {
+    name: 'fall back: 01:30 New York happens twice on 1 November 2026 and is listed twice',
+    now: '2026-10-31T12:00:00.000Z',
+    expression: '30 1 * * *',
+    upcoming: ['2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-02T06:30:00.000Z', '2026-11-03T06:30:00.000Z', '2026-11-04T06:30:00.000Z'],
+  },
+];
+for (const { name, now, expression, upcoming } of DST_CASES) {
+  test(name, async () => {
+    clock.set(now);
+    const d = await createDeployment(api, world.body(schedule(expression, 'America/New_York')));
+    expect(d.created_at).toBe(now);
+    expect(d.schedule.upcoming_runs_at).toEqual(upcoming);
+  });
+}
 
 test('occurrences are strictly after now and move with the clock when listed', async () => {
   clock.set('2026-06-01T08:59:59.999Z');
@@ -71,7 +71,7 @@ test('archived: upcoming_runs_at is empty, the schedule and last_run_at are kept
   await db.execute(
     sql`UPDATE deployments SET archived_at = '2026-06-10 00:00:01.000', last_run_at = '2026-06-09 23:30:00.000' WHERE id = ${archived.id}`,
   );
-  await db.execute(sql`UPDATE deployments SET status = 'paused', paused_reason = '{"type":"manual"}' WHERE id = ${paused.id}`);
+  expectOk(await api('POST', `/v1/deployments/${paused.id}/pause`), 'pause');
   const listed = (await api('GET', '/v1/deployments', { query: { limit: '100', include_archived: 'true' } })).body.data;
   const a = listed.find((x: any) => x.id === archived.id);
   expect(a.schedule).toEqual({

@@ -11,6 +11,8 @@ import { ApiError } from '@shared/errors/api-error';
 import { setLogSink } from '@shared/log/logger';
 import type { ServiceRuntime } from '@shared/runtime/service-runtime';
 import { apiClient, type ApiResponse } from '../support/api';
+import { eventually } from '../support/eventually';
+import { expectError } from '../support/expect';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { infrastructure } from '../support/infrastructure';
 import { Stack } from '../support/stack';
@@ -23,26 +25,14 @@ import { TcpProxy } from '../support/tcp-proxy';
  * MariaDB is cut under the service, a real pool is exhausted, a real deadlock is provoked.
  */
 function expectOverloaded(response: ApiResponse): void {
-  expect({ status: response.status, type: response.body?.type, error: response.body?.error?.type }).toEqual({
-    status: 503,
-    type: 'error',
-    error: 'overloaded_error',
-  });
-  expect(response.body.request_id).toBe(response.headers.get('request-id'));
+  expectError(response, 503, 'overloaded_error');
   // Nothing about the database's address or the driver's error reaches the caller.
   // (The error alone: the random request id may spell anything.)
   expect(JSON.stringify(response.body.error)).not.toMatch(/127\.0\.0\.1|ECONN|PROTOCOL_|mysql|sql/i);
 }
 
-/** Bounded polling while the pool reconnects; no assertion depends on how long it takes. */
-async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await attempt();
-  for (let i = 0; i < 100 && !done(value); i++) {
-    await Bun.sleep(50);
-    value = await attempt();
-  }
-  return value;
-}
+/** How long the pool may take to reconnect; the waits only bound it, no assertion depends on it. */
+const RECONNECT = { timeoutMs: 5000, intervalMs: 50 };
 
 let stack: Stack;
 let proxy: TcpProxy;
@@ -79,8 +69,9 @@ describe('the database goes away under a service', () => {
       proxy.thaw();
     }
     const again = await eventually(
-      () => fetch(`http://127.0.0.1:${deployments.healthPort()}/readyz`),
-      (response) => response.status === 200,
+      'readiness after the thaw',
+      async () => ((response) => (response.status === 200 ? response : undefined))(await fetch(`http://127.0.0.1:${deployments.healthPort()}/readyz`)),
+      RECONNECT,
     );
     expect(again.status).toBe(200);
   });
@@ -107,8 +98,9 @@ describe('the database goes away under a service', () => {
     }
 
     const created = await eventually(
-      () => api('POST', '/v1/deployments', { body: world.body({ name: 'after the outage' }) }),
-      (res) => res.status === 200,
+      'a create after the outage',
+      async () => ((res) => (res.status === 200 ? res : undefined))(await api('POST', '/v1/deployments', { body: world.body({ name: 'after the outage' }) })),
+      RECONNECT,
     );
     expect(created.status).toBe(200);
     expect((await api('GET', `/v1/deployments/${existing.id}`)).status).toBe(200);
@@ -180,8 +172,9 @@ describe("the gateway's own database (API key lookups) goes away", () => {
     expect(logged.some((line) => line.msg === 'not ready' && JSON.stringify(line.error).includes('ECONNREFUSED'))).toBe(true);
 
     const after = await eventually(
-      () => apiClient(gateway.url, key)('GET', '/v1/models'),
-      (res) => res.status !== 503,
+      'the gateway past its outage',
+      async () => ((res) => (res.status !== 503 ? res : undefined))(await apiClient(gateway.url, key)('GET', '/v1/models')),
+      RECONNECT,
     );
     // Authenticated again; the catalog itself is on the stack's bus prefix and answers.
     expect(after.status).toBe(200);

@@ -19,7 +19,8 @@ import { apiClient } from '../support/api';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { infrastructure } from '../support/infrastructure';
 import { Stack } from '../support/stack';
-import { eventually, readStream } from '../support/streams';
+import { eventually } from '../support/eventually';
+import { readStream } from '../support/streams';
 
 const root = new URL('../..', import.meta.url).pathname;
 

@@ -14,7 +14,7 @@ import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { infrastructure } from '../support/infrastructure';
 import { Stack } from '../support/stack';
-import { eventually } from '../support/streams';
+import { eventually } from '../support/eventually';
 
 let stack: Stack;
 let a: ApiClient;

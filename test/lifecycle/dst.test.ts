@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
-import { expectOk } from './support/assertions';
+import { expectOk } from '../support/expect';
 import { LifecycleStack, type Tenant$ } from './support/lifecycle-stack';
 
 let world: LifecycleStack;

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
-import { expectOk } from './support/assertions';
+import { expectOk } from '../support/expect';
 import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
 
 const START = '2026-05-04T08:00:00.000Z';

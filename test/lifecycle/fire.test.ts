@@ -20,7 +20,7 @@ import {
   userMessage,
   type DeploymentWorld,
 } from '../support/fixtures';
-import { expectError, expectOk } from './support/assertions';
+import { expectError, expectOk } from '../support/expect';
 import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
 
 const EVERY_5_MINUTES = { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' };

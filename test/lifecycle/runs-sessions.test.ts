@@ -11,7 +11,7 @@ import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient } from '../support/api';
 import { createDeployment, createVault, deploymentWorld, remove } from '../support/fixtures';
 import { Stack } from '../support/stack';
-import { expectError, expectOk } from './support/assertions';
+import { expectError, expectOk } from '../support/expect';
 
 const clock = new ManualClock('2026-07-01T00:00:00.000Z');
 let stack: Stack;
@@ -127,11 +127,11 @@ describe('GET /v1/deployment_runs', () => {
     const first = await listRuns({ limit: '2', trigger_type: 'manual' });
     const page = first.next_page as string;
     expect(page).toEqual(expect.any(String));
-    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'schedule', page } }), 400, 'invalid_request_error', ['invalid page cursor']);
-    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '3', trigger_type: 'manual', page } }), 400, 'invalid_request_error', ['invalid page cursor']);
-    expectError(await api('GET', '/v1/sessions', { query: { limit: '2', page } }), 400, 'invalid_request_error', ['invalid page cursor']);
-    expectError(await otherApi('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page } }), 400, 'invalid_request_error', ['invalid page cursor']);
-    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page: page.slice(0, -2) + 'AA' } }), 400, 'invalid_request_error', ['invalid page cursor']);
+    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'schedule', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '3', trigger_type: 'manual', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await api('GET', '/v1/sessions', { query: { limit: '2', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await otherApi('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page: page.slice(0, -2) + 'AA' } }), 400, 'invalid_request_error', 'invalid page cursor');
   });
 
   test('invalid filter values, unknown or repeated parameters: 400 naming the parameter', async () => {
@@ -144,11 +144,11 @@ describe('GET /v1/deployment_runs', () => {
       [{ limit: '101' }, 'limit'],
       [{ status: 'paused' }, 'status'],
     ];
-    for (const [query, name] of bad) expectError(await api('GET', '/v1/deployment_runs', { query }), 400, 'invalid_request_error', [name]);
+    for (const [query, name] of bad) expectError(await api('GET', '/v1/deployment_runs', { query }), 400, 'invalid_request_error', name);
     const url = new URL('/v1/deployment_runs?beta=true&has_error=true&has_error=false', stack.url);
     const repeated = await fetch(url, { headers: { 'x-api-key': (await stack.createKey()).secret, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'managed-agents-2026-04-01' } });
     expect(repeated.status).toBe(400);
-    expectError(await api('GET', '/v1/deployment_runs', { headers: { 'anthropic-beta': null } }), 400, 'invalid_request_error', ['anthropic-beta']);
+    expectError(await api('GET', '/v1/deployment_runs', { headers: { 'anthropic-beta': null } }), 400, 'invalid_request_error', 'anthropic-beta');
   });
 
   test('GET /v1/deployment_runs/{id}; another tenant sees neither the run nor the list', async () => {
@@ -184,7 +184,7 @@ describe('GET /v1/sessions', () => {
     expect(session).toMatchObject({ type: 'session', id: run.session_id, deployment_id: scheduledDeployment.id, status: 'idle', created_at: run.created_at });
     expectError(await otherApi('GET', `/v1/sessions/${run.session_id}`), 404, 'not_found_error');
     expect(expectOk(await otherApi('GET', '/v1/sessions')).data).toEqual([]);
-    expectError(await api('GET', '/v1/sessions', { query: { order: 'oldest' } }), 400, 'invalid_request_error', ['order']);
-    expectError(await api('GET', `/v1/sessions/${run.session_id}`, { query: { expand: '1' } }), 400, 'invalid_request_error', ['expand']);
+    expectError(await api('GET', '/v1/sessions', { query: { order: 'oldest' } }), 400, 'invalid_request_error', 'order');
+    expectError(await api('GET', `/v1/sessions/${run.session_id}`, { query: { expand: '1' } }), 400, 'invalid_request_error', 'expand');
   });
 });

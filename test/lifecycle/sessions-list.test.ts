@@ -9,7 +9,7 @@ import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient } from '../support/api';
 import { createAgent, createAgentVersion, createDeployment, createEnvironment, createMemoryStore, userMessage } from '../support/fixtures';
 import { Stack } from '../support/stack';
-import { expectError, expectOk } from './support/assertions';
+import { expectError, expectOk } from '../support/expect';
 
 interface Made {
   id: string;
@@ -240,7 +240,7 @@ describe('cursors and validation', () => {
   test('a cursor, next or prev, only works with the filters, order and limit it was issued for', async () => {
     const query = { agent_id: agentA.id, statuses: ['idle', 'running'], order: 'asc', limit: '2' } as Query;
     const second = await page({ ...query, page: (await page(query)).next_page });
-    const invalid = async (q: Query, client = api) => expectError(await list(q, client), 400, 'invalid_request_error', ['invalid page cursor']);
+    const invalid = async (q: Query, client = api) => expectError(await list(q, client), 400, 'invalid_request_error', 'invalid page cursor');
     for (const cursor of [second.next_page, second.prev_page]) {
       await invalid({ ...query, order: 'desc', page: cursor });
       await invalid({ ...query, statuses: ['idle'], page: cursor });
@@ -250,7 +250,7 @@ describe('cursors and validation', () => {
       await invalid({ agent_id: agentA.id, statuses: ['idle', 'running'], limit: '2', page: cursor });
       await invalid({ ...query, page: cursor }, otherApi);
       await invalid({ ...query, page: `${cursor.slice(0, -2)}AA` });
-      expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', page: cursor } }), 400, 'invalid_request_error', ['invalid page cursor']);
+      expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
     }
     // The same set of statuses in another spelling is the same filter.
     const reordered = await page({ ...query, statuses: ['running', 'idle', 'idle'], page: second.next_page });
@@ -284,7 +284,7 @@ describe('cursors and validation', () => {
     for (const [search, name] of bad) {
       const res = await api('GET', `/v1/sessions?${search}`);
       expect({ search, status: res.status }).toEqual({ search, status: 400 });
-      expectError(res, 400, 'invalid_request_error', [name]);
+      expectError(res, 400, 'invalid_request_error', name);
     }
   });
 });

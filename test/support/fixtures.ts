@@ -3,8 +3,8 @@
  * is made through the public HTTP routes, the way a client would, so tests exercise the real
  * services and never reach into another service's database.
  */
-import { expect } from 'bun:test';
-import type { ApiClient, ApiResponse } from './api';
+import type { ApiClient } from './api';
+import { expectOk } from './expect';
 
 /** Models shipped in services/catalog/models.json, by the property a test needs. */
 export const MODELS = {
@@ -16,44 +16,37 @@ export const MODELS = {
   unpriced: 'claude-private-preview',
 } as const;
 
-function created<T = any>(response: ApiResponse<T>, what: string): T {
-  if (response.status !== 200) {
-    throw new Error(`creating ${what} failed: ${response.status} ${JSON.stringify(response.body)}`);
-  }
-  return response.body;
-}
-
 export async function createAgent(api: ApiClient, overrides: Record<string, unknown> = {}) {
-  return created(await api('POST', '/v1/agents', { body: { name: 'fixture agent', model: MODELS.priced, ...overrides } }), 'agent');
+  return expectOk(await api('POST', '/v1/agents', { body: { name: 'fixture agent', model: MODELS.priced, ...overrides } }), 'creating agent');
 }
 
 /** Updating an agent creates its next version. */
 export async function createAgentVersion(api: ApiClient, agent: { id: string; version: number }, overrides: Record<string, unknown> = {}) {
-  return created(
+  return expectOk(
     await api('POST', `/v1/agents/${agent.id}`, { body: { version: agent.version, system: `v${agent.version + 1}`, ...overrides } }),
-    'agent version',
+    'creating agent version',
   );
 }
 
 export async function createEnvironment(api: ApiClient, overrides: Record<string, unknown> = {}) {
-  return created(
+  return expectOk(
     await api('POST', '/v1/environments', { body: { name: 'fixture environment', config: { type: 'cloud' }, ...overrides } }),
-    'environment',
+    'creating environment',
   );
 }
 
 export async function uploadFile(api: ApiClient, name = 'notes.txt', content = 'fixture file content') {
   const form = new FormData();
   form.append('file', new File([content], name, { type: 'text/plain' }));
-  return created(await api('POST', '/v1/files', { rawBody: form }), 'file');
+  return expectOk(await api('POST', '/v1/files', { rawBody: form }), 'creating file');
 }
 
 export async function createMemoryStore(api: ApiClient, overrides: Record<string, unknown> = {}) {
-  return created(await api('POST', '/v1/memory_stores', { body: { name: 'fixture store', ...overrides } }), 'memory store');
+  return expectOk(await api('POST', '/v1/memory_stores', { body: { name: 'fixture store', ...overrides } }), 'creating memory store');
 }
 
 export async function createVault(api: ApiClient, overrides: Record<string, unknown> = {}) {
-  return created(await api('POST', '/v1/vaults', { body: { display_name: 'fixture vault', ...overrides } }), 'vault');
+  return expectOk(await api('POST', '/v1/vaults', { body: { display_name: 'fixture vault', ...overrides } }), 'creating vault');
 }
 
 const ARCHIVE_PATHS = {
@@ -65,12 +58,7 @@ const ARCHIVE_PATHS = {
 
 export async function archive(api: ApiClient, kind: keyof typeof ARCHIVE_PATHS, id: string) {
   const response = await api('POST', ARCHIVE_PATHS[kind](id));
-  created(response, `archive of ${kind} ${id}`);
-}
-
-export async function deleteFile(api: ApiClient, id: string) {
-  const response = await api('DELETE', `/v1/files/${id}`);
-  expect(response.status).toBe(200);
+  expectOk(response, `archive of ${kind} ${id}`);
 }
 
 /** The smallest valid initial event list. */
@@ -103,7 +91,7 @@ export async function deploymentWorld(api: ApiClient, agentOverrides: Record<str
 }
 
 export async function createDeployment(api: ApiClient, body: Record<string, unknown>) {
-  return created(await api('POST', '/v1/deployments', { body }), 'deployment');
+  return expectOk(await api('POST', '/v1/deployments', { body }), 'creating deployment');
 }
 
 const DELETE_PATHS = {
@@ -115,7 +103,7 @@ const DELETE_PATHS = {
 
 /** Deletes a catalog resource or a vault for good (what makes a deployment's reference dangle). */
 export async function remove(api: ApiClient, kind: keyof typeof DELETE_PATHS, id: string) {
-  created(await api('DELETE', DELETE_PATHS[kind](id)), `delete of ${kind} ${id}`);
+  expectOk(await api('DELETE', DELETE_PATHS[kind](id)), `delete of ${kind} ${id}`);
 }
 
 /** A repository resource as a request carries it, token included. */

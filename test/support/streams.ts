@@ -19,14 +19,3 @@ export async function readStream(nc: NatsConnection, stream: string): Promise<St
   }
   return out;
 }
-
-/** Polls `probe` until it returns a value (not undefined); fails with `what` after the deadline. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(25);
-  }
-}

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { setLogSink, type LogSink } from '@shared/log/logger';
 import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
+import { createVault } from '../support/fixtures';
+import { expectError, expectOk } from '../support/expect';
+import { allPages } from '../support/pages';
 import {
   createBearer,
   createEnvVar,
-  createVault,
-  expectError,
   expectNoSecrets,
-  ok,
   rawRows,
   resolveCredentials,
   uniqueSecret,
@@ -69,7 +69,7 @@ describe('vault credentials', () => {
       updated_at: res.body.created_at,
       archived_at: null,
     });
-    expect(ok(await api('GET', `/v1/vaults/${vault.id}/credentials/${res.body.id}`), 'get')).toEqual(res.body);
+    expect(expectOk(await api('GET', `/v1/vaults/${vault.id}/credentials/${res.body.id}`), 'get')).toEqual(res.body);
   });
 
   test('environment_variable: name, networking and injection defaults; value never shown', async () => {
@@ -82,7 +82,7 @@ describe('vault credentials', () => {
       networking: { type: 'limited', allowed_hosts: ['api.example.com', '*.example.org'] },
       injection_location: { body: true, header: true },
     });
-    const headerOnly = ok(
+    const headerOnly = expectOk(
       await api('POST', `/v1/vaults/${vault.id}/credentials`, {
         body: {
           auth: {
@@ -103,7 +103,7 @@ describe('vault credentials', () => {
   test('mcp_oauth: tokens and client secret stay sealed; the refresh configuration is shown', async () => {
     const vault = await createVault(api);
     const expires = new Date(Date.now() + 3600_000).toISOString();
-    const res = ok(
+    const res = expectOk(
       await api('POST', `/v1/vaults/${vault.id}/credentials`, {
         body: {
           auth: {
@@ -174,7 +174,7 @@ describe('vault credentials', () => {
     });
     expectError(sameUrl, 409, 'invalid_request_error');
     // once the first is archived, the name is free again
-    ok(await api('POST', `/v1/vaults/${vault.id}/credentials/${first.id}/archive`), 'archive');
+    expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials/${first.id}/archive`), 'archive');
     await createEnvVar(api, vault.id, 'TOKEN', secret('dup3'));
   });
 
@@ -183,29 +183,23 @@ describe('vault credentials', () => {
     const other = await createVault(api);
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await createEnvVar(api, vault.id, `VAR_${i}`, secret(`list${i}`)));
-    const all = ok(await api('GET', `/v1/vaults/${vault.id}/credentials`), 'list');
+    const all = expectOk(await api('GET', `/v1/vaults/${vault.id}/credentials`), 'list');
     expect(all.data.map((c: any) => c.id).sort()).toEqual(made.map((c) => c.id).sort());
     expect(all.next_page).toBeNull();
-    const pages: any[] = [];
-    let page: string | undefined;
-    do {
-      const res = ok(await api('GET', `/v1/vaults/${vault.id}/credentials`, { query: { limit: '2', page } }), 'page');
-      pages.push(res.data);
-      page = res.next_page ?? undefined;
-    } while (page);
+    const pages = await allPages(api, `/v1/vaults/${vault.id}/credentials`, { limit: '2' });
     expect(pages.flat()).toEqual(all.data);
     expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
 
-    const first = ok(await api('GET', `/v1/vaults/${vault.id}/credentials`, { query: { limit: '2' } }), 'first');
+    const first = expectOk(await api('GET', `/v1/vaults/${vault.id}/credentials`, { query: { limit: '2' } }), 'first');
     expectError(await api('GET', `/v1/vaults/${other.id}/credentials`, { query: { limit: '2', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
     expectError(await api('GET', '/v1/vaults', { query: { limit: '2', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
 
-    const archived = ok(await api('POST', `/v1/vaults/${vault.id}/credentials/${made[0].id}/archive`), 'archive');
+    const archived = expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials/${made[0].id}/archive`), 'archive');
     expect(archived.archived_at).not.toBeNull();
-    expect(ok(await api('POST', `/v1/vaults/${vault.id}/credentials/${made[0].id}/archive`), 'again')).toEqual(archived);
-    const visible = ok(await api('GET', `/v1/vaults/${vault.id}/credentials`), 'after archive').data.map((c: any) => c.id);
+    expect(expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials/${made[0].id}/archive`), 'again')).toEqual(archived);
+    const visible = expectOk(await api('GET', `/v1/vaults/${vault.id}/credentials`), 'after archive').data.map((c: any) => c.id);
     expect(visible).not.toContain(made[0].id);
-    const withArchived = ok(await api('GET', `/v1/vaults/${vault.id}/credentials`, { query: { include_archived: 'true' } }), 'incl');
+    const withArchived = expectOk(await api('GET', `/v1/vaults/${vault.id}/credentials`, { query: { include_archived: 'true' } }), 'incl');
     expect(withArchived.data.map((c: any) => c.id)).toContain(made[0].id);
     expectError(await api('GET', '/v1/vaults/vlt_nope/credentials'), 404, 'not_found_error');
   });
@@ -214,7 +208,7 @@ describe('vault credentials', () => {
     const vault = await createVault(api);
     const kept = await createEnvVar(api, vault.id, 'KEPT', secret('kept'));
     const gone = await createEnvVar(api, vault.id, 'GONE', secret('gone'));
-    ok(await api('POST', `/v1/vaults/${vault.id}/credentials/${gone.id}/archive`), 'archive');
+    expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials/${gone.id}/archive`), 'archive');
     const row = (await rawRows(stack, 'vault_credentials')).find((r) => r.id === gone.id);
     expect(row.sealed_secret).toBeNull();
     const resolved = await resolveCredentials(stack, tenant, [vault.id]);
@@ -245,7 +239,7 @@ describe('vault credentials', () => {
     const pool = stack.service('vaults').database.pool;
     const sealedOf = async (id: string) => ((await pool.query('SELECT sealed_secret FROM vault_credentials WHERE id = ?', [id])) as any)[0][0].sealed_secret;
     const sealedBefore = await sealedOf(bearer.id);
-    const updated = ok(
+    const updated = expectOk(
       await api('POST', `/v1/vaults/${vault.id}/credentials/${bearer.id}`, {
         body: { display_name: 'rotated', metadata: { rotated: 'yes' }, auth: { type: 'static_bearer', token: newToken } },
       }),
@@ -255,12 +249,12 @@ describe('vault credentials', () => {
     expect(await sealedOf(bearer.id)).not.toBe(sealedBefore);
     // metadata-only updates leave the sealed secret alone
     const sealedAfter = await sealedOf(bearer.id);
-    ok(await api('POST', `/v1/vaults/${vault.id}/credentials/${bearer.id}`, { body: { metadata: { rotated: null } } }), 'meta');
+    expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials/${bearer.id}`, { body: { metadata: { rotated: null } } }), 'meta');
     expect(await sealedOf(bearer.id)).toBe(sealedAfter);
 
     const env = await createEnvVar(api, vault.id, 'UPDATABLE', secret('env-old'));
     const envValue = secret('env-new');
-    const envUpdated = ok(
+    const envUpdated = expectOk(
       await api('POST', `/v1/vaults/${vault.id}/credentials/${env.id}`, {
         body: { auth: { type: 'environment_variable', secret_value: envValue, networking: { type: 'unrestricted' }, injection_location: { body: false } } },
       }),
@@ -281,14 +275,14 @@ describe('vault credentials', () => {
     expectError(await api('POST', path, { body: { auth: { type: 'environment_variable', secret_name: 'RENAMED' } } }), 400, 'invalid_request_error', 'auth.secret_name');
     expectError(await api('POST', path, { body: { auth: { type: 'environment_variable', injection_location: { header: false } } } }), 400, 'invalid_request_error', 'auth.injection_location');
     expectError(await api('POST', path, { body: { display_name: '' } }), 400, 'invalid_request_error', 'display_name');
-    ok(await api('POST', `${path}/archive`), 'archive');
+    expectOk(await api('POST', `${path}/archive`), 'archive');
     expectError(await api('POST', path, { body: { display_name: 'late' } }), 400, 'invalid_request_error', 'archived');
     expectError(await api('POST', `/v1/vaults/${vault.id}/credentials/vcrd_nope`, { body: { display_name: 'x' } }), 404, 'not_found_error');
   });
 
   test('update mcp_oauth: new tokens and client secret, the endpoint auth method and client stay', async () => {
     const vault = await createVault(api);
-    const created = ok(
+    const created = expectOk(
       await api('POST', `/v1/vaults/${vault.id}/credentials`, {
         body: {
           auth: {
@@ -309,7 +303,7 @@ describe('vault credentials', () => {
     );
     const access = secret('oa-access2');
     const clientSecret = secret('oa-client2');
-    const updated = ok(
+    const updated = expectOk(
       await api('POST', `/v1/vaults/${vault.id}/credentials/${created.id}`, {
         body: {
           auth: {
@@ -339,7 +333,7 @@ describe('vault credentials', () => {
     const bearer = await createBearer(api, vault.id, token, 'https://resolve.example/sse');
     const env = await createEnvVar(api, vault.id, 'RESOLVE_ME', value);
     const archived = await createVault(api);
-    ok(await api('POST', `/v1/vaults/${archived.id}/archive`), 'archive');
+    expectOk(await api('POST', `/v1/vaults/${archived.id}/archive`), 'archive');
     const empty = await createVault(api);
 
     const reply = await resolveCredentials(stack, tenant, ['vlt_000000000000000000000000', vault.id, archived.id, empty.id]);
@@ -415,8 +409,8 @@ describe('vault credentials', () => {
     const vault = await createVault(api);
     const c1 = await createBearer(api, vault.id, secret('shred1'));
     const c2 = await createEnvVar(api, vault.id, 'SHRED', secret('shred2'));
-    ok(await api('POST', `/v1/vaults/${vault.id}/credentials/${c1.id}/archive`), 'archive one');
-    expect(ok(await api('DELETE', `/v1/vaults/${vault.id}`), 'delete')).toEqual({ type: 'vault_deleted', id: vault.id });
+    expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials/${c1.id}/archive`), 'archive one');
+    expect(expectOk(await api('DELETE', `/v1/vaults/${vault.id}`), 'delete')).toEqual({ type: 'vault_deleted', id: vault.id });
     const pool = stack.service('vaults').database.pool;
     const [[counts]] = (await pool.query(
       'SELECT (SELECT COUNT(*) FROM vaults WHERE id = ?) AS vaults, (SELECT COUNT(*) FROM vault_credentials WHERE vault_id = ? OR id IN (?, ?)) AS credentials',
@@ -448,13 +442,13 @@ describe('vault credentials', () => {
         intruder('DELETE', c),
       ]);
       for (const res of attempts) expectError(res, 404, 'not_found_error');
-      const list = ok(await intruder('GET', '/v1/vaults', { query: { include_archived: 'true' } }), 'list');
+      const list = expectOk(await intruder('GET', '/v1/vaults', { query: { include_archived: 'true' } }), 'list');
       expect(list.data.map((x: any) => x.id)).not.toContain(vault.id);
     }
     // nothing changed for the owner
-    const after = ok(await api('GET', v), 'owner get');
+    const after = expectOk(await api('GET', v), 'owner get');
     expect(after).toEqual(vault);
-    expect(ok(await api('GET', c), 'owner credential')).toEqual(credential);
+    expect(expectOk(await api('GET', c), 'owner credential')).toEqual(credential);
   });
 
   test('no secret appears in any HTTP response, any log line, or the database in plain text', async () => {

@@ -4,7 +4,8 @@ import { loadVaultsConfig } from '../../services/vaults/src/config';
 import { startVaults } from '../../services/vaults/src/start-vaults';
 import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
-import { createBearer, createEnvVar, createVault, rawRows, resolveCredentials, uniqueSecret } from './vault-fixtures';
+import { createVault } from '../support/fixtures';
+import { createBearer, createEnvVar, rawRows, resolveCredentials, uniqueSecret } from './vault-fixtures';
 
 const REPO = join(import.meta.dir, '..', '..');
 const keyA = `a:${Buffer.alloc(32, 1).toString('base64')}`;

@@ -1,36 +1,20 @@
 /**
- * Helpers the vault tests share: building vaults and credentials over HTTP, reading the vaults
+ * Helpers the vault tests share: building credentials over HTTP, reading the vaults
  * database raw, and asking the vaults service over the bus the way the fire path does.
  */
-import { expect } from 'bun:test';
 import { systemContext } from '@shared/bus/call-context';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { randomBase62 } from '@shared/ids/ids';
 import type { Tenant } from '@shared/schema/tenant';
-import type { ApiClient, ApiResponse } from '../support/api';
+import type { ApiClient } from '../support/api';
+import { expectOk } from '../support/expect';
 import type { Stack } from '../support/stack';
-
-export function ok<T = any>(response: ApiResponse<T>, what: string): T {
-  if (response.status !== 200) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
-export function expectError(response: ApiResponse, status: number, type: string, messageContains?: string) {
-  expect(response.status).toBe(status);
-  expect(response.body.type).toBe('error');
-  expect(response.body.error.type).toBe(type);
-  if (messageContains) expect(response.body.error.message).toContain(messageContains);
-}
 
 /** A secret nobody could mistake for anything else, so finding it anywhere is a leak. */
 export const uniqueSecret = (label: string) => `sk-${label}-${randomBase62(32)}`;
 
-export async function createVault(api: ApiClient, body: Record<string, unknown> = {}) {
-  return ok(await api('POST', '/v1/vaults', { body: { display_name: 'test vault', ...body } }), 'create vault');
-}
-
 export async function createBearer(api: ApiClient, vaultId: string, token: string, url = `https://mcp-${randomBase62(6)}.example.com/sse`) {
-  return ok(
+  return expectOk(
     await api('POST', `/v1/vaults/${vaultId}/credentials`, {
       body: { display_name: 'bearer', auth: { type: 'static_bearer', token, mcp_server_url: url } },
     }),
@@ -39,7 +23,7 @@ export async function createBearer(api: ApiClient, vaultId: string, token: strin
 }
 
 export async function createEnvVar(api: ApiClient, vaultId: string, name: string, value: string) {
-  return ok(
+  return expectOk(
     await api('POST', `/v1/vaults/${vaultId}/credentials`, {
       body: {
         auth: {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
-import { checkVaults, createBearer, createVault, expectError, ok, rawRows, resolveCredentials, uniqueSecret } from './vault-fixtures';
+import { createVault } from '../support/fixtures';
+import { expectError, expectOk } from '../support/expect';
+import { allPages } from '../support/pages';
+import { checkVaults, createBearer, rawRows, resolveCredentials, uniqueSecret } from './vault-fixtures';
 
 let stack: Stack;
 let api: ApiClient;
@@ -28,7 +31,7 @@ describe('vaults', () => {
     expect(res.body.id).toMatch(/^vlt_[0-9A-Za-z]{24}$/);
     expect(res.body.created_at).toMatch(TIMESTAMP);
     expect(res.body.updated_at).toBe(res.body.created_at);
-    expect(ok(await api('GET', `/v1/vaults/${res.body.id}`), 'get')).toEqual(res.body);
+    expect(expectOk(await api('GET', `/v1/vaults/${res.body.id}`), 'get')).toEqual(res.body);
   });
 
   test('metadata defaults to an empty object', async () => {
@@ -50,7 +53,7 @@ describe('vaults', () => {
 
   test('update: display_name, metadata patch (string upserts, null deletes, omitted stays)', async () => {
     const vault = await createVault(api, { display_name: 'before', metadata: { a: '1', b: '2' } });
-    const updated = ok(
+    const updated = expectOk(
       await api('POST', `/v1/vaults/${vault.id}`, { body: { display_name: 'after', metadata: { a: null, c: '3', b: '2b' } } }),
       'update',
     );
@@ -58,11 +61,11 @@ describe('vaults', () => {
     expect(Object.keys(updated.metadata).sort()).toEqual(['b', 'c']);
     expect(new Date(updated.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(vault.updated_at).getTime());
     // null and omitted fields leave things as they are; deleting an absent key is no error
-    const same = ok(await api('POST', `/v1/vaults/${vault.id}`, { body: { display_name: null, metadata: null } }), 'noop');
+    const same = expectOk(await api('POST', `/v1/vaults/${vault.id}`, { body: { display_name: null, metadata: null } }), 'noop');
     expect(same).toMatchObject({ display_name: 'after', metadata: { b: '2b', c: '3' } });
-    const again = ok(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { zz: null } } }), 'delete absent');
+    const again = expectOk(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { zz: null } } }), 'delete absent');
     expect(again.metadata).toEqual({ b: '2b', c: '3' });
-    expect(ok(await api('GET', `/v1/vaults/${vault.id}`), 'get')).toEqual(again);
+    expect(expectOk(await api('GET', `/v1/vaults/${vault.id}`), 'get')).toEqual(again);
     expectError(await api('POST', `/v1/vaults/${vault.id}`, { body: { display_name: '' } }), 400, 'invalid_request_error', 'display_name');
     expectError(await api('POST', `/v1/vaults/${vault.id}`, { body: { name: 'x' } }), 400, 'invalid_request_error', 'name');
   });
@@ -72,9 +75,9 @@ describe('vaults', () => {
     const vault = await createVault(api, { metadata: sixteen });
     const over = await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { extra: 'v' } } });
     expectError(over, 400, 'invalid_request_error', 'metadata');
-    expect(ok(await api('GET', `/v1/vaults/${vault.id}`), 'get').metadata).toEqual(sixteen);
+    expect(expectOk(await api('GET', `/v1/vaults/${vault.id}`), 'get').metadata).toEqual(sixteen);
     // replacing one key with another in the same patch stays at 16
-    const swapped = ok(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { k0: null, extra: 'v' } } }), 'swap');
+    const swapped = expectOk(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { k0: null, extra: 'v' } } }), 'swap');
     expect(Object.keys(swapped.metadata)).toHaveLength(16);
     expect(swapped.metadata.extra).toBe('v');
     expect(swapped.metadata.k0).toBeUndefined();
@@ -84,14 +87,14 @@ describe('vaults', () => {
 
   test('archive: sets archived_at once, hides from the default list, freezes the vault', async () => {
     const vault = await createVault(api);
-    const archived = ok(await api('POST', `/v1/vaults/${vault.id}/archive`), 'archive');
+    const archived = expectOk(await api('POST', `/v1/vaults/${vault.id}/archive`), 'archive');
     expect(archived.archived_at).toMatch(TIMESTAMP);
     expect(archived.updated_at).toBe(archived.archived_at);
-    const again = ok(await api('POST', `/v1/vaults/${vault.id}/archive`), 'archive again');
+    const again = expectOk(await api('POST', `/v1/vaults/${vault.id}/archive`), 'archive again');
     expect(again).toEqual(archived);
-    expect(ok(await api('GET', `/v1/vaults/${vault.id}`), 'get')).toEqual(archived);
+    expect(expectOk(await api('GET', `/v1/vaults/${vault.id}`), 'get')).toEqual(archived);
 
-    const ids = (q: Record<string, string>) => api('GET', '/v1/vaults', { query: { limit: '100', ...q } }).then((r) => ok(r, 'list').data.map((v: any) => v.id));
+    const ids = (q: Record<string, string>) => api('GET', '/v1/vaults', { query: { limit: '100', ...q } }).then((r) => expectOk(r, 'list').data.map((v: any) => v.id));
     expect(await ids({})).not.toContain(vault.id);
     expect(await ids({ include_archived: 'false' })).not.toContain(vault.id);
     expect(await ids({ include_archived: 'true' })).toContain(vault.id);
@@ -113,30 +116,24 @@ describe('vaults', () => {
     const own = apiClient(stack.url, key.secret);
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await createVault(own, { display_name: `v${i}` }));
-    const all = ok(await own('GET', '/v1/vaults'), 'list all');
+    const all = expectOk(await own('GET', '/v1/vaults'), 'list all');
     expect(all.next_page).toBeNull();
     expect(all.data.map((v: any) => v.id).sort()).toEqual(made.map((v) => v.id).sort());
     const order = [...all.data].sort((a: any, b: any) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
     expect(all.data).toEqual(order);
 
-    const pages: any[] = [];
-    let page: string | undefined;
-    do {
-      const res = ok(await own('GET', '/v1/vaults', { query: { limit: '2', page } }), 'page');
-      pages.push(res.data);
-      page = res.next_page ?? undefined;
-    } while (page);
+    const pages = await allPages(own, '/v1/vaults', { limit: '2' });
     expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
     expect(pages.flat()).toEqual(all.data);
 
-    const first = ok(await own('GET', '/v1/vaults', { query: { limit: '2' } }), 'first');
+    const first = expectOk(await own('GET', '/v1/vaults', { query: { limit: '2' } }), 'first');
     expectError(await own('GET', '/v1/vaults', { query: { limit: '3', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
     expectError(await own('GET', '/v1/vaults', { query: { limit: '2', page: first.next_page, include_archived: 'true' } }), 400, 'invalid_request_error', 'invalid page cursor');
     expectError(await api('GET', '/v1/vaults', { query: { limit: '2', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
     expectError(await own('GET', '/v1/vaults', { query: { limit: '0' } }), 400, 'invalid_request_error', 'limit');
     expectError(await own('GET', '/v1/vaults', { query: { limit: '101' } }), 400, 'invalid_request_error', 'limit');
     expectError(await own('GET', '/v1/vaults', { query: { status: 'active' } }), 400, 'invalid_request_error', 'status');
-    expect(ok(await own('GET', '/v1/vaults', { query: { limit: '100' } }), 'max').data).toHaveLength(5);
+    expect(expectOk(await own('GET', '/v1/vaults', { query: { limit: '100' } }), 'max').data).toHaveLength(5);
   });
 
   test('delete returns vault_deleted, removes every row and records vaults.deleted in the outbox', async () => {
@@ -166,14 +163,14 @@ describe('vaults', () => {
 
   test('an archived vault can still be deleted', async () => {
     const vault = await createVault(api);
-    ok(await api('POST', `/v1/vaults/${vault.id}/archive`), 'archive');
-    expect(ok(await api('DELETE', `/v1/vaults/${vault.id}`), 'delete')).toEqual({ type: 'vault_deleted', id: vault.id });
+    expectOk(await api('POST', `/v1/vaults/${vault.id}/archive`), 'archive');
+    expect(expectOk(await api('DELETE', `/v1/vaults/${vault.id}`), 'delete')).toEqual({ type: 'vault_deleted', id: vault.id });
   });
 
   test('checkVaults answers every id in order, in one call', async () => {
     const live = await createVault(api);
     const archived = await createVault(api);
-    ok(await api('POST', `/v1/vaults/${archived.id}/archive`), 'archive');
+    expectOk(await api('POST', `/v1/vaults/${archived.id}/archive`), 'archive');
     const reply = await checkVaults(stack, tenant, [archived.id, 'vlt_000000000000000000000000', live.id, live.id]);
     expect(reply.vaults).toEqual([
       { id: archived.id, state: 'archived' },

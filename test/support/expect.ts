@@ -1,0 +1,25 @@
+/**
+ * The two answers every HTTP test checks: success (200, the body) and the error envelope.
+ * One definition, so every suite holds the gateway to the same envelope.
+ */
+import { expect } from 'bun:test';
+import type { ApiResponse } from './api';
+
+/** A 200 answer's body; anything else fails the test, naming `what` and showing the answer. */
+export function expectOk<T = any>(response: ApiResponse<T>, what = 'the request'): T {
+  if (response.status !== 200) throw new Error(`${what}: expected 200, got ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+/**
+ * The error envelope, exactly: its status, its error type, the request id echoing the
+ * `request-id` header, and a message containing each of `messageParts`.
+ */
+export function expectError(response: ApiResponse, status: number, type: string, ...messageParts: string[]): void {
+  // Status and body in one comparison, so a failure shows the whole answer.
+  expect({ status: response.status, body: response.body }).toEqual({
+    status,
+    body: { type: 'error', error: { type, message: expect.any(String) }, request_id: response.headers.get('request-id') },
+  });
+  for (const part of messageParts) expect(response.body.error.message).toContain(part);
+}

@@ -6,8 +6,7 @@
  * DATABASE_NAME_<SERVICE> (e.g. DATABASE_NAME_GATEWAY) overrides a database name.
  */
 import { join } from 'node:path';
-import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, loadConfig } from '@shared/config/load-config';
+import { CommonConfig, DatabaseConfig, DatabaseName, loadConfig } from '@shared/config/load-config';
 import { connectDatabase } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
 import { defaultDatabaseName, migrationsFolder, SERVICES, type ServiceName } from './services';
@@ -21,9 +20,8 @@ async function main(): Promise<void> {
   if (unknown.length > 0) throw new Error(`unknown service(s): ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
   const services = (requested.length > 0 ? requested : SERVICES) as ServiceName[];
   for (const service of services) {
-    const name = loadConfig(
-      { [`DATABASE_NAME_${service.toUpperCase()}`]: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: defaultDatabaseName(service) }) },
-    )[`DATABASE_NAME_${service.toUpperCase()}`] as string;
+    const variable = `DATABASE_NAME_${service.toUpperCase()}`;
+    const name = loadConfig({ [variable]: DatabaseName(defaultDatabaseName(service)) })[variable] as string;
     const database = await connectDatabase(config, name);
     try {
       await migrateDatabase(database, join(root, migrationsFolder(service)));

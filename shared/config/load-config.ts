@@ -94,6 +94,28 @@ export const TenantBulkheadConfig = {
   TENANT_MAX_QUEUE: Type.Integer({ minimum: 0, maximum: 10000, default: DEFAULT_TENANT_MAX_QUEUE }),
 };
 
+/** A database name as MySQL/MariaDB and connectDatabase accept it, defaulting to the service's own. */
+export const DatabaseName = (defaultName: string) => Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: defaultName });
+
+type BaseServiceConfig = typeof CommonConfig & typeof DatabaseConfig & { DATABASE_NAME: ReturnType<typeof DatabaseName> };
+type BackendServiceConfig = BaseServiceConfig &
+  ReturnType<typeof HealthConfig> &
+  typeof OutboxConfig &
+  typeof TenantBulkheadConfig;
+
+/**
+ * The settings every service shares, as one schema its config.ts extends with its own. Given a
+ * health port it is a backend service's (health port, outbox relay, per-tenant bulkhead); without
+ * one, the gateway's, which serves health on its public port and answers no bus requests. The
+ * order of the keys is the order variables are checked in, so the first bad one is the one named.
+ */
+export function ServiceConfig(options: { databaseName: string }): BaseServiceConfig;
+export function ServiceConfig(options: { databaseName: string; healthPort: number }): BackendServiceConfig;
+export function ServiceConfig(options: { databaseName: string; healthPort?: number }): BaseServiceConfig | BackendServiceConfig {
+  const backend = options.healthPort === undefined ? {} : { ...HealthConfig(options.healthPort), ...OutboxConfig, ...TenantBulkheadConfig };
+  return { ...CommonConfig, ...DatabaseConfig, ...backend, DATABASE_NAME: DatabaseName(options.databaseName) };
+}
+
 function coerce(schema: TSchema, raw: string): unknown {
   const kind = (schema as { type?: string }).type;
   if (kind === 'integer' || kind === 'number') return raw.trim() === '' ? raw : Number(raw);

@@ -1,14 +1,9 @@
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '@shared/config/load-config';
+import { loadConfig, ServiceConfig } from '@shared/config/load-config';
 
 export const CatalogConfigSchema = {
-  ...CommonConfig,
-  ...DatabaseConfig,
-  ...HealthConfig(8083),
-  ...OutboxConfig,
-  ...TenantBulkheadConfig,
-  DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_catalog' }),
+  ...ServiceConfig({ databaseName: 'agents_catalog', healthPort: 8083 }),
   /** The model catalog shipped with the product; operators may point at their own file. */
   MODEL_CATALOG_PATH: Type.String({ minLength: 1, default: join(import.meta.dir, '..', 'models.json') }),
   /** Largest file accepted by uploads (the gateway enforces the same figure first). */

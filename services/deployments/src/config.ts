@@ -1,14 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '@shared/config/load-config';
+import { loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 
 export const DeploymentsConfigSchema = {
-  ...CommonConfig,
-  ...DatabaseConfig,
-  ...HealthConfig(8081),
-  ...OutboxConfig,
-  ...TenantBulkheadConfig,
-  DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_deployments' }),
+  ...ServiceConfig({ databaseName: 'agents_deployments', healthPort: 8081 }),
   /** Wrap each deployment's data key, which seals its repository tokens. Required in production. */
   ...MasterKeyConfig,
   /**

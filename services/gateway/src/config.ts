@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, DatabaseConfig, loadConfig } from '@shared/config/load-config';
+import { ConfigError, loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { DEVELOPMENT_CURSOR_KEY, isPublishedKey } from '@shared/crypto/published-development-keys';
 
 export const GatewayConfigSchema = {
-  ...CommonConfig,
-  ...DatabaseConfig,
-  DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_gateway' }),
+  ...ServiceConfig({ databaseName: 'agents_gateway' }),
   /** Public HTTP port; /healthz and /readyz are served here too. */
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   /** Address the public port listens on; `0.0.0.0` is every interface. */

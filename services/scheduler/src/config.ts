@@ -1,14 +1,9 @@
 import { hostname } from 'node:os';
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '@shared/config/load-config';
+import { ConfigError, loadConfig, ServiceConfig } from '@shared/config/load-config';
 
 export const SchedulerConfigSchema = {
-  ...CommonConfig,
-  ...DatabaseConfig,
-  ...HealthConfig(8084),
-  ...OutboxConfig,
-  ...TenantBulkheadConfig,
-  DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_scheduler' }),
+  ...ServiceConfig({ databaseName: 'agents_scheduler', healthPort: 8084 }),
   /** Due schedules one worker claims per round trip; each batch's fires go out concurrently. */
   SCHEDULER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   /** Pause between polls when nothing is due (a full batch polls again at once). */

@@ -1,14 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, DatabaseConfig, HealthConfig, loadConfig, OutboxConfig, TenantBulkheadConfig } from '@shared/config/load-config';
+import { loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 
 export const VaultsConfigSchema = {
-  ...CommonConfig,
-  ...DatabaseConfig,
-  ...HealthConfig(8082),
-  ...OutboxConfig,
-  ...TenantBulkheadConfig,
-  DATABASE_NAME: Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: 'agents_vaults' }),
+  ...ServiceConfig({ databaseName: 'agents_vaults', healthPort: 8082 }),
   /**
    * MASTER_KEYS (`kid:base64-32-bytes,...`, every key still needed to unwrap) and MASTER_KEY_ID
    * (the one new data keys are wrapped with). Outside production a public development key is

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { applyAgentUpdate, newAgentDefinition, sameDefinition } from '../../services/catalog/src/domain/agent-definition';
-import { normalizeCloudConfig } from '../../services/catalog/src/domain/environment-config';
+import { normalizeCloudConfig } from '../../services/catalog/src/domain/environment';
 import { decodeBase64, splitIntoChunks } from '../../services/catalog/src/domain/file-chunks';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 

@@ -7,7 +7,9 @@ import {
   modelSubjects,
   referenceSubjects,
 } from '@shared/bus/subjects/catalog';
-import type { CatalogDeps } from './catalog-deps';
+import type { Database } from '@shared/db/connect';
+import type { Clock } from '@shared/time/clock';
+import type { ModelCatalog } from './domain/model-catalog';
 import { archiveAgent } from './handlers/archive-agent';
 import { archiveEnvironment } from './handlers/archive-environment';
 import { archiveMemoryStore } from './handlers/archive-memory-store';
@@ -34,11 +36,21 @@ import { updateEnvironment } from './handlers/update-environment';
 import { updateMemoryStore } from './handlers/update-memory-store';
 import { uploadFile } from './handlers/upload-file';
 
+/** What the catalog's handlers are given, built once by start-catalog. */
+export interface CatalogDeps {
+  db: Database;
+  clock: Clock;
+  models: ModelCatalog;
+  /** Called after a commit that recorded outbox events, so they leave now rather than next poll. */
+  eventsRecorded: () => void;
+  fileMaxBytes: number;
+}
+
 /** Wires the catalog's bus subjects to their handlers; nothing else. */
 export function registerCatalogHandlers(server: BusServer, deps: CatalogDeps): void {
   server
-    .handle(modelSubjects.list, listModels(deps.models))
-    .handle(modelSubjects.get, getModel(deps.models))
+    .handle(modelSubjects.list, listModels(deps))
+    .handle(modelSubjects.get, getModel(deps))
     .handle(agentSubjects.create, createAgent(deps))
     .handle(agentSubjects.get, getAgent(deps))
     .handle(agentSubjects.list, listAgents(deps))

@@ -1,50 +1,21 @@
 import { and, eq } from 'drizzle-orm';
-import type { Agent, AgentListFilters } from '@shared/schema/agent';
-import type { PagePosition } from '@shared/schema/common';
-import type { AgentDefinition } from '../domain/agent-definition';
+import type { Executor } from '@shared/db/executor';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
+import { ownedBy } from '@shared/db/owned-by';
+import type { AgentListFilters } from '@shared/schema/agent';
+import type { PagePosition } from '@shared/schema/common';
+import type { Tenant } from '@shared/schema/tenant';
+import type { AgentDefinition } from '../domain/agent-definition';
 import { listFilters } from './list-filters';
-import { agents, agentVersions } from './schema';
-import { ownedBy, type Executor, type TenantScope } from './scope';
+import { agents, agentVersions, type AgentRow, type AgentVersionRow } from './schema';
 
-export type AgentRow = typeof agents.$inferSelect;
-type VersionRow = typeof agentVersions.$inferSelect;
-
-/** The latest version shows the agent's own updated_at (archiving moves it); older ones their creation. */
-export function presentAgent(agent: AgentRow, version: VersionRow): Agent {
-  const latest = version.version === agent.latestVersion;
-  return {
-    type: 'agent',
-    id: agent.id,
-    version: version.version,
-    name: version.name,
-    description: version.description,
-    model: version.model,
-    system: version.system,
-    metadata: version.metadata,
-    execution_identity: version.executionIdentity,
-    tools: [],
-    mcp_servers: [],
-    skills: [],
-    multiagent: null,
-    created_at: agent.createdAt.toISOString(),
-    updated_at: (latest ? agent.updatedAt : version.createdAt).toISOString(),
-    archived_at: agent.archivedAt?.toISOString() ?? null,
-  };
+/** An agent with one of its versions: what every read of an agent answers with. */
+export interface AgentAtVersion {
+  agent: AgentRow;
+  version: AgentVersionRow;
 }
 
-export function definitionOf(version: VersionRow): AgentDefinition {
-  return {
-    name: version.name,
-    description: version.description,
-    model: version.model,
-    system: version.system,
-    metadata: version.metadata,
-    executionIdentity: version.executionIdentity,
-  };
-}
-
-const versionValues = (agentId: string, version: number, d: AgentDefinition, now: Date) => ({
+const versionValues = (agentId: string, version: number, d: AgentDefinition, now: Date): AgentVersionRow => ({
   agentId,
   version,
   name: d.name,
@@ -56,9 +27,10 @@ const versionValues = (agentId: string, version: number, d: AgentDefinition, now
   createdAt: now,
 });
 
+/** The agent and its version 1, in the caller's transaction. */
 export async function insertAgent(
   tx: Executor,
-  input: { id: string; tenant: TenantScope; definition: AgentDefinition; now: Date },
+  input: { id: string; tenant: Tenant; definition: AgentDefinition; now: Date },
 ): Promise<void> {
   await tx.insert(agents).values({
     id: input.id,
@@ -75,10 +47,10 @@ export async function insertAgent(
 /** The agent at `version`, or at its latest version when none is given. */
 export async function findAgent(
   db: Executor,
-  tenant: TenantScope,
+  tenant: Tenant,
   id: string,
   version?: number,
-): Promise<{ agent: AgentRow; version: VersionRow } | undefined> {
+): Promise<AgentAtVersion | undefined> {
   const [row] = await db
     .select()
     .from(agents)
@@ -90,17 +62,8 @@ export async function findAgent(
   return row ? { agent: row.agents, version: row.agent_versions } : undefined;
 }
 
-/** Takes the agent's row lock, so concurrent updates of one agent run one after another. */
-export async function lockAgent(tx: Executor, tenant: TenantScope, id: string): Promise<AgentRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(agents)
-    .where(and(eq(agents.id, id), ownedBy(agents, tenant)))
-    .for('update');
-  return row;
-}
-
-export async function addAgentVersion(
+/** Adds version `version` (immutable) and makes it the agent's latest. */
+export async function insertAgentVersion(
   tx: Executor,
   agentId: string,
   version: number,
@@ -111,14 +74,12 @@ export async function addAgentVersion(
   await tx.update(agents).set({ latestVersion: version, updatedAt: now }).where(eq(agents.id, agentId));
 }
 
-export async function markAgentArchived(tx: Executor, agentId: string, now: Date): Promise<void> {
-  await tx.update(agents).set({ archivedAt: now, updatedAt: now }).where(eq(agents.id, agentId));
-}
-
-export async function listAgents(
+/** One page of the tenant's agents at their latest version, newest first. */
+export function listAgentPage<T>(
   db: Executor,
-  tenant: TenantScope,
+  tenant: Tenant,
   request: { filters: AgentListFilters; limit: number; after: PagePosition | null },
+  present: (found: AgentAtVersion) => T,
 ) {
   const readChunk = async (from: PagePosition | null, count: number) => {
     const rows = await db
@@ -128,7 +89,7 @@ export async function listAgents(
       .where(and(ownedBy(agents, tenant), ...listFilters(agents, request.filters), keysetAfter(agents, from)))
       .orderBy(...newestFirst(agents))
       .limit(count);
-    return rows.map((r) => ({ ...r, id: r.agents.id, createdAt: r.agents.createdAt }));
+    return rows.map((r) => ({ agent: r.agents, version: r.agent_versions, id: r.agents.id, createdAt: r.agents.createdAt }));
   };
-  return readPage(readChunk, request.after, request.limit, (r) => presentAgent(r.agents, r.agent_versions));
+  return readPage(readChunk, request.after, request.limit, present);
 }

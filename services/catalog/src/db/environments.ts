@@ -1,94 +1,37 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import type { Executor, ReadOptions } from '@shared/db/executor';
+import { findOwnedRow } from '@shared/db/find-owned-row';
+import { readNewestFirstPage } from '@shared/db/newest-first-page';
+import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
-import type { CloudConfig, Environment, EnvironmentListFilters } from '@shared/schema/environment';
-import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
+import type { EnvironmentListFilters } from '@shared/schema/environment';
+import type { Tenant } from '@shared/schema/tenant';
 import { listFilters } from './list-filters';
-import { environments } from './schema';
-import { ownedBy, type Executor, type TenantScope } from './scope';
+import { environments, type EnvironmentRow } from './schema';
 
-export type EnvironmentRow = typeof environments.$inferSelect;
+export const findEnvironment = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions) =>
+  findOwnedRow(db, environments, tenant, id, options);
 
-export function presentEnvironment(row: EnvironmentRow): Environment {
-  return {
-    type: 'environment',
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    config: row.config,
-    metadata: row.metadata,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    archived_at: row.archivedAt?.toISOString() ?? null,
-  };
+export async function insertEnvironment(db: Executor, row: EnvironmentRow): Promise<void> {
+  await db.insert(environments).values(row);
 }
 
-export async function insertEnvironment(
-  tx: Executor,
-  input: {
-    id: string;
-    tenant: TenantScope;
-    name: string;
-    description: string | null;
-    config: CloudConfig;
-    metadata: Record<string, string>;
-    now: Date;
-  },
-): Promise<EnvironmentRow> {
-  const row: EnvironmentRow = {
-    id: input.id,
-    organizationId: input.tenant.organization_id,
-    workspaceId: input.tenant.workspace_id,
-    name: input.name,
-    description: input.description,
-    config: input.config,
-    metadata: input.metadata,
-    createdAt: input.now,
-    updatedAt: input.now,
-    archivedAt: null,
-  };
-  await tx.insert(environments).values(row);
-  return row;
-}
-
-/** With `lock`, the row stays locked until the transaction ends. */
-export async function findEnvironment(
-  db: Executor,
-  tenant: TenantScope,
-  id: string,
-  options: { lock?: boolean } = {},
-): Promise<EnvironmentRow | undefined> {
-  const query = db
-    .select()
-    .from(environments)
-    .where(and(eq(environments.id, id), ownedBy(environments, tenant)));
-  const [row] = options.lock ? await query.for('update') : await query;
-  return row;
-}
-
-export async function updateEnvironmentRow(
+export async function updateEnvironment(
   tx: Executor,
   id: string,
-  changes: Partial<Pick<EnvironmentRow, 'name' | 'description' | 'config' | 'metadata' | 'updatedAt' | 'archivedAt'>>,
+  changes: Partial<Pick<EnvironmentRow, 'name' | 'description' | 'config' | 'metadata' | 'updatedAt'>>,
 ): Promise<void> {
   await tx.update(environments).set(changes).where(eq(environments.id, id));
 }
 
 /** Deletion is final: the row goes, and the id resolves as not found from then on. */
-export async function deleteEnvironmentRow(tx: Executor, id: string): Promise<void> {
+export async function deleteEnvironment(tx: Executor, id: string): Promise<void> {
   await tx.delete(environments).where(eq(environments.id, id));
 }
 
-export async function listEnvironments(
+export const listEnvironmentPage = <T>(
   db: Executor,
-  tenant: TenantScope,
+  tenant: Tenant,
   request: { filters: EnvironmentListFilters; limit: number; after: PagePosition | null },
-) {
-  const readChunk = (from: PagePosition | null, count: number) =>
-    db
-      .select()
-      .from(environments)
-      .where(and(ownedBy(environments, tenant), ...listFilters(environments, request.filters), keysetAfter(environments, from)))
-      .orderBy(...newestFirst(environments))
-      .limit(count);
-  return readPage(readChunk, request.after, request.limit, presentEnvironment);
-}
+  present: (row: EnvironmentRow) => T,
+) => readNewestFirstPage(db, environments, [ownedBy(environments, tenant), ...listFilters(environments, request.filters)], request, present);

@@ -1,83 +1,36 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import type { Executor, ReadOptions } from '@shared/db/executor';
+import { findOwnedRow } from '@shared/db/find-owned-row';
+import { readNewestFirstPage } from '@shared/db/newest-first-page';
+import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
-import type { MemoryStore, MemoryStoreListFilters } from '@shared/schema/memory-store';
-import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
+import type { MemoryStoreListFilters } from '@shared/schema/memory-store';
+import type { Tenant } from '@shared/schema/tenant';
 import { listFilters } from './list-filters';
-import { memoryStores } from './schema';
-import { ownedBy, type Executor, type TenantScope } from './scope';
+import { memoryStores, type MemoryStoreRow } from './schema';
 
-export type MemoryStoreRow = typeof memoryStores.$inferSelect;
+export const findMemoryStore = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions) =>
+  findOwnedRow(db, memoryStores, tenant, id, options);
 
-export function presentMemoryStore(row: MemoryStoreRow): MemoryStore {
-  return {
-    type: 'memory_store',
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    metadata: row.metadata,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    archived_at: row.archivedAt?.toISOString() ?? null,
-  };
+export async function insertMemoryStore(db: Executor, row: MemoryStoreRow): Promise<void> {
+  await db.insert(memoryStores).values(row);
 }
 
-export async function insertMemoryStore(
-  tx: Executor,
-  input: { id: string; tenant: TenantScope; name: string; description: string; metadata: Record<string, string>; now: Date },
-): Promise<MemoryStoreRow> {
-  const row: MemoryStoreRow = {
-    id: input.id,
-    organizationId: input.tenant.organization_id,
-    workspaceId: input.tenant.workspace_id,
-    name: input.name,
-    description: input.description,
-    metadata: input.metadata,
-    createdAt: input.now,
-    updatedAt: input.now,
-    archivedAt: null,
-  };
-  await tx.insert(memoryStores).values(row);
-  return row;
-}
-
-/** With `lock`, the row stays locked until the transaction ends. */
-export async function findMemoryStore(
-  db: Executor,
-  tenant: TenantScope,
-  id: string,
-  options: { lock?: boolean } = {},
-): Promise<MemoryStoreRow | undefined> {
-  const query = db
-    .select()
-    .from(memoryStores)
-    .where(and(eq(memoryStores.id, id), ownedBy(memoryStores, tenant)));
-  const [row] = options.lock ? await query.for('update') : await query;
-  return row;
-}
-
-export async function updateMemoryStoreRow(
+export async function updateMemoryStore(
   tx: Executor,
   id: string,
-  changes: Partial<Pick<MemoryStoreRow, 'name' | 'description' | 'metadata' | 'updatedAt' | 'archivedAt'>>,
+  changes: Partial<Pick<MemoryStoreRow, 'name' | 'description' | 'metadata' | 'updatedAt'>>,
 ): Promise<void> {
   await tx.update(memoryStores).set(changes).where(eq(memoryStores.id, id));
 }
 
-export async function deleteMemoryStoreRow(tx: Executor, id: string): Promise<void> {
+export async function deleteMemoryStore(tx: Executor, id: string): Promise<void> {
   await tx.delete(memoryStores).where(eq(memoryStores.id, id));
 }
 
-export async function listMemoryStores(
+export const listMemoryStorePage = <T>(
   db: Executor,
-  tenant: TenantScope,
+  tenant: Tenant,
   request: { filters: MemoryStoreListFilters; limit: number; after: PagePosition | null },
-) {
-  const readChunk = (from: PagePosition | null, count: number) =>
-    db
-      .select()
-      .from(memoryStores)
-      .where(and(ownedBy(memoryStores, tenant), ...listFilters(memoryStores, request.filters), keysetAfter(memoryStores, from)))
-      .orderBy(...newestFirst(memoryStores))
-      .limit(count);
-  return readPage(readChunk, request.after, request.limit, presentMemoryStore);
-}
+  present: (row: MemoryStoreRow) => T,
+) => readNewestFirstPage(db, memoryStores, [ownedBy(memoryStores, tenant), ...listFilters(memoryStores, request.filters)], request, present);

@@ -1,9 +1,11 @@
 import { and, inArray } from 'drizzle-orm';
+import type { Executor } from '@shared/db/executor';
+import { ownedBy } from '@shared/db/owned-by';
+import type { Tenant } from '@shared/schema/tenant';
 import { files, memoryStores } from './schema';
-import { ownedBy, type Executor, type TenantScope } from './scope';
 
 /** Which of `ids` exist in the tenant, with their archive time: one IN query, however many ids. */
-export async function findMemoryStoreStates(db: Executor, tenant: TenantScope, ids: string[]) {
+export async function findMemoryStoreStates(db: Executor, tenant: Tenant, ids: string[]) {
   if (ids.length === 0) return new Map<string, Date | null>();
   const rows = await db
     .select({ id: memoryStores.id, archivedAt: memoryStores.archivedAt })
@@ -13,7 +15,7 @@ export async function findMemoryStoreStates(db: Executor, tenant: TenantScope, i
 }
 
 /** Which of `ids` exist in the tenant (files cannot be archived). */
-export async function findExistingFileIds(db: Executor, tenant: TenantScope, ids: string[]): Promise<Set<string>> {
+export async function findExistingFileIds(db: Executor, tenant: Tenant, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .select({ id: files.id })

@@ -117,3 +117,9 @@ export const memoryStores = mysqlTable(
   },
   (t) => [index('memory_stores_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
 );
+
+export type AgentRow = typeof agents.$inferSelect;
+export type AgentVersionRow = typeof agentVersions.$inferSelect;
+export type EnvironmentRow = typeof environments.$inferSelect;
+export type FileRow = typeof files.$inferSelect;
+export type MemoryStoreRow = typeof memoryStores.$inferSelect;

@@ -9,6 +9,8 @@ import type {
 } from '@shared/schema/agent';
 import type { Model } from '@shared/schema/model';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
+import type { AgentVersionRow } from '../db/schema';
+import { refuseArchived } from './owned-row';
 
 /** What one agent version holds; everything else (id, tenant, timestamps) belongs to the agent. */
 export interface AgentDefinition {
@@ -23,6 +25,16 @@ export interface AgentDefinition {
 export interface ModelLookup {
   find(id: string): Model | undefined;
 }
+
+/** The definition a stored version holds. */
+export const definitionOf = (version: AgentVersionRow): AgentDefinition => ({
+  name: version.name,
+  description: version.description,
+  model: version.model,
+  system: version.system,
+  metadata: version.metadata,
+  executionIdentity: version.executionIdentity,
+});
 
 const DEFAULT_IDENTITY: ExecutionIdentity = { type: 'service_account' };
 
@@ -76,7 +88,7 @@ export function checkAgentUpdatable(
   agent: { id: string; archivedAt: Date | null; latestVersion: number },
   expectedVersion: number | undefined,
 ): void {
-  if (agent.archivedAt) throw invalidRequest(`agent ${agent.id} is archived and cannot be updated`);
+  refuseArchived('agent', agent);
   if (expectedVersion !== undefined && expectedVersion !== agent.latestVersion) {
     throw conflict(`version: agent ${agent.id} is at version ${agent.latestVersion}, not ${expectedVersion}; fetch it and retry`);
   }

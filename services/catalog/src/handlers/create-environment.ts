@@ -1,22 +1,18 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { newId } from '@shared/ids/ids';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { insertEnvironment, presentEnvironment } from '../db/environments';
-import { normalizeCloudConfig } from '../domain/environment-config';
+import { insertEnvironment } from '../db/environments';
+import { newEnvironment } from '../domain/environment';
+import { newRowColumns } from '../domain/owned-row';
+import { presentEnvironment } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof environmentSubjects.create;
 export const createEnvironment =
   (deps: CatalogDeps): Handler<S> =>
   async (body, ctx) => {
-    const row = await insertEnvironment(deps.db, {
-      id: newId('environment'),
-      tenant: requireTenant(ctx),
-      name: body.name,
-      description: body.description ?? null,
-      config: normalizeCloudConfig(body.config),
-      metadata: body.metadata ?? {},
-      now: deps.clock.now(),
-    });
+    const row = newEnvironment(body, newRowColumns(newId('environment'), tenantOf(ctx), deps.clock.now()));
+    await insertEnvironment(deps.db, row);
     return presentEnvironment(row);
   };

@@ -1,20 +1,18 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { newId } from '@shared/ids/ids';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { insertMemoryStore, presentMemoryStore } from '../db/memory-stores';
+import { insertMemoryStore } from '../db/memory-stores';
+import { newMemoryStore } from '../domain/memory-store';
+import { newRowColumns } from '../domain/owned-row';
+import { presentMemoryStore } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof memoryStoreSubjects.create;
 export const createMemoryStore =
   (deps: CatalogDeps): Handler<S> =>
   async (body, ctx) => {
-    const row = await insertMemoryStore(deps.db, {
-      id: newId('memoryStore'),
-      tenant: requireTenant(ctx),
-      name: body.name,
-      description: body.description ?? '',
-      metadata: body.metadata ?? {},
-      now: deps.clock.now(),
-    });
+    const row = newMemoryStore(body, newRowColumns(newId('memoryStore'), tenantOf(ctx), deps.clock.now()));
+    await insertMemoryStore(deps.db, row);
     return presentMemoryStore(row);
   };

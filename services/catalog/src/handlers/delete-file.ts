@@ -1,23 +1,19 @@
 import type { Handler } from '@shared/bus/bus-server';
-import { recordEvent } from '@shared/bus/outbox';
+import { tenantOf } from '@shared/bus/call-context';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { notFound } from '@shared/errors/api-error';
 import { fileEvents } from '@shared/schema/file';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { deleteFileRows, findFile } from '../db/files';
-import { outbox } from '../db/schema';
+import { deleteOwnedRow } from '../db/archive-and-delete';
+import { deleteFile as deleteFileRows } from '../db/files';
+import { files } from '../db/schema';
+import type { CatalogDeps } from '../service';
 
 type S = typeof fileSubjects.delete;
 export const deleteFile =
   (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
-    const tenant = requireTenant(ctx);
-    await deps.db.transaction(async (tx) => {
-      const current = await findFile(tx, tenant, id, { lock: true });
-      if (!current) throw notFound(`file ${id} not found`);
-      await deleteFileRows(tx, id);
-      await recordEvent(tx, outbox, fileEvents.deleted, tenant, { file_id: id }, deps.clock.now());
-    });
-    deps.eventsRecorded();
+    const announce = { event: fileEvents.deleted, data: { file_id: id } };
+    const deleted = await deleteOwnedRow(deps, files, tenantOf(ctx), id, deleteFileRows, announce);
+    if (!deleted) throw notFound(`file ${id} not found`);
     return { type: 'file_deleted' as const, id };
   };

@@ -1,23 +1,19 @@
 import type { Handler } from '@shared/bus/bus-server';
-import { recordEvent } from '@shared/bus/outbox';
+import { tenantOf } from '@shared/bus/call-context';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { notFound } from '@shared/errors/api-error';
 import { memoryStoreEvents } from '@shared/schema/memory-store';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { deleteMemoryStoreRow, findMemoryStore } from '../db/memory-stores';
-import { outbox } from '../db/schema';
+import { deleteOwnedRow } from '../db/archive-and-delete';
+import { deleteMemoryStore as deleteMemoryStoreRows } from '../db/memory-stores';
+import { memoryStores } from '../db/schema';
+import type { CatalogDeps } from '../service';
 
 type S = typeof memoryStoreSubjects.delete;
 export const deleteMemoryStore =
   (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id }, ctx) => {
-    const tenant = requireTenant(ctx);
-    await deps.db.transaction(async (tx) => {
-      const current = await findMemoryStore(tx, tenant, id, { lock: true });
-      if (!current) throw notFound(`memory store ${id} not found`);
-      await deleteMemoryStoreRow(tx, id);
-      await recordEvent(tx, outbox, memoryStoreEvents.deleted, tenant, { memory_store_id: id }, deps.clock.now());
-    });
-    deps.eventsRecorded();
+    const announce = { event: memoryStoreEvents.deleted, data: { memory_store_id: id } };
+    const deleted = await deleteOwnedRow(deps, memoryStores, tenantOf(ctx), id, deleteMemoryStoreRows, announce);
+    if (!deleted) throw notFound(`memory store ${id} not found`);
     return { type: 'memory_store_deleted' as const, id };
   };

@@ -1,14 +1,16 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
 import { notFound } from '@shared/errors/api-error';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { findAgent, presentAgent } from '../db/agents';
+import { findAgent } from '../db/agents';
+import { presentAgent } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof agentSubjects.get;
 export const getAgent =
   (deps: CatalogDeps): Handler<S> =>
   async ({ agent_id: id, version }, ctx) => {
-    const found = await findAgent(deps.db, requireTenant(ctx), id, version);
+    const found = await findAgent(deps.db, tenantOf(ctx), id, version);
     if (!found) throw notFound(version === undefined ? `agent ${id} not found` : `agent ${id} version ${version} not found`);
     return presentAgent(found.agent, found.version);
   };

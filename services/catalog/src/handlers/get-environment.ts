@@ -1,14 +1,16 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { notFound } from '@shared/errors/api-error';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { findEnvironment, presentEnvironment } from '../db/environments';
+import { findEnvironment } from '../db/environments';
+import { presentEnvironment } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof environmentSubjects.get;
 export const getEnvironment =
   (deps: CatalogDeps): Handler<S> =>
   async ({ environment_id: id }, ctx) => {
-    const row = await findEnvironment(deps.db, requireTenant(ctx), id);
+    const row = await findEnvironment(deps.db, tenantOf(ctx), id);
     if (!row) throw notFound(`environment ${id} not found`);
     return presentEnvironment(row);
   };

@@ -1,14 +1,16 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { notFound } from '@shared/errors/api-error';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { findFile, presentFile } from '../db/files';
+import { findFile } from '../db/files';
+import { presentFile } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof fileSubjects.get;
 export const getFile =
   (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
-    const row = await findFile(deps.db, requireTenant(ctx), id);
+    const row = await findFile(deps.db, tenantOf(ctx), id);
     if (!row) throw notFound(`file ${id} not found`);
     return presentFile(row);
   };

@@ -1,9 +1,9 @@
-import type { modelSubjects } from '@shared/bus/subjects/catalog';
 import type { Handler } from '@shared/bus/bus-server';
-import type { ModelCatalog } from '../domain/model-catalog';
+import type { modelSubjects } from '@shared/bus/subjects/catalog';
+import type { CatalogDeps } from '../service';
 
 type S = typeof modelSubjects.get;
 export const getModel =
-  (catalog: ModelCatalog): Handler<S> =>
+  (deps: CatalogDeps): Handler<S> =>
   async ({ model_id: id }) =>
-    catalog.get(id);
+    deps.models.get(id);

@@ -1,10 +1,12 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { listAgents as listAgentRows } from '../db/agents';
+import { listAgentPage } from '../db/agents';
+import { presentAgent } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof agentSubjects.list;
 export const listAgents =
   (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) =>
-    listAgentRows(deps.db, requireTenant(ctx), request);
+    listAgentPage(deps.db, tenantOf(ctx), request, (found) => presentAgent(found.agent, found.version));

@@ -1,10 +1,12 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { listEnvironments as listEnvironmentRows } from '../db/environments';
+import { listEnvironmentPage } from '../db/environments';
+import { presentEnvironment } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof environmentSubjects.list;
 export const listEnvironments =
   (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) =>
-    listEnvironmentRows(deps.db, requireTenant(ctx), request);
+    listEnvironmentPage(deps.db, tenantOf(ctx), request, presentEnvironment);

@@ -1,10 +1,12 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { listFiles as listFileRows } from '../db/files';
+import { listFilePage } from '../db/files';
+import { presentFile } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof fileSubjects.list;
 export const listFiles =
   (deps: CatalogDeps): Handler<S> =>
-  async ({ limit, after }, ctx) =>
-    listFileRows(deps.db, requireTenant(ctx), { limit, after });
+  async (request, ctx) =>
+    listFilePage(deps.db, tenantOf(ctx), request, presentFile);

@@ -1,10 +1,12 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { listMemoryStores as listMemoryStoreRows } from '../db/memory-stores';
+import { listMemoryStorePage } from '../db/memory-stores';
+import { presentMemoryStore } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof memoryStoreSubjects.list;
 export const listMemoryStores =
   (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) =>
-    listMemoryStoreRows(deps.db, requireTenant(ctx), request);
+    listMemoryStorePage(deps.db, tenantOf(ctx), request, presentMemoryStore);

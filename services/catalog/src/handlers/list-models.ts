@@ -1,9 +1,9 @@
-import type { modelSubjects } from '@shared/bus/subjects/catalog';
 import type { Handler } from '@shared/bus/bus-server';
-import type { ModelCatalog } from '../domain/model-catalog';
+import type { modelSubjects } from '@shared/bus/subjects/catalog';
+import type { CatalogDeps } from '../service';
 
 type S = typeof modelSubjects.list;
 export const listModels =
-  (catalog: ModelCatalog): Handler<S> =>
+  (deps: CatalogDeps): Handler<S> =>
   async (query) =>
-    catalog.list(query);
+    deps.models.list(query);

@@ -1,7 +1,8 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { referenceSubjects } from '@shared/bus/subjects/catalog';
 import type { ResolveReferencesReply } from '@shared/schema/references';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
+import type { CatalogDeps } from '../service';
 import { findAgent } from '../db/agents';
 import { findEnvironment } from '../db/environments';
 import { findExistingFileIds, findMemoryStoreStates } from '../db/references';
@@ -16,7 +17,7 @@ type S = typeof referenceSubjects.resolve;
 export const resolveReferences =
   (deps: CatalogDeps): Handler<S> =>
   async (request, ctx) => {
-    const tenant = requireTenant(ctx);
+    const tenant = tenantOf(ctx);
     const [agent, environment, fileIds, memoryStores] = await Promise.all([
       request.agent ? findAgent(deps.db, tenant, request.agent.id, request.agent.version ?? undefined) : undefined,
       request.environment_id ? findEnvironment(deps.db, tenant, request.environment_id) : undefined,

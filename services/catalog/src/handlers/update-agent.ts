@@ -1,25 +1,30 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
+import { findOwnedRow } from '@shared/db/find-owned-row';
 import { notFound } from '@shared/errors/api-error';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { addAgentVersion, definitionOf, findAgent, lockAgent, presentAgent } from '../db/agents';
-import { applyAgentUpdate, checkAgentUpdatable, sameDefinition } from '../domain/agent-definition';
+import { findAgent, insertAgentVersion } from '../db/agents';
+import { agents } from '../db/schema';
+import { applyAgentUpdate, checkAgentUpdatable, definitionOf, sameDefinition } from '../domain/agent-definition';
+import { presentAgent } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof agentSubjects.update;
 /** Adds version N+1 under the agent's row lock; an update that changes nothing adds no version. */
 export const updateAgent =
   (deps: CatalogDeps): Handler<S> =>
   async ({ agent_id: id, update: patch }, ctx) => {
-    const tenant = requireTenant(ctx);
+    const tenant = tenantOf(ctx);
     await deps.db.transaction(async (tx) => {
-      const agent = await lockAgent(tx, tenant, id);
+      // The lock on the agent row makes concurrent updates of one agent run one after another.
+      const agent = await findOwnedRow(tx, agents, tenant, id, { lock: true });
       if (!agent) throw notFound(`agent ${id} not found`);
       checkAgentUpdatable(agent, patch.version);
       const current = await findAgent(tx, tenant, id);
       const before = definitionOf(current!.version);
       const after = applyAgentUpdate(before, patch, deps.models);
       if (!sameDefinition(before, after)) {
-        await addAgentVersion(tx, id, agent.latestVersion + 1, after, deps.clock.now());
+        await insertAgentVersion(tx, id, agent.latestVersion + 1, after, deps.clock.now());
       }
     });
     const updated = await findAgent(deps.db, tenant, id);

@@ -1,27 +1,22 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
-import { invalidRequest, notFound } from '@shared/errors/api-error';
-import { requireTenant, type CatalogDeps } from '../catalog-deps';
-import { findMemoryStore, presentMemoryStore, updateMemoryStoreRow } from '../db/memory-stores';
-import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
+import { notFound } from '@shared/errors/api-error';
+import { findMemoryStore, updateMemoryStore as updateMemoryStoreRow } from '../db/memory-stores';
+import { applyMemoryStoreUpdate } from '../domain/memory-store';
+import { presentMemoryStore } from '../domain/present';
+import type { CatalogDeps } from '../service';
 
 type S = typeof memoryStoreSubjects.update;
-/** Patch semantics: omitted or null name is kept, null description clears (to ""), metadata patches. */
+/** Applied under the row lock, so concurrent updates of one store do not lose each other's changes. */
 export const updateMemoryStore =
   (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id, update: patch }, ctx) => {
-    const tenant = requireTenant(ctx);
+    const tenant = tenantOf(ctx);
     const row = await deps.db.transaction(async (tx) => {
       const current = await findMemoryStore(tx, tenant, id, { lock: true });
       if (!current) throw notFound(`memory store ${id} not found`);
-      if (current.archivedAt) throw invalidRequest(`memory store ${id} is archived and cannot be updated`);
-      const next = {
-        ...current,
-        name: patch.name ?? current.name,
-        description: patch.description === undefined ? current.description : (patch.description ?? ''),
-        metadata: applyMetadataPatch(current.metadata, patch.metadata),
-        updatedAt: deps.clock.now(),
-      };
+      const next = applyMemoryStoreUpdate(current, patch, deps.clock.now());
       await updateMemoryStoreRow(tx, id, next);
       return next;
     });

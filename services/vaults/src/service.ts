@@ -1,4 +1,8 @@
 import type { BusServer } from '@shared/bus/bus-server';
+import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
+import type { Database } from '@shared/db/connect';
+import type { Logger } from '@shared/log/logger';
+import type { Clock } from '@shared/time/clock';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { archiveCredential } from './handlers/archive-credential';
 import { archiveVault } from './handlers/archive-vault';
@@ -7,7 +11,6 @@ import { createCredential } from './handlers/create-credential';
 import { createVault } from './handlers/create-vault';
 import { deleteCredential } from './handlers/delete-credential';
 import { deleteVault } from './handlers/delete-vault';
-import type { VaultsDeps } from './handlers/deps';
 import { getCredential } from './handlers/get-credential';
 import { getVault } from './handlers/get-vault';
 import { listCredentials } from './handlers/list-credentials';
@@ -15,6 +18,16 @@ import { listVaults } from './handlers/list-vaults';
 import { resolveCredentials } from './handlers/resolve-credentials';
 import { updateCredential } from './handlers/update-credential';
 import { updateVault } from './handlers/update-vault';
+
+/** What every vaults handler is given, built once by start-vaults. */
+export interface VaultsDeps {
+  db: Database;
+  clock: Clock;
+  keys: MasterKeyRing;
+  logger: Logger;
+  /** Called after a commit that recorded events, so they leave at once. */
+  eventsRecorded: () => void;
+}
 
 /** Wires the vaults service's bus subjects to their handlers; nothing else. */
 export function registerVaultHandlers(server: BusServer, deps: VaultsDeps): void {

@@ -1,9 +1,10 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
-import { archiveCredentialRow, findCredential } from '../db/credential-queries';
-import { findVault } from '../db/vault-queries';
+import { findVaultCredential, markCredentialArchived } from '../db/credentials';
+import { foundVaultCredential } from '../domain/not-found';
 import { presentCredential } from '../domain/present';
-import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultCredentialSubjects.archive;
 
@@ -13,12 +14,11 @@ export const archiveCredential =
   async ({ vault_id, credential_id }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {
-      if (!(await findVault(tx, tenant, vault_id, { forUpdate: true }))) throw vaultNotFound(vault_id);
-      const row = await findCredential(tx, vault_id, credential_id);
-      if (!row) throw credentialNotFound(credential_id);
-      if (row.archivedAt) return presentCredential(row);
+      const found = await findVaultCredential(tx, tenant, vault_id, credential_id, { lock: true });
+      const { credential } = foundVaultCredential(found, vault_id, credential_id);
+      if (credential.archivedAt) return presentCredential(credential);
       const now = deps.clock.now();
-      await archiveCredentialRow(tx, credential_id, now);
-      return presentCredential({ ...row, archivedAt: now, updatedAt: now, sealedSecret: null });
+      await markCredentialArchived(tx, credential_id, now);
+      return presentCredential({ ...credential, archivedAt: now, updatedAt: now, sealedSecret: null });
     });
   };

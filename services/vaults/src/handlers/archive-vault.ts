@@ -1,8 +1,10 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
-import { findVault, updateVault } from '../db/vault-queries';
+import { findVault, updateVault } from '../db/vaults';
 import { presentVault } from '../domain/present';
-import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { vaultNotFound } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultSubjects.archive;
 
@@ -12,7 +14,7 @@ export const archiveVault =
   async ({ vault_id }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {
-      const row = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      const row = await findVault(tx, tenant, vault_id, { lock: true });
       if (!row) throw vaultNotFound(vault_id);
       if (row.archivedAt) return presentVault(row);
       const now = deps.clock.now();

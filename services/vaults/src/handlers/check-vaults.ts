@@ -1,7 +1,8 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
-import { findVaultStates } from '../db/vault-queries';
-import { tenantOf, type VaultsDeps } from './deps';
+import { findVaultStates } from '../db/vaults';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultSubjects.check;
 

@@ -1,14 +1,16 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { unwrapDataKey } from '@shared/crypto/envelope';
 import { conflict, invalidRequest } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
-import { activeCredentialWithTarget, insertCredential } from '../db/credential-queries';
-import { findVault } from '../db/vault-queries';
+import { activeCredentialWithTarget, insertCredential } from '../db/credentials';
+import { findVault } from '../db/vaults';
 import { describeTarget, prepareAuth } from '../domain/credential-auth';
 import { presentCredential } from '../domain/present';
 import { sealAuth } from '../domain/sealed-auth';
-import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { vaultNotFound } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultCredentialSubjects.create;
 
@@ -25,7 +27,7 @@ export const createCredential =
     const auth = prepareAuth(credential.auth, now);
     const metadata = credential.metadata ?? {};
     return deps.db.transaction(async (tx) => {
-      const vault = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      const vault = await findVault(tx, tenant, vault_id, { lock: true });
       if (!vault) throw vaultNotFound(vault_id);
       if (vault.archivedAt) throw invalidRequest(`vault ${vault_id} is archived; it takes no new credentials`);
       if (await activeCredentialWithTarget(tx, vault_id, auth.target)) {

@@ -1,10 +1,11 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { generateDataKey, wrapDataKey } from '@shared/crypto/envelope';
 import { newId } from '@shared/ids/ids';
-import { insertVault } from '../db/vault-queries';
+import { insertVault } from '../db/vaults';
 import { presentVault } from '../domain/present';
-import { tenantOf, type VaultsDeps } from './deps';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultSubjects.create;
 

@@ -1,8 +1,9 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
-import { deleteCredentialRow, findCredential } from '../db/credential-queries';
-import { findVault } from '../db/vault-queries';
-import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { deleteCredential as deleteCredentialRow, findVaultCredential } from '../db/credentials';
+import { foundVaultCredential } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultCredentialSubjects.delete;
 
@@ -11,8 +12,7 @@ export const deleteCredential =
   async ({ vault_id, credential_id }, ctx) => {
     const tenant = tenantOf(ctx);
     await deps.db.transaction(async (tx) => {
-      if (!(await findVault(tx, tenant, vault_id, { forUpdate: true }))) throw vaultNotFound(vault_id);
-      if (!(await findCredential(tx, vault_id, credential_id))) throw credentialNotFound(credential_id);
+      foundVaultCredential(await findVaultCredential(tx, tenant, vault_id, credential_id, { lock: true }), vault_id, credential_id);
       await deleteCredentialRow(tx, credential_id);
     });
     return { type: 'vault_credential_deleted' as const, id: credential_id };

@@ -1,11 +1,13 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import { recordEvent } from '@shared/bus/outbox';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { vaultEvents } from '@shared/schema/vault';
-import { deleteCredentialsOfVault } from '../db/credential-queries';
+import { deleteCredentialsOfVault } from '../db/credentials';
 import { outbox } from '../db/schema';
-import { deleteVaultRow, findVault } from '../db/vault-queries';
-import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { deleteVault as deleteVaultRow, findVault } from '../db/vaults';
+import { vaultNotFound } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultSubjects.delete;
 
@@ -20,7 +22,7 @@ export const deleteVault =
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
     await deps.db.transaction(async (tx) => {
-      const row = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      const row = await findVault(tx, tenant, vault_id, { lock: true });
       if (!row) throw vaultNotFound(vault_id);
       await deleteCredentialsOfVault(tx, vault_id);
       await deleteVaultRow(tx, vault_id);

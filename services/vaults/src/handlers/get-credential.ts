@@ -1,17 +1,16 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
-import { findCredential } from '../db/credential-queries';
-import { findVault } from '../db/vault-queries';
+import { findVaultCredential } from '../db/credentials';
+import { foundVaultCredential } from '../domain/not-found';
 import { presentCredential } from '../domain/present';
-import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultCredentialSubjects.get;
 
 export const getCredential =
   (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential_id }, ctx) => {
-    if (!(await findVault(deps.db, tenantOf(ctx), vault_id))) throw vaultNotFound(vault_id);
-    const row = await findCredential(deps.db, vault_id, credential_id);
-    if (!row) throw credentialNotFound(credential_id);
-    return presentCredential(row);
+    const found = await findVaultCredential(deps.db, tenantOf(ctx), vault_id, credential_id);
+    return presentCredential(foundVaultCredential(found, vault_id, credential_id).credential);
   };

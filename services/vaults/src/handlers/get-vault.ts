@@ -1,8 +1,10 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
-import { findVault } from '../db/vault-queries';
+import { findVault } from '../db/vaults';
 import { presentVault } from '../domain/present';
-import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { vaultNotFound } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultSubjects.get;
 

@@ -1,15 +1,18 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
-import { listCredentialPage } from '../db/credential-queries';
-import { findVault } from '../db/vault-queries';
+import { listCredentialPage } from '../db/credentials';
+import { findVault } from '../db/vaults';
 import { presentCredential } from '../domain/present';
-import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { vaultNotFound } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultCredentialSubjects.list;
 
 export const listCredentials =
   (deps: VaultsDeps): Handler<S> =>
-  async ({ filters, limit, after }, ctx) => {
-    if (!(await findVault(deps.db, tenantOf(ctx), filters.vault_id))) throw vaultNotFound(filters.vault_id);
-    return listCredentialPage(deps.db, filters.vault_id, { includeArchived: filters.include_archived, after, limit }, presentCredential);
+  async (request, ctx) => {
+    const vaultId = request.filters.vault_id;
+    if (!(await findVault(deps.db, tenantOf(ctx), vaultId))) throw vaultNotFound(vaultId);
+    return listCredentialPage(deps.db, request, presentCredential);
   };

@@ -1,13 +1,13 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
-import { listVaultPage } from '../db/vault-queries';
+import { listVaultPage } from '../db/vaults';
 import { presentVault } from '../domain/present';
-import { tenantOf, type VaultsDeps } from './deps';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultSubjects.list;
 
 export const listVaults =
   (deps: VaultsDeps): Handler<S> =>
-  async ({ filters, limit, after }, ctx) => {
-    return listVaultPage(deps.db, tenantOf(ctx), { includeArchived: filters.include_archived, after, limit }, presentVault);
-  };
+  async (request, ctx) =>
+    listVaultPage(deps.db, tenantOf(ctx), request, presentVault);

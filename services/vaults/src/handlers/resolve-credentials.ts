@@ -1,13 +1,14 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { DecryptionError } from '@shared/crypto/aead';
 import { unwrapDataKey } from '@shared/crypto/envelope';
 import type { ResolveCredentialsReply, ResolvedCredential } from '@shared/schema/vault-credential';
-import { activeCredentialsOfVaults } from '../db/credential-queries';
+import { activeCredentialsOfVaults } from '../db/credentials';
 import type { VaultCredentialRow, VaultRow } from '../db/schema';
-import { findVaultsByIds } from '../db/vault-queries';
+import { findVaults } from '../db/vaults';
 import { openAuth, UnreadableCredential } from '../domain/sealed-auth';
-import { tenantOf, type VaultsDeps } from './deps';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultCredentialSubjects.resolve;
 type ResolvedVault = ResolveCredentialsReply['vaults'][number];
@@ -43,7 +44,7 @@ export const resolveCredentials =
   async ({ vault_ids }, ctx) => {
     const tenant = tenantOf(ctx);
     const ids = [...new Set(vault_ids)];
-    const vaults = new Map((await findVaultsByIds(deps.db, tenant, ids)).map((v) => [v.id, v]));
+    const vaults = new Map((await findVaults(deps.db, tenant, ids)).map((v) => [v.id, v]));
     const usable = [...vaults.values()].filter((v) => !v.archivedAt).map((v) => v.id);
     const credentialRows = await activeCredentialsOfVaults(deps.db, usable);
 

@@ -1,14 +1,15 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { unwrapDataKey } from '@shared/crypto/envelope';
 import { invalidRequest } from '@shared/errors/api-error';
-import { findCredential, updateCredentialRow } from '../db/credential-queries';
-import { findVault } from '../db/vault-queries';
+import { findVaultCredential, updateCredential as updateCredentialRow } from '../db/credentials';
 import { mergeAuthUpdate, prepareAuth } from '../domain/credential-auth';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentCredential } from '../domain/present';
 import { openAuth, sealAuth } from '../domain/sealed-auth';
-import { credentialNotFound, tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { foundVaultCredential } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultCredentialSubjects.update;
 
@@ -22,10 +23,8 @@ export const updateCredential =
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
     return deps.db.transaction(async (tx) => {
-      const vault = await findVault(tx, tenant, vault_id, { forUpdate: true });
-      if (!vault) throw vaultNotFound(vault_id);
-      const row = await findCredential(tx, vault_id, credential_id);
-      if (!row) throw credentialNotFound(credential_id);
+      const found = await findVaultCredential(tx, tenant, vault_id, credential_id, { lock: true });
+      const { vault, credential: row } = foundVaultCredential(found, vault_id, credential_id);
       if (vault.archivedAt) throw invalidRequest(`vault ${vault_id} is archived and its credentials cannot be changed`);
       if (row.archivedAt || row.sealedSecret === null) {
         throw invalidRequest(`credential ${credential_id} is archived and cannot be changed`);

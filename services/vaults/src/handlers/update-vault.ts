@@ -1,10 +1,12 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { invalidRequest } from '@shared/errors/api-error';
-import { findVault, updateVault as updateVaultRow } from '../db/vault-queries';
+import { findVault, updateVault as updateVaultRow } from '../db/vaults';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentVault } from '../domain/present';
-import { tenantOf, vaultNotFound, type VaultsDeps } from './deps';
+import { vaultNotFound } from '../domain/not-found';
+import type { VaultsDeps } from '../service';
 
 type S = typeof vaultSubjects.update;
 
@@ -14,7 +16,7 @@ export const updateVault =
   async ({ vault_id, update }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {
-      const row = await findVault(tx, tenant, vault_id, { forUpdate: true });
+      const row = await findVault(tx, tenant, vault_id, { lock: true });
       if (!row) throw vaultNotFound(vault_id);
       if (row.archivedAt) throw invalidRequest(`vault ${vault_id} is archived and cannot be changed`);
       const next = {

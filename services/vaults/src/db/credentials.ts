@@ -1,8 +1,11 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Executor, ReadOptions } from '@shared/db/executor';
+import { readNewestFirstPage } from '@shared/db/newest-first-page';
 import type { PagePosition } from '@shared/schema/common';
-import { vaultCredentials, type VaultCredentialRow } from './schema';
-import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
-import type { Executor } from './vault-queries';
+import type { Tenant } from '@shared/schema/tenant';
+import type { CredentialListFilters } from '@shared/schema/vault-credential';
+import { vaultCredentials, type VaultCredentialRow, type VaultRow } from './schema';
+import { findVault } from './vaults';
 
 /** Callers check the vault's tenant first; a credential is addressed through its vault. */
 export async function findCredential(db: Executor, vaultId: string, id: string): Promise<VaultCredentialRow | undefined> {
@@ -14,28 +17,35 @@ export async function findCredential(db: Executor, vaultId: string, id: string):
   return row;
 }
 
-/** One page of a vault's credentials, newest first, read in chunks within the page byte budget. */
-export function listCredentialPage<T>(
+/**
+ * The tenant's vault and the credential in it, each undefined when missing (the credential is
+ * not looked for when the vault is). With `lock`, the vault row is locked: every change to a
+ * vault's credentials runs under it, so none races the vault's deletion.
+ */
+export async function findVaultCredential(
   db: Executor,
+  tenant: Tenant,
   vaultId: string,
-  options: { includeArchived: boolean; after: PagePosition | null; limit: number },
-  present: (row: VaultCredentialRow) => T,
-): Promise<{ data: T[]; next: PagePosition | null }> {
-  const readChunk = (from: PagePosition | null, count: number) =>
-    db
-      .select()
-      .from(vaultCredentials)
-      .where(
-        and(
-          eq(vaultCredentials.vaultId, vaultId),
-          options.includeArchived ? undefined : isNull(vaultCredentials.archivedAt),
-          keysetAfter(vaultCredentials, from),
-        ),
-      )
-      .orderBy(...newestFirst(vaultCredentials))
-      .limit(count);
-  return readPage(readChunk, options.after, options.limit, present);
+  credentialId: string,
+  options?: ReadOptions,
+): Promise<{ vault?: VaultRow; credential?: VaultCredentialRow }> {
+  const vault = await findVault(db, tenant, vaultId, options);
+  return { vault, credential: vault && (await findCredential(db, vaultId, credentialId)) };
 }
+
+/** One page of a vault's credentials, newest first. */
+export const listCredentialPage = <T>(
+  db: Executor,
+  request: { filters: CredentialListFilters; after: PagePosition | null; limit: number },
+  present: (row: VaultCredentialRow) => T,
+) =>
+  readNewestFirstPage(
+    db,
+    vaultCredentials,
+    [eq(vaultCredentials.vaultId, request.filters.vault_id), request.filters.include_archived ? undefined : isNull(vaultCredentials.archivedAt)],
+    request,
+    present,
+  );
 
 /** Whether an active credential of the vault already uses this target. */
 export async function activeCredentialWithTarget(db: Executor, vaultId: string, target: string): Promise<boolean> {
@@ -61,7 +71,7 @@ export async function insertCredential(db: Executor, row: VaultCredentialRow): P
   await db.insert(vaultCredentials).values(row);
 }
 
-export async function updateCredentialRow(
+export async function updateCredential(
   db: Executor,
   id: string,
   changes: Pick<VaultCredentialRow, 'displayName' | 'metadata' | 'auth' | 'sealedSecret' | 'updatedAt'>,
@@ -70,14 +80,14 @@ export async function updateCredentialRow(
 }
 
 /** Archiving keeps the record and destroys its secret: an archived credential is never used again. */
-export async function archiveCredentialRow(db: Executor, id: string, now: Date): Promise<void> {
+export async function markCredentialArchived(db: Executor, id: string, now: Date): Promise<void> {
   await db
     .update(vaultCredentials)
     .set({ archivedAt: now, updatedAt: now, sealedSecret: null })
     .where(and(eq(vaultCredentials.id, id), isNull(vaultCredentials.archivedAt)));
 }
 
-export async function deleteCredentialRow(db: Executor, id: string): Promise<void> {
+export async function deleteCredential(db: Executor, id: string): Promise<void> {
   await db.delete(vaultCredentials).where(eq(vaultCredentials.id, id));
 }
 

@@ -1,0 +1,60 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Executor, ReadOptions } from '@shared/db/executor';
+import { findOwnedRow } from '@shared/db/find-owned-row';
+import { readNewestFirstPage } from '@shared/db/newest-first-page';
+import { ownedBy } from '@shared/db/owned-by';
+import type { PagePosition } from '@shared/schema/common';
+import type { Tenant } from '@shared/schema/tenant';
+import type { VaultListFilters } from '@shared/schema/vault';
+import { vaults, type VaultRow } from './schema';
+
+/** The vault with this id in this tenant; another tenant's vault is simply not found. */
+export const findVault = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions): Promise<VaultRow | undefined> =>
+  findOwnedRow(db, vaults, tenant, id, options);
+
+/** The tenant's vaults among `ids`, whole rows (with the wrapped data key), in no order. */
+export async function findVaults(db: Executor, tenant: Tenant, ids: string[]): Promise<VaultRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(vaults).where(and(ownedBy(vaults, tenant), inArray(vaults.id, ids)));
+}
+
+/** Vault states only (no key material), for reference checks. */
+export async function findVaultStates(db: Executor, tenant: Tenant, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: vaults.id, archivedAt: vaults.archivedAt })
+    .from(vaults)
+    .where(and(ownedBy(vaults, tenant), inArray(vaults.id, ids)));
+}
+
+/** One page of a tenant's vaults, newest first. */
+export const listVaultPage = <T>(
+  db: Executor,
+  tenant: Tenant,
+  request: { filters: VaultListFilters; after: PagePosition | null; limit: number },
+  present: (row: VaultRow) => T,
+) =>
+  readNewestFirstPage(
+    db,
+    vaults,
+    [ownedBy(vaults, tenant), request.filters.include_archived ? undefined : isNull(vaults.archivedAt)],
+    request,
+    present,
+  );
+
+export async function insertVault(db: Executor, row: VaultRow): Promise<void> {
+  await db.insert(vaults).values(row);
+}
+
+export async function updateVault(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<VaultRow, 'displayName' | 'metadata' | 'updatedAt' | 'archivedAt'>>,
+): Promise<void> {
+  await db.update(vaults).set(changes).where(eq(vaults.id, id));
+}
+
+/** The row goes, and its wrapped data key with it: what was sealed under that key is unreadable from then on. */
+export async function deleteVault(db: Executor, id: string): Promise<void> {
+  await db.delete(vaults).where(eq(vaults.id, id));
+}

@@ -1,0 +1,16 @@
+import { notFound } from '@shared/errors/api-error';
+import type { VaultCredentialRow, VaultRow } from '../db/schema';
+
+export const vaultNotFound = (id: string) => notFound(`vault ${id} not found`);
+export const credentialNotFound = (id: string) => notFound(`credential ${id} not found`);
+
+/** A credential is addressed through its vault: a missing vault is reported first, then a missing credential. */
+export function foundVaultCredential(
+  found: { vault?: VaultRow; credential?: VaultCredentialRow },
+  vaultId: string,
+  credentialId: string,
+): { vault: VaultRow; credential: VaultCredentialRow } {
+  if (!found.vault) throw vaultNotFound(vaultId);
+  if (!found.credential) throw credentialNotFound(credentialId);
+  return { vault: found.vault, credential: found.credential };
+}

@@ -5,15 +5,17 @@
  * the reference check: 404, never 400.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
+import type { ApiClient, ApiResponse } from '../support/api';
 import {
   createMemoryStore,
   createVault,
-  deploymentWorld,
+  repository,
+  startDeploymentStack,
   userMessage,
   type DeploymentWorld,
 } from '../support/fixtures';
-import { Stack } from '../support/stack';
+import { expectError } from '../support/expect';
+import type { Stack } from '../support/stack';
 
 let stack: Stack;
 let api: ApiClient;
@@ -22,21 +24,13 @@ let memoryStoreId: string;
 let vaultIds: string[];
 
 beforeAll(async () => {
-  stack = await Stack.start();
-  api = apiClient(stack.url, (await stack.createKey()).secret);
-  world = await deploymentWorld(api);
+  ({ stack, api, world } = await startDeploymentStack());
   memoryStoreId = (await createMemoryStore(api)).id;
   vaultIds = (await Promise.all(Array.from({ length: 51 }, () => createVault(api)))).map((v) => v.id);
 });
 afterAll(() => stack?.stop());
 
 const s = (n: number, c = 'a') => c.repeat(n);
-const repo = (fields: Record<string, unknown> = {}) => ({
-  type: 'hosted_repository',
-  url: 'https://github.com/acme/widgets.git',
-  authorization_token: 'ghp_token',
-  ...fields,
-});
 const cron = (expression: string, timezone = 'UTC') => ({ schedule: { type: 'cron', expression, timezone } });
 /** A valid cron expression of exactly `length` characters (every minute listed, then padding). */
 function cronOfLength(length: number): string {
@@ -81,8 +75,8 @@ const LIMITS: LimitRow[] = [
   { limit: 'initial_events max 50', ok: () => ({ initial_events: events(50) }), past: () => ({ initial_events: events(51) }), path: 'initial_events:' },
   {
     limit: 'resources max 500',
-    ok: () => ({ resources: Array.from({ length: 500 }, (_, i) => repo({ mount_path: `/workspace/r${i}` })) }),
-    past: () => ({ resources: Array.from({ length: 501 }, (_, i) => repo({ mount_path: `/workspace/r${i}` })) }),
+    ok: () => ({ resources: Array.from({ length: 500 }, (_, i) => repository({ mount_path: `/workspace/r${i}` })) }),
+    past: () => ({ resources: Array.from({ length: 501 }, (_, i) => repository({ mount_path: `/workspace/r${i}` })) }),
     path: 'resources:',
   },
   { limit: 'metadata max 16 pairs', ok: () => ({ metadata: metadata(16) }), past: () => ({ metadata: metadata(17) }), path: 'metadata:' },
@@ -91,17 +85,17 @@ const LIMITS: LimitRow[] = [
   { limit: 'cron expression min 1', ok: () => cron('* * * * *'), past: () => cron(''), path: 'schedule.expression:' },
   { limit: 'cron expression max 256', ok: () => cron(cronOfLength(256)), past: () => cron(cronOfLength(257)), path: 'schedule.expression:' },
   { limit: 'cron timezone min 1', ok: () => cron('0 9 * * *', 'UTC'), past: () => cron('0 9 * * *', ''), path: 'schedule.timezone:' },
-  { limit: 'repository url min 1', ok: () => ({ resources: [repo({ url: 'https://h', mount_path: '/w' })] }), past: () => ({ resources: [repo({ url: '' })] }), path: 'resources.0.url:' },
-  { limit: 'repository url max 2048', ok: () => ({ resources: [repo({ url: `https://github.com/acme/${s(2048 - 24)}` })] }), past: () => ({ resources: [repo({ url: `https://github.com/acme/${s(2049 - 24)}` })] }), path: 'resources.0.url:' },
-  { limit: 'authorization_token min 1', ok: () => ({ resources: [repo({ authorization_token: 't' })] }), past: () => ({ resources: [repo({ authorization_token: '' })] }), path: 'resources.0.authorization_token:' },
-  { limit: 'authorization_token max 4096', ok: () => ({ resources: [repo({ authorization_token: s(4096) })] }), past: () => ({ resources: [repo({ authorization_token: s(4097) })] }), path: 'resources.0.authorization_token:' },
-  { limit: 'mount_path min 1', ok: () => ({ resources: [repo({ mount_path: '/' })] }), past: () => ({ resources: [repo({ mount_path: '' })] }), path: 'resources.0.mount_path:' },
-  { limit: 'mount_path max 4096', ok: () => ({ resources: [repo({ mount_path: `/${s(4095)}` })] }), past: () => ({ resources: [repo({ mount_path: `/${s(4096)}` })] }), path: 'resources.0.mount_path:' },
+  { limit: 'repository url min 1', ok: () => ({ resources: [repository({ url: 'https://h', mount_path: '/w' })] }), past: () => ({ resources: [repository({ url: '' })] }), path: 'resources.0.url:' },
+  { limit: 'repository url max 2048', ok: () => ({ resources: [repository({ url: `https://github.com/acme/${s(2048 - 24)}` })] }), past: () => ({ resources: [repository({ url: `https://github.com/acme/${s(2049 - 24)}` })] }), path: 'resources.0.url:' },
+  { limit: 'authorization_token min 1', ok: () => ({ resources: [repository({ authorization_token: 't' })] }), past: () => ({ resources: [repository({ authorization_token: '' })] }), path: 'resources.0.authorization_token:' },
+  { limit: 'authorization_token max 4096', ok: () => ({ resources: [repository({ authorization_token: s(4096) })] }), past: () => ({ resources: [repository({ authorization_token: s(4097) })] }), path: 'resources.0.authorization_token:' },
+  { limit: 'mount_path min 1', ok: () => ({ resources: [repository({ mount_path: '/' })] }), past: () => ({ resources: [repository({ mount_path: '' })] }), path: 'resources.0.mount_path:' },
+  { limit: 'mount_path max 4096', ok: () => ({ resources: [repository({ mount_path: `/${s(4095)}` })] }), past: () => ({ resources: [repository({ mount_path: `/${s(4096)}` })] }), path: 'resources.0.mount_path:' },
   { limit: 'file mount_path max 4096', ok: () => ({ resources: [{ type: 'file', file_id: 'file_missing', mount_path: `/${s(4095)}` }] }), okStatus: 404, past: () => ({ resources: [{ type: 'file', file_id: 'file_missing', mount_path: `/${s(4096)}` }] }), path: 'resources.0.mount_path:' },
-  { limit: 'branch name min 1', ok: () => ({ resources: [repo({ checkout: { type: 'branch', name: 'm' } })] }), past: () => ({ resources: [repo({ checkout: { type: 'branch', name: '' } })] }), path: 'resources.0.checkout.name:' },
-  { limit: 'branch name max 255', ok: () => ({ resources: [repo({ checkout: { type: 'branch', name: s(255) } })] }), past: () => ({ resources: [repo({ checkout: { type: 'branch', name: s(256) } })] }), path: 'resources.0.checkout.name:' },
-  { limit: 'commit sha min 7', ok: () => ({ resources: [repo({ checkout: { type: 'commit', sha: s(7, 'f') } })] }), past: () => ({ resources: [repo({ checkout: { type: 'commit', sha: s(6, 'f') } })] }), path: 'resources.0.checkout.sha:' },
-  { limit: 'commit sha max 64', ok: () => ({ resources: [repo({ checkout: { type: 'commit', sha: s(64, 'f') } })] }), past: () => ({ resources: [repo({ checkout: { type: 'commit', sha: s(65, 'f') } })] }), path: 'resources.0.checkout.sha:' },
+  { limit: 'branch name min 1', ok: () => ({ resources: [repository({ checkout: { type: 'branch', name: 'm' } })] }), past: () => ({ resources: [repository({ checkout: { type: 'branch', name: '' } })] }), path: 'resources.0.checkout.name:' },
+  { limit: 'branch name max 255', ok: () => ({ resources: [repository({ checkout: { type: 'branch', name: s(255) } })] }), past: () => ({ resources: [repository({ checkout: { type: 'branch', name: s(256) } })] }), path: 'resources.0.checkout.name:' },
+  { limit: 'commit sha min 7', ok: () => ({ resources: [repository({ checkout: { type: 'commit', sha: s(7, 'f') } })] }), past: () => ({ resources: [repository({ checkout: { type: 'commit', sha: s(6, 'f') } })] }), path: 'resources.0.checkout.sha:' },
+  { limit: 'commit sha max 64', ok: () => ({ resources: [repository({ checkout: { type: 'commit', sha: s(64, 'f') } })] }), past: () => ({ resources: [repository({ checkout: { type: 'commit', sha: s(65, 'f') } })] }), path: 'resources.0.checkout.sha:' },
   { limit: 'file_id min 1', ok: () => ({ resources: [{ type: 'file', file_id: 'f' }] }), okStatus: 404, past: () => ({ resources: [{ type: 'file', file_id: '' }] }), path: 'resources.0.file_id:' },
   { limit: 'file_id max 128', ok: () => ({ resources: [{ type: 'file', file_id: s(128) }] }), okStatus: 404, past: () => ({ resources: [{ type: 'file', file_id: s(129) }] }), path: 'resources.0.file_id:' },
   { limit: 'rubric file_id max 128', ok: () => ({ initial_events: [outcome({ rubric: { type: 'file', file_id: s(128) } })] }), okStatus: 404, past: () => ({ initial_events: [outcome({ rubric: { type: 'file', file_id: s(129) } })] }), path: 'initial_events.0.rubric.file_id:' },
@@ -117,9 +111,7 @@ const LIMITS: LimitRow[] = [
 ];
 
 function expect400(res: ApiResponse, pathPrefix: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.type).toBe('error');
-  expect(res.body.error.type).toBe('invalid_request_error');
+  expectError(res, 400, 'invalid_request_error');
   expect(res.body.error.message).toStartWith(pathPrefix);
 }
 

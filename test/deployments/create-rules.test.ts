@@ -20,21 +20,20 @@ import {
   MODELS,
   remove,
   repository,
+  startDeploymentStack,
   uploadFile,
   userMessage,
   type DeploymentWorld,
 } from '../support/fixtures';
 import { expectError } from '../support/expect';
-import { Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
 
 let stack: Stack;
 let api: ApiClient;
 let world: DeploymentWorld;
 
 beforeAll(async () => {
-  stack = await Stack.start();
-  api = apiClient(stack.url, (await stack.createKey()).secret);
-  world = await deploymentWorld(api);
+  ({ stack, api, world } = await startDeploymentStack());
 });
 afterAll(() => stack?.stop());
 

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ManualClock } from '@shared/time/clock';
 import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
-import { createAgent, createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
+import { createAgent, createDeployment, deploymentWorld, startDeploymentStack, type DeploymentWorld } from '../support/fixtures';
 import { allPages } from '../support/pages';
-import { Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
 
 const clock = new ManualClock('2026-05-01T10:00:00.000Z');
 let stack: Stack;
@@ -27,9 +27,7 @@ async function walk(call: ApiClient, query: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  stack = await Stack.start({ clock });
-  api = apiClient(stack.url, (await stack.createKey()).secret);
-  world = await deploymentWorld(api);
+  ({ stack, api, world } = await startDeploymentStack({ clock }));
   otherAgent = await createAgent(api);
   const made: typeof expected = [];
   // Eleven deployments one second apart, then three in the same millisecond (ties broken by id).

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '@shared/db/keyset-page';
-import { apiClient, type ApiClient } from '../support/api';
-import { createDeployment, deploymentWorld, userMessage, type DeploymentWorld } from '../support/fixtures';
-import { Stack } from '../support/stack';
+import type { ApiClient } from '../support/api';
+import { createDeployment, startDeploymentStack, userMessage, type DeploymentWorld } from '../support/fixtures';
+import type { Stack } from '../support/stack';
 
 let stack: Stack;
 let api: ApiClient;
@@ -20,9 +20,7 @@ const largeEvents = (n: number) =>
   Array.from({ length: 6 }, (_, i) => userMessage(`${n}.${i} `.padEnd(262144, String.fromCharCode(97 + ((n + i) % 26)))));
 
 beforeAll(async () => {
-  stack = await Stack.start();
-  api = apiClient(stack.url, (await stack.createKey()).secret);
-  world = await deploymentWorld(api);
+  ({ stack, api, world } = await startDeploymentStack());
   // Older small ones first, so that more rows exist than one chunk holds.
   for (let n = 0; n < LIST_READ_CHUNK; n += 1) created.push((await createDeployment(api, world.body({ name: `old ${n}` }))).id);
   for (let n = 0; n < 12; n += 1) {

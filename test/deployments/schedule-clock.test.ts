@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { ManualClock } from '@shared/time/clock';
-import { apiClient, type ApiClient } from '../support/api';
+import type { ApiClient } from '../support/api';
 import { expectOk } from '../support/expect';
-import { createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
-import { Stack } from '../support/stack';
+import { createDeployment, startDeploymentStack, type DeploymentWorld } from '../support/fixtures';
+import type { Stack } from '../support/stack';
 
 const clock = new ManualClock('2026-03-07T12:00:00.000Z');
 let stack: Stack;
@@ -16,9 +16,7 @@ let api: ApiClient;
 let world: DeploymentWorld;
 
 beforeAll(async () => {
-  stack = await Stack.start({ clock });
-  api = apiClient(stack.url, (await stack.createKey()).secret);
-  world = await deploymentWorld(api);
+  ({ stack, api, world } = await startDeploymentStack({ clock }));
 });
 afterAll(() => stack?.stop());
 

@@ -5,9 +5,17 @@
  * size limits the interface leaves open (item 2).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
-import { createDeployment, createVault, deploymentWorld, repository, userMessage, type DeploymentWorld } from '../support/fixtures';
-import { Stack } from '../support/stack';
+import type { ApiClient, ApiResponse } from '../support/api';
+import {
+  createDeployment,
+  createVault,
+  repository,
+  startDeploymentStack,
+  userMessage,
+  type DeploymentWorld,
+} from '../support/fixtures';
+import { expectError } from '../support/expect';
+import type { Stack } from '../support/stack';
 
 let stack: Stack;
 let api: ApiClient;
@@ -17,9 +25,7 @@ let vaultId: string;
 let credentialId: string;
 
 beforeAll(async () => {
-  stack = await Stack.start();
-  api = apiClient(stack.url, (await stack.createKey()).secret);
-  world = await deploymentWorld(api);
+  ({ stack, api, world } = await startDeploymentStack());
   deploymentId = (await createDeployment(api, world.body())).id;
   vaultId = (await createVault(api)).id;
   const credential = await api('POST', `/v1/vaults/${vaultId}/credentials`, {
@@ -31,9 +37,8 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 function expect400(response: ApiResponse, path: string) {
-  expect(response.status).toBe(400);
-  expect(response.body.error.type).toBe('invalid_request_error');
-  expect(response.body.error.message.startsWith(`${path}:`)).toBe(true);
+  expectError(response, 400, 'invalid_request_error');
+  expect(response.body.error.message).toStartWith(`${path}:`);
 }
 
 /** A JSON body whose `LONE` marker is replaced by the escape `\ud800` (a lone high surrogate). */

@@ -163,122 +163,75 @@ describe('a scheduled fire', () => {
 });
 
 describe('auto-pause', () => {
-  /** Each way the product can break a deployment's reference, and the run error it must cause. */
-  const breakages: Array<{
+  /**
+   * Each way the product can break a deployment's reference, and the run error it must cause:
+   * `make` creates the referenced thing, `uses` puts it into the deployment, `breakIt` breaks
+   * it, and `fix` is the update that takes it out again.
+   */
+  interface Breakage {
     kind: string;
     error: string;
-    setup: () => Promise<{ overrides: Record<string, unknown>; breakIt: () => Promise<void>; fix: Record<string, unknown> }>;
-  }> = [
-    {
-      kind: 'deleted vault',
-      error: 'vault_not_found_error',
-      setup: async () => {
-        const v = await createVault(api);
-        return { overrides: { vault_ids: [v.id] }, breakIt: () => remove(api, 'vault', v.id), fix: { vault_ids: [] } };
-      },
-    },
-    {
-      kind: 'archived vault',
-      error: 'vault_archived_error',
-      setup: async () => {
-        const v = await createVault(api);
-        return { overrides: { vault_ids: [v.id] }, breakIt: () => archive(api, 'vault', v.id), fix: { vault_ids: null } };
-      },
-    },
-    {
-      kind: 'archived agent',
-      error: 'agent_archived_error',
-      setup: async () => {
-        const a = await createAgent(api);
-        return { overrides: { agent: a.id }, breakIt: () => archive(api, 'agent', a.id), fix: { agent: base.agent.id } };
-      },
-    },
+    make: () => Promise<{ id: string }>;
+    uses: (id: string) => Record<string, unknown>;
+    breakIt: (id: string) => Promise<void>;
+    fix: () => Record<string, unknown>;
+  }
+  const fileIn = (file_id: string) => ({ type: 'file', file_id });
+  const memoryStore = (memory_store_id: string) => ({ resources: [{ type: 'memory_store', memory_store_id }] });
+  const breakages: Breakage[] = [
+    { kind: 'deleted vault', error: 'vault_not_found_error', make: () => createVault(api), uses: (id) => ({ vault_ids: [id] }), breakIt: (id) => remove(api, 'vault', id), fix: () => ({ vault_ids: [] }) },
+    { kind: 'archived vault', error: 'vault_archived_error', make: () => createVault(api), uses: (id) => ({ vault_ids: [id] }), breakIt: (id) => archive(api, 'vault', id), fix: () => ({ vault_ids: null }) },
+    { kind: 'archived agent', error: 'agent_archived_error', make: () => createAgent(api), uses: (id) => ({ agent: id }), breakIt: (id) => archive(api, 'agent', id), fix: () => ({ agent: base.agent.id }) },
     {
       kind: 'archived environment',
       error: 'environment_archived_error',
-      setup: async () => {
-        const e = await createEnvironment(api);
-        return { overrides: { environment_id: e.id }, breakIt: () => archive(api, 'environment', e.id), fix: { environment_id: base.environment.id } };
-      },
+      make: () => createEnvironment(api),
+      uses: (id) => ({ environment_id: id }),
+      breakIt: (id) => archive(api, 'environment', id),
+      fix: () => ({ environment_id: base.environment.id }),
     },
     {
       kind: 'deleted environment',
       error: 'environment_not_found_error',
-      setup: async () => {
-        const e = await createEnvironment(api);
-        return { overrides: { environment_id: e.id }, breakIt: () => remove(api, 'environment', e.id), fix: { environment_id: base.environment.id } };
-      },
+      make: () => createEnvironment(api),
+      uses: (id) => ({ environment_id: id }),
+      breakIt: (id) => remove(api, 'environment', id),
+      fix: () => ({ environment_id: base.environment.id }),
     },
-    {
-      kind: 'deleted file resource',
-      error: 'file_not_found_error',
-      setup: async () => {
-        const f = await uploadFile(api);
-        return { overrides: { resources: [{ type: 'file', file_id: f.id }] }, breakIt: () => remove(api, 'file', f.id), fix: { resources: [] } };
-      },
-    },
+    { kind: 'deleted file resource', error: 'file_not_found_error', make: () => uploadFile(api), uses: (id) => ({ resources: [fileIn(id)] }), breakIt: (id) => remove(api, 'file', id), fix: () => ({ resources: [] }) },
     {
       kind: 'deleted rubric file',
       error: 'file_not_found_error',
-      setup: async () => {
-        const f = await uploadFile(api);
-        const outcome = { type: 'user.define_outcome', description: 'Grade it', rubric: { type: 'file', file_id: f.id } };
-        return {
-          overrides: { initial_events: [userMessage(), outcome] },
-          breakIt: () => remove(api, 'file', f.id),
-          fix: { initial_events: [userMessage()] },
-        };
-      },
+      make: () => uploadFile(api),
+      uses: (id) => ({ initial_events: [userMessage(), { type: 'user.define_outcome', description: 'Grade it', rubric: fileIn(id) }] }),
+      breakIt: (id) => remove(api, 'file', id),
+      fix: () => ({ initial_events: [userMessage()] }),
     },
     {
       kind: 'deleted file of an image block',
       error: 'file_not_found_error',
-      setup: async () => {
-        const f = await uploadFile(api, 'chart.png');
-        const message = { type: 'user.message', content: [{ type: 'text', text: 'Look' }, { type: 'image', source: { type: 'file', file_id: f.id } }] };
-        return { overrides: { initial_events: [message] }, breakIt: () => remove(api, 'file', f.id), fix: { initial_events: [userMessage()] } };
-      },
+      make: () => uploadFile(api, 'chart.png'),
+      uses: (id) => ({ initial_events: [{ type: 'user.message', content: [{ type: 'text', text: 'Look' }, { type: 'image', source: fileIn(id) }] }] }),
+      breakIt: (id) => remove(api, 'file', id),
+      fix: () => ({ initial_events: [userMessage()] }),
     },
     {
       kind: 'deleted file of a document block',
       error: 'file_not_found_error',
-      setup: async () => {
-        const f = await uploadFile(api, 'report.txt');
-        const message = { type: 'user.message', content: [{ type: 'document', source: { type: 'file', file_id: f.id }, title: 'Report' }] };
-        return { overrides: { initial_events: [userMessage(), message] }, breakIt: () => remove(api, 'file', f.id), fix: { initial_events: [userMessage()] } };
-      },
+      make: () => uploadFile(api, 'report.txt'),
+      uses: (id) => ({ initial_events: [userMessage(), { type: 'user.message', content: [{ type: 'document', source: fileIn(id), title: 'Report' }] }] }),
+      breakIt: (id) => remove(api, 'file', id),
+      fix: () => ({ initial_events: [userMessage()] }),
     },
-    {
-      kind: 'archived memory store',
-      error: 'memory_store_archived_error',
-      setup: async () => {
-        const m = await createMemoryStore(api);
-        return {
-          overrides: { resources: [{ type: 'memory_store', memory_store_id: m.id }] },
-          breakIt: () => archive(api, 'memory_store', m.id),
-          fix: { resources: null },
-        };
-      },
-    },
-    {
-      kind: 'deleted memory store',
-      error: 'session_resource_not_found_error',
-      setup: async () => {
-        const m = await createMemoryStore(api);
-        return {
-          overrides: { resources: [{ type: 'memory_store', memory_store_id: m.id }] },
-          breakIt: () => remove(api, 'memory_store', m.id),
-          fix: { resources: [] },
-        };
-      },
-    },
+    { kind: 'archived memory store', error: 'memory_store_archived_error', make: () => createMemoryStore(api), uses: memoryStore, breakIt: (id) => archive(api, 'memory_store', id), fix: () => ({ resources: null }) },
+    { kind: 'deleted memory store', error: 'session_resource_not_found_error', make: () => createMemoryStore(api), uses: memoryStore, breakIt: (id) => remove(api, 'memory_store', id), fix: () => ({ resources: [] }) },
   ];
 
   test('each broken reference records the failed run and pauses with its error; manual runs still work while paused', async () => {
     const cases = [];
     for (const b of breakages) {
-      const { overrides, breakIt, fix } = await b.setup();
-      cases.push({ ...b, d: await scheduled(overrides), breakIt, fix });
+      const { id } = await b.make();
+      cases.push({ ...b, d: await scheduled(b.uses(id)), breakIt: () => b.breakIt(id), fix: b.fix() });
     }
     await world.eventsSettled();
     for (const c of cases) await c.breakIt();

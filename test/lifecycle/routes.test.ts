@@ -18,15 +18,15 @@ import {
   createDeployment,
   createEnvironment,
   createVault,
-  deploymentWorld,
   MODELS,
   remove,
   repository,
+  startDeploymentStack,
   uploadFile,
   userMessage,
   type DeploymentWorld,
 } from '../support/fixtures';
-import { Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
 import { expectError, expectOk } from '../support/expect';
 
 const clock = new ManualClock('2026-06-01T08:00:00.000Z');
@@ -36,10 +36,8 @@ let otherApi: ApiClient;
 let world: DeploymentWorld;
 
 beforeAll(async () => {
-  stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults'] });
-  api = apiClient(stack.url, (await stack.createKey()).secret);
+  ({ stack, api, world } = await startDeploymentStack({ clock, services: ['catalog', 'deployments', 'vaults'] }));
   otherApi = apiClient(stack.url, (await stack.createKey()).secret);
-  world = await deploymentWorld(api);
 });
 afterAll(() => stack?.stop());
 

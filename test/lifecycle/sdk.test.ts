@@ -37,16 +37,21 @@ async function failure(request: PromiseLike<unknown>): Promise<unknown> {
   throw new Error('expected the request to fail');
 }
 
-test('deployments: retrieve, update, pause, unpause, run, archive', async () => {
-  const agent = await client.beta.agents.create({ name: 'sdk agent', model: MODELS.priced });
-  const environment = await client.beta.environments.create({ name: 'sdk environment', config: { type: 'cloud' } });
-  const created = await client.beta.deployments.create({
-    name: 'sdk lifecycle',
+/** A deployment of a new agent and environment, every step through the SDK. */
+async function createThroughSdk(name: string, metadata?: Record<string, string>) {
+  const agent = await client.beta.agents.create({ name: `${name} agent`, model: MODELS.priced });
+  const environment = await client.beta.environments.create({ name: `${name} environment`, config: { type: 'cloud' } });
+  return client.beta.deployments.create({
+    name,
     agent: agent.id,
     environment_id: environment.id,
     initial_events: [{ type: 'user.message', content: [{ type: 'text', text: 'Go' }] }],
-    metadata: { team: 'ops', drop: 'me' },
+    ...(metadata ? { metadata } : {}),
   });
+}
+
+test('deployments: retrieve, update, pause, unpause, run, archive', async () => {
+  const created = await createThroughSdk('sdk lifecycle', { team: 'ops', drop: 'me' });
   expect(await client.beta.deployments.retrieve(created.id)).toEqual(created);
 
   const updated = await client.beta.deployments.update(created.id, {
@@ -83,14 +88,7 @@ test('deployments: retrieve, update, pause, unpause, run, archive', async () => 
 });
 
 test('runs and sessions: list with auto-pagination, retrieve', async () => {
-  const agent = await client.beta.agents.create({ name: 'runner', model: MODELS.priced });
-  const environment = await client.beta.environments.create({ name: 'runs', config: { type: 'cloud' } });
-  const deployment = await client.beta.deployments.create({
-    name: 'runs',
-    agent: agent.id,
-    environment_id: environment.id,
-    initial_events: [{ type: 'user.message', content: [{ type: 'text', text: 'Run' }] }],
-  });
+  const deployment = await createThroughSdk('runs');
   const runs = [];
   for (let i = 0; i < 5; i++) runs.push(await client.beta.deployments.run(deployment.id));
 

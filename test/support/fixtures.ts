@@ -3,8 +3,9 @@
  * is made through the public HTTP routes, the way a client would, so tests exercise the real
  * services and never reach into another service's database.
  */
-import type { ApiClient } from './api';
+import { apiClient, type ApiClient } from './api';
 import { expectOk } from './expect';
+import { Stack, type StackOptions } from './stack';
 
 /** Models shipped in services/catalog/models.json, by the property a test needs. */
 export const MODELS = {
@@ -88,6 +89,16 @@ export async function deploymentWorld(api: ApiClient, agentOverrides: Record<str
       ...overrides,
     }),
   };
+}
+
+/**
+ * What most deployment tests start from: a running stack, a new tenant's client and a
+ * deployment world in that tenant. The caller stops the stack (afterAll).
+ */
+export async function startDeploymentStack(options: StackOptions = {}): Promise<{ stack: Stack; api: ApiClient; world: DeploymentWorld }> {
+  const stack = await Stack.start(options);
+  const api = apiClient(stack.url, (await stack.createKey()).secret);
+  return { stack, api, world: await deploymentWorld(api) };
 }
 
 export async function createDeployment(api: ApiClient, body: Record<string, unknown>) {

@@ -7,6 +7,7 @@ import { expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
 import {
   createBearer,
+  createCredential,
   createEnvVar,
   expectNoSecrets,
   rawRows,
@@ -82,20 +83,15 @@ describe('vault credentials', () => {
       networking: { type: 'limited', allowed_hosts: ['api.example.com', '*.example.org'] },
       injection_location: { body: true, header: true },
     });
-    const headerOnly = expectOk(
-      await api('POST', `/v1/vaults/${vault.id}/credentials`, {
-        body: {
-          auth: {
-            type: 'environment_variable',
-            secret_name: 'OTHER',
-            secret_value: secret('env2'),
-            networking: { type: 'unrestricted' },
-            injection_location: { body: false },
-          },
-        },
-      }),
-      'header only',
-    );
+    const headerOnly = await createCredential(api, vault.id, {
+      auth: {
+        type: 'environment_variable',
+        secret_name: 'OTHER',
+        secret_value: secret('env2'),
+        networking: { type: 'unrestricted' },
+        injection_location: { body: false },
+      },
+    });
     expect(headerOnly.auth.injection_location).toEqual({ body: false, header: true });
     expect(headerOnly.display_name).toBeNull();
   });
@@ -103,26 +99,21 @@ describe('vault credentials', () => {
   test('mcp_oauth: tokens and client secret stay sealed; the refresh configuration is shown', async () => {
     const vault = await createVault(api);
     const expires = new Date(Date.now() + 3600_000).toISOString();
-    const res = expectOk(
-      await api('POST', `/v1/vaults/${vault.id}/credentials`, {
-        body: {
-          auth: {
-            type: 'mcp_oauth',
-            mcp_server_url: 'https://mcp.linear.example/sse',
-            access_token: secret('access'),
-            expires_at: expires,
-            refresh: {
-              client_id: 'client-123',
-              refresh_token: secret('refresh'),
-              token_endpoint: 'https://auth.linear.example/token',
-              token_endpoint_auth: { type: 'client_secret_post', client_secret: secret('client') },
-              scope: 'read',
-            },
-          },
+    const res = await createCredential(api, vault.id, {
+      auth: {
+        type: 'mcp_oauth',
+        mcp_server_url: 'https://mcp.linear.example/sse',
+        access_token: secret('access'),
+        expires_at: expires,
+        refresh: {
+          client_id: 'client-123',
+          refresh_token: secret('refresh'),
+          token_endpoint: 'https://auth.linear.example/token',
+          token_endpoint_auth: { type: 'client_secret_post', client_secret: secret('client') },
+          scope: 'read',
         },
-      }),
-      'oauth',
-    );
+      },
+    });
     expect(res.auth).toEqual({
       type: 'mcp_oauth',
       mcp_server_url: 'https://mcp.linear.example/sse',
@@ -282,25 +273,20 @@ describe('vault credentials', () => {
 
   test('update mcp_oauth: new tokens and client secret, the endpoint auth method and client stay', async () => {
     const vault = await createVault(api);
-    const created = expectOk(
-      await api('POST', `/v1/vaults/${vault.id}/credentials`, {
-        body: {
-          auth: {
-            type: 'mcp_oauth',
-            mcp_server_url: 'https://oauth-update.example/sse',
-            access_token: secret('oa-access'),
-            refresh: {
-              client_id: 'cid',
-              refresh_token: secret('oa-refresh'),
-              token_endpoint: 'https://oauth-update.example/token',
-              token_endpoint_auth: { type: 'client_secret_basic', client_secret: secret('oa-client') },
-              scope: 'read write',
-            },
-          },
+    const created = await createCredential(api, vault.id, {
+      auth: {
+        type: 'mcp_oauth',
+        mcp_server_url: 'https://oauth-update.example/sse',
+        access_token: secret('oa-access'),
+        refresh: {
+          client_id: 'cid',
+          refresh_token: secret('oa-refresh'),
+          token_endpoint: 'https://oauth-update.example/token',
+          token_endpoint_auth: { type: 'client_secret_basic', client_secret: secret('oa-client') },
+          scope: 'read write',
         },
-      }),
-      'create oauth',
-    );
+      },
+    });
     const access = secret('oa-access2');
     const clientSecret = secret('oa-client2');
     const updated = expectOk(

@@ -13,27 +13,21 @@ import type { Stack } from '../support/stack';
 /** A secret nobody could mistake for anything else, so finding it anywhere is a leak. */
 export const uniqueSecret = (label: string) => `sk-${label}-${randomBase62(32)}`;
 
+/** Creates a credential in a vault; the body is the request's (`auth`, `display_name`, ...). */
+export async function createCredential(api: ApiClient, vaultId: string, body: Record<string, unknown>, what = 'create credential') {
+  return expectOk(await api('POST', `/v1/vaults/${vaultId}/credentials`, { body }), what);
+}
+
 export async function createBearer(api: ApiClient, vaultId: string, token: string, url = `https://mcp-${randomBase62(6)}.example.com/sse`) {
-  return expectOk(
-    await api('POST', `/v1/vaults/${vaultId}/credentials`, {
-      body: { display_name: 'bearer', auth: { type: 'static_bearer', token, mcp_server_url: url } },
-    }),
-    'create bearer credential',
-  );
+  return createCredential(api, vaultId, { display_name: 'bearer', auth: { type: 'static_bearer', token, mcp_server_url: url } }, 'create bearer credential');
 }
 
 export async function createEnvVar(api: ApiClient, vaultId: string, name: string, value: string) {
-  return expectOk(
-    await api('POST', `/v1/vaults/${vaultId}/credentials`, {
-      body: {
-        auth: {
-          type: 'environment_variable',
-          secret_name: name,
-          secret_value: value,
-          networking: { type: 'limited', allowed_hosts: ['api.example.com', '*.example.org'] },
-        },
-      },
-    }),
+  const networking = { type: 'limited', allowed_hosts: ['api.example.com', '*.example.org'] };
+  return createCredential(
+    api,
+    vaultId,
+    { auth: { type: 'environment_variable', secret_name: name, secret_value: value, networking } },
     'create environment variable credential',
   );
 }

@@ -16,7 +16,7 @@ import { BusServer } from '@shared/bus/bus-server';
 import { PayloadCodec } from '@shared/bus/payload-codec';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { deleteStreams, ensureStreams } from '@shared/bus/streams';
-import { scheduleJitterMs } from '@shared/cron';
+import { createScheduleCache, scheduleJitterMs } from '@shared/cron';
 import { connectDatabase, dropDatabase } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
 import { newId, randomBase62 } from '@shared/ids/ids';
@@ -25,7 +25,8 @@ import { bucketName } from '@shared/runtime/service-runtime';
 import type { DeploymentRun, FireDeploymentReply } from '@shared/schema/deployment-run';
 import { systemClock } from '@shared/time/clock';
 import { loadSchedulerConfig } from '../services/scheduler/src/config';
-import { createSchedulerEngine } from '../services/scheduler/src/engine/scheduler-engine';
+import { createSchedulerMetrics } from '../services/scheduler/src/metrics';
+import { startDueSchedules, type SchedulerDeps } from '../services/scheduler/src/service';
 import { SCHEDULER_MIGRATIONS } from '../services/scheduler/src/start-scheduler';
 
 const SCHEDULES = Number(process.env.SCHEDULES ?? 10_000);
@@ -97,11 +98,11 @@ try {
   }
 
   const client = new BusClient(nc, codec, { prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
-  const engine = createSchedulerEngine({ db: handle.db, clock: systemClock, client, logger, config });
+  const deps: SchedulerDeps = { db: handle.db, clock: systemClock, deployments: client, logger, metrics: createSchedulerMetrics(), schedules: createScheduleCache(), config };
 
   // ---- 1. Backlog drain.
   const drainStarted = Date.now();
-  engine.start();
+  const dueSchedules = startDueSchedules(deps);
   while (arrivals.length < SCHEDULES) await Bun.sleep(5);
   const drainMs = Date.now() - drainStarted;
   const drainDelays = arrivals.slice(0, SCHEDULES).map((a) => a.at - drainStarted);
@@ -125,7 +126,7 @@ try {
   console.log(`    delay past due time (occurrence + jitter): p50 ${fmt(percentile(pastDue, 50))}, p99 ${fmt(percentile(pastDue, 99))}, max ${fmt(Math.max(...pastDue))}`);
   console.log(`    fire lag (fire - listed occurrence, includes 0-60 s jitter): p50 ${percentile(lag, 50).toFixed(1)} s, p99 ${percentile(lag, 99).toFixed(1)} s`);
   console.log(`  repeated fire requests: ${arrivals.length - runs.size}`);
-  await engine.stop();
+  await dueSchedules.stop();
 } finally {
   await server.stop();
   await handle.close();

@@ -3,29 +3,22 @@
  * scheduler workers sharing the due table, thirty simulated minutes. Workers crash at fixed
  * points (one in the middle of a batch, one right after a fire was answered but before its batch
  * settled, so its occurrences are fired again by the survivors, and a graceful restart) and at
- * seeded random points, and each comes back. Every (deployment, occurrence) must end with exactly
+ * seeded random points, counted in steps of work (never timed), and each comes back. Every (deployment, occurrence) must end with exactly
  * one run, one session and one sessions.created event: none missing, none extra.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
+import { CrashPlan } from '../support/scheduler-worker';
+import { seededRandom } from '../support/seeded-random';
 import { expectOk } from '../support/expect';
 import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
 
 const START = '2026-05-04T08:00:00.000Z';
 const DEPLOYMENTS = 500;
 const MINUTES = 30;
-/** Seeded, so a failure can be replayed: mulberry32. */
-const random = (() => {
-  let seed = Number(process.env.EXACTLY_ONCE_SEED ?? 20261122) >>> 0;
-  return () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-})();
+/** Seeded, so a failure can be replayed. */
+const random = seededRandom(Number(process.env.EXACTLY_ONCE_SEED ?? 20261122));
 const STEP_MS = 10_000;
 const WORKERS = 3;
 
@@ -66,26 +59,19 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} workers wi
   }
   await world.eventsSettled(30_000);
 
-  let kills = 0;
+  const crashes = new CrashPlan();
   let restarts = 0;
   /** Fire replies that reached a worker; more than the runs only if some occurrence was fired again. */
   let answered = 0;
-  /** Slot -> crash after this many more answered fires. */
-  const crashAfter = new Map<number, number>();
-  const start = async (slot: number): Promise<Worker> => {
-    const worker: Worker = await world.startWorker(`w${slot}-${restarts++}`, {
+  const start = (slot: number): Promise<Worker> => {
+    const crash = crashes.onStep(slot);
+    return world.startWorker(`w${slot}-${restarts++}`, {
       poolSize: 2,
-      afterFire: () => {
-        answered += 1;
-        const left = crashAfter.get(slot);
-        if (left === undefined) return;
-        if (left > 1) return void crashAfter.set(slot, left - 1);
-        crashAfter.delete(slot);
-        kills += 1;
-        worker.kill();
+      onStep: (step, worker) => {
+        if (step === 'answered') answered += 1;
+        crash(step, worker);
       },
     });
-    return worker;
   };
   const slots: Worker[] = [];
   for (let i = 0; i < WORKERS; i++) slots.push(await start(i));
@@ -95,33 +81,17 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} workers wi
   while (world.clock.now().getTime() < end) {
     world.clock.advance(STEP_MS);
     step += 1;
-    if (step === 18) {
-      // Minute 3: worker 1 dies a few milliseconds into its batch (claims held, fires in flight).
-      setTimeout(() => {
-        if (!slots[1]!.isKilled()) {
-          kills += 1;
-          slots[1]!.kill();
-        }
-      }, 5);
-    }
-    if (step === 30) crashAfter.set(2, 3); // minute 5: worker 2 dies after its third answered fire
+    // Minute 3: worker 1 dies before sending the third fire of its batch (claims held, fires in flight).
+    if (step === 18) crashes.arm(1, 'fire', 3);
+    if (step === 30) crashes.arm(2, 'answered', 3); // minute 5: worker 2 dies after its third answered fire
     if (step > 48 && random() < 0.08) {
-      // After minute 8, now and then: a random worker dies at a random point of its next batch,
-      // either some milliseconds in or after a random number of answered fires.
+      // After minute 8, now and then: a random worker dies at a random point of its work, either
+      // after a random number of answered fires or between two of its SQL statements.
       const slot = Math.floor(random() * WORKERS);
-      if (random() < 0.5) crashAfter.set(slot, 1 + Math.floor(random() * 8));
-      else {
-        const victim = slots[slot]!;
-        setTimeout(() => {
-          if (!victim.isKilled()) {
-            kills += 1;
-            victim.kill();
-          }
-        }, Math.floor(random() * 20));
-      }
+      if (random() < 0.5) crashes.arm(slot, 'answered', 1 + Math.floor(random() * 8));
+      else crashes.arm(slot, 'query', 1 + Math.floor(random() * 24));
     }
     await Promise.all(slots.map((w) => world.drain(w)));
-    await Bun.sleep(step === 18 ? 10 : 0);
     for (let i = 0; i < WORKERS; i++) {
       if (slots[i]!.isKilled()) slots[i] = await start(i);
     }
@@ -151,10 +121,10 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} workers wi
   const missing = [...expected].filter((k) => !actual.has(k));
   const extra = [...actual].filter((k) => !expected.has(k));
   console.log(
-    `exactly-once (real fire path): ${runs.length} runs (expected ${expected.size}), ${kills} crashes, ` +
+    `exactly-once (real fire path): ${runs.length} runs (expected ${expected.size}), ${crashes.kills} crashes, ` +
       `${answered - runs.length} repeated fires answered with the run already recorded`,
   );
-  expect(kills).toBeGreaterThanOrEqual(5);
+  expect(crashes.kills).toBeGreaterThanOrEqual(5);
   expect(missing).toEqual([]);
   expect(extra).toEqual([]);
   expect(keys.length).toBe(actual.size); // no occurrence twice

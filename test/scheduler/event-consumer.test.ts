@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@shared/bus/event';
 import { startEventConsumer, type EventConsumer, type EventDelivery } from '@shared/bus/event-consumer';
-import { deleteStreams, ensureStreams, eventSubject } from '@shared/bus/streams';
+import { deleteStreams, ensureStreams, eventSubject, streamName } from '@shared/bus/streams';
 import { newId, randomBase62 } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
 import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
+import { eventually } from '../support/eventually';
 import { infrastructure } from '../support/infrastructure';
 import { snapshot } from './support/scheduler-fixture';
 
@@ -33,12 +34,19 @@ const envelope = (type: string, data: unknown) => ({
 const publish = (subject: string, body: unknown) =>
   jetstream(nc).publish(eventSubject(prefix, subject), typeof body === 'string' ? body : JSON.stringify(body));
 
-async function until(check: () => boolean, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await Bun.sleep(10);
-  }
+const until = (what: string, check: () => boolean, timeoutMs = 5_000) =>
+  eventually(what, () => (check() ? true : undefined), { timeoutMs, intervalMs: 10 });
+
+/**
+ * The durable's state on the server: how many deliveries it made, and whether it has delivered
+ * the whole stream (terminated messages stay counted as ack-pending, so that count says nothing).
+ */
+async function consumerState(durable: string) {
+  const jsm = await jetstreamManager(nc);
+  const stream = streamName(prefix, 'deployments');
+  const info = await jsm.consumers.info(stream, durable);
+  const last = (await jsm.streams.info(stream)).state.last_seq;
+  return { deliveries: info.delivered.consumer_seq, caughtUp: info.delivered.stream_seq >= last && info.num_pending === 0 };
 }
 
 function consume(durable: string, handler: (e: EventEnvelope<DeploymentSnapshot>, d: EventDelivery) => Promise<void>): Promise<EventConsumer> {
@@ -67,20 +75,21 @@ test('validates, skips unknown kinds, terminates poison messages, redelivers aft
   await publish('deployments.runs.recorded', envelope('deployments.runs.recorded', { anything: true }));
   await publish('deployments.created', envelope('deployments.created', snapshot({ deployment_id: 'depl_flaky' })));
   await publish('deployments.updated', envelope('deployments.updated', snapshot({ deployment_id: 'depl_fine', revision: 2 })));
-  await until(() => seen.length === 2);
+  await until('two handled events', () => seen.length === 2);
   expect(seen.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
     { id: 'depl_fine', delivery: 1 },
     { id: 'depl_flaky', delivery: 3 },
   ]);
   await consumer.stop();
 
-  // Everything was acked or terminated: a restarted consumer gets nothing again.
+  // Everything was acked or terminated: a restarted consumer gets nothing again, only what comes next.
+  const before = await consumerState('c-basic');
   const again: string[] = [];
   const restarted = await consume('c-basic', async (event) => void again.push(event.data.deployment_id));
   await publish('deployments.paused', envelope('deployments.paused', snapshot({ deployment_id: 'depl_after', status: 'paused' })));
-  await until(() => again.length === 1);
-  await Bun.sleep(100);
+  await until('the event after the restart', () => again.length === 1);
   expect(again).toEqual(['depl_after']);
+  expect(await consumerState('c-basic')).toEqual({ deliveries: before.deliveries + 1, caughtUp: true });
   await restarted.stop();
 });
 
@@ -90,13 +99,20 @@ test('stop lets the message in hand finish and be acked; the unhandled rest goes
   const gate = new Promise<void>((resolve) => (release = resolve));
   // A fresh durable replays the stream; the first test's events are not this test's business.
   const mine = (e: EventEnvelope<DeploymentSnapshot>) => /^depl_[0-9]$/.test(e.data.deployment_id);
+  let entered!: () => void;
+  const inHand = new Promise<void>((resolve) => (entered = resolve));
   const consumer = await consume('c-stop', async (event) => {
     if (!mine(event)) return;
-    if (first.length === 0) await gate;
+    if (first.length === 0) {
+      entered();
+      await gate;
+    }
     first.push(event.data.deployment_id);
   });
   for (let i = 0; i < 5; i++) await publish('deployments.created', envelope('deployments.created', snapshot({ deployment_id: `depl_${i}` })));
-  await Bun.sleep(100);
+  // depl_0 in the handler, the other four delivered into the consumer's buffer.
+  await inHand;
+  await eventually('the rest to be buffered', async () => ((await consumerState('c-stop')).caughtUp ? true : undefined), { intervalMs: 10 });
   const stopping = consumer.stop();
   release();
   await stopping;
@@ -106,7 +122,7 @@ test('stop lets the message in hand finish and be acked; the unhandled rest goes
   const next = await consume('c-stop', async (event) => void (mine(event) && second.push(event.data.deployment_id)));
   // Delivery is at least once: handed-back messages can first land on the closed consumer's
   // still-open pull request and come back after the ack wait, possibly more than once.
-  await until(() => new Set(second).size === 4, 10_000);
+  await until('the four handed-back events', () => new Set(second).size === 4, 10_000);
   expect([...new Set(second)].sort()).toEqual(['depl_1', 'depl_2', 'depl_3', 'depl_4']);
   expect(second).not.toContain('depl_0');
   await next.stop();

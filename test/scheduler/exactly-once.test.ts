@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { SchedulerFixture, seededRandom, snapshot, type Worker } from './support/scheduler-fixture';
+import { CrashPlan } from '../support/scheduler-worker';
+import { seededRandom } from '../support/seeded-random';
+import { SchedulerFixture, snapshot, type Worker } from './support/scheduler-fixture';
 
 /**
  * Three workers sharing one database, 500 minutely deployments, 30 simulated minutes, workers
- * crashing at random points (connections cut mid-claim, mid-fire, or right after a fire was
- * answered but before the batch settled) and coming back. Every (deployment, occurrence) must
+ * crashing at seeded random points of their work (connections cut between two statements of a
+ * claim or a settle, before a fire is sent, or right after a fire was answered but before the
+ * batch settled) and coming back. Crash points are counted in steps of work, never timed. Every (deployment, occurrence) must
  * get exactly one run: none missing, none extra. Repeated fire requests for an occurrence
  * already recorded are allowed only as the visible cost of crashes (the fire is idempotent).
  */
@@ -33,50 +36,34 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} crashing w
   await Promise.all(deployments.map((s) => fx.publish(deploymentEvents.created, s)));
   await fx.eventsSettled(30_000);
 
-  let kills = 0;
+  const crashes = new CrashPlan();
   let gracefulRestarts = 0;
   let restarts = 0;
-  /** Per step, a worker may be told to crash after its n-th answered fire. */
-  const crashAfter = new Map<number, number>();
-  const start = async (slot: number): Promise<Worker> => {
-    const worker: Worker = await fx.startWorker(`w${slot}-${restarts++}`, {
-      poolSize: 2,
-      afterFire: () => {
-        const left = crashAfter.get(slot);
-        if (left === undefined) return;
-        if (left <= 1) {
-          crashAfter.delete(slot);
-          kills += 1;
-          worker.kill();
-        } else crashAfter.set(slot, left - 1);
-      },
-    });
-    return worker;
-  };
+  const start = (slot: number): Promise<Worker> =>
+    fx.startWorker(`w${slot}-${restarts++}`, { poolSize: 2, onStep: crashes.onStep(slot) });
   const slots: Worker[] = [];
   for (let i = 0; i < WORKERS; i++) slots.push(await start(i));
 
   const end = Date.parse(START) + MINUTES * 60_000;
   while (fx.clock.now().getTime() < end) {
     fx.clock.advance(STEP_MS);
-    crashAfter.clear();
+    // A crash planned for this step that its worker did not reach is dropped.
+    crashes.clear();
     // No crashes in the last minute, so every lease has lapsed by the end.
     const mayCrash = fx.clock.now().getTime() < end - 60_000;
     const roll = random();
     const victim = Math.floor(random() * WORKERS);
-    const delayMs = random() * 8;
-    const nth = 1 + Math.floor(random() * BATCH);
-    if (mayCrash && roll < 0.18) {
-      setTimeout(() => {
-        if (slots[victim]!.isKilled()) return;
-        kills += 1;
-        slots[victim]!.kill();
-      }, delayMs);
+    if (mayCrash && roll < 0.12) {
+      // Between two statements: inside a claim or a settle transaction (rolled back), or between rounds.
+      crashes.arm(victim, 'query', 1 + Math.floor(random() * 24));
+    } else if (mayCrash && roll < 0.24) {
+      // Claims held, earlier fires of the batch in flight.
+      crashes.arm(victim, 'fire', 1 + Math.floor(random() * BATCH));
     } else if (mayCrash && roll < 0.36) {
-      crashAfter.set(victim, nth);
+      // Fires answered, batch not settled: those occurrences are fired again by the survivors.
+      crashes.arm(victim, 'answered', 1 + Math.floor(random() * BATCH));
     }
     await Promise.all(slots.map((w) => fx.drain(w)));
-    await Bun.sleep(delayMs > 0 && roll < 0.18 ? 9 : 0);
     for (let i = 0; i < WORKERS; i++) {
       if (slots[i]!.isKilled()) slots[i] = await start(i);
       else if (mayCrash && random() < 0.02) {
@@ -105,14 +92,14 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} crashing w
   const extra = [...actual].filter((k) => !expected.has(k));
   const repeated = fx.responder.repeatedRequests();
   console.log(
-    `exactly-once: ${actual.size} runs (expected ${expected.size}), ${kills} crashes, ${gracefulRestarts} graceful restarts, ` +
+    `exactly-once: ${actual.size} runs (expected ${expected.size}), ${crashes.kills} crashes, ${gracefulRestarts} graceful restarts, ` +
       `${repeated} repeated fire requests absorbed by idempotency`,
   );
-  expect(kills).toBeGreaterThan(5);
+  expect(crashes.kills).toBeGreaterThan(5);
   expect(missing).toEqual([]);
   expect(extra).toEqual([]);
   expect(actual.size).toBe(expected.size);
   expect(expected.size).toBe(DEPLOYMENTS * MINUTES);
   // Only a crash between a fire and its settlement makes a worker send an occurrence again.
-  expect(repeated).toBeLessThanOrEqual(kills * BATCH);
+  expect(repeated).toBeLessThanOrEqual(crashes.kills * BATCH);
 }, 120_000);

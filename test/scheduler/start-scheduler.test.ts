@@ -4,13 +4,14 @@ import { jetstream } from '@nats-io/jetstream';
 import { deleteStreams, eventSubject } from '@shared/bus/streams';
 import { scheduleJitterMs } from '@shared/cron';
 import { dropDatabase } from '@shared/db/connect';
-import { newId, randomBase62 } from '@shared/ids/ids';
+import { newId } from '@shared/ids/ids';
 import type { ServiceRuntime } from '@shared/runtime/service-runtime';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import { ManualClock } from '@shared/time/clock';
-import { loadSchedulerConfig, type SchedulerConfig } from '../../services/scheduler/src/config';
+import type { SchedulerConfig } from '../../services/scheduler/src/config';
 import { startScheduler } from '../../services/scheduler/src/start-scheduler';
-import { infrastructure } from '../support/infrastructure';
+import { eventually } from '../support/eventually';
+import { schedulerTestConfig } from '../support/scheduler-worker';
 import { startFireResponder, type FireResponder } from './support/fire-responder';
 import { snapshot } from './support/scheduler-fixture';
 
@@ -22,19 +23,9 @@ let responder: FireResponder;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
 
 beforeAll(async () => {
-  const infra = await infrastructure();
-  const id = randomBase62(10).toLowerCase();
-  config = loadSchedulerConfig({
-    NODE_ENV: 'test',
-    MYSQL_URL: infra.mysqlUrl,
-    NATS_URL: infra.natsUrl,
-    BUS_PREFIX: `t${id}`,
-    DATABASE_NAME: `t_${id}_scheduler`,
-    HEALTH_PORT: '0',
-    SCHEDULER_POLL_MS: '20',
-  });
+  config = await schedulerTestConfig({ HEALTH_PORT: '0', SCHEDULER_POLL_MS: '20' });
   runtime = await startScheduler(config, { clock });
-  nc = await connect({ servers: infra.natsUrl });
+  nc = await connect({ servers: config.NATS_URL });
   responder = await startFireResponder(nc, config.BUS_PREFIX);
 });
 afterAll(async () => {
@@ -45,13 +36,9 @@ afterAll(async () => {
   await nc?.close();
 });
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await Bun.sleep(20);
-  }
-}
+/** Waits for what the running process does by itself (its loop polls every 20 ms). */
+const until = (what: string, check: () => boolean | Promise<boolean>) =>
+  eventually(what, async () => ((await check()) ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
 
 test('a deployment event becomes a fire, and /metrics reports it', async () => {
   const s = snapshot({ schedule: { expression: '0 10 * * *', timezone: 'Europe/Paris' } });
@@ -70,17 +57,17 @@ test('a deployment event becomes a fire, and /metrics reports it', async () => {
     const [rows] = await runtime.database.pool.query('SELECT 1 FROM schedules WHERE deployment_id = ?', [s.deployment_id]);
     return (rows as unknown[]).length === 1;
   };
-  await until(stored);
+  await until('the schedule row', stored);
 
   // 10:00 in Paris (CEST) is 08:00Z: tomorrow's, since today's has passed.
   clock.set(new Date(Date.parse('2026-06-02T08:00:00.000Z') + scheduleJitterMs(s.deployment_id, config.JITTER_MAX_MS)));
-  await until(() => responder.runsOf(s.deployment_id).length === 1);
+  await until('the fire', () => responder.runsOf(s.deployment_id).length === 1);
   expect(responder.runsOf(s.deployment_id)).toEqual(['2026-06-02T08:00:00.000Z']);
 
   // The run is recorded before the reply reaches the worker; the counter follows the reply.
   let metrics = '';
-  await until(async () => {
-    metrics = await fetch(`http://127.0.0.1:${runtime.healthPort()}/metrics`).then((r) => r.text());
+  await until('the fire in /metrics', async () => {
+    metrics =  await fetch(`http://127.0.0.1:${runtime.healthPort()}/metrics`).then((r) => r.text());
     return metrics.includes('scheduler_fire_lag_seconds_count 1');
   });
   expect(metrics).toContain('scheduler_fires_total{outcome="fired"} 1');

@@ -1,12 +1,11 @@
 import { join } from 'node:path';
+import { createScheduleCache } from '@shared/cron';
 import type { Logger } from '@shared/log/logger';
 import { startServiceRuntime } from '@shared/runtime/service-runtime';
 import type { Clock } from '@shared/time/clock';
 import type { SchedulerConfig } from './config';
-import { consumeDeploymentEvents } from './deployment-events-consumer';
-import { createScheduleCache } from '@shared/cron/schedule-cache';
-import { createSchedulerEngine } from './engine/scheduler-engine';
-import { createSchedulerMetrics } from './engine/scheduler-metrics';
+import { createSchedulerMetrics } from './metrics';
+import { startDueSchedules, subscribeDeploymentEvents, type SchedulerDeps } from './service';
 
 export const SCHEDULER_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
@@ -17,30 +16,24 @@ export async function startScheduler(config: SchedulerConfig, options: { clock?:
     metrics: () => metrics.render(),
     ...options,
   });
-  const schedules = createScheduleCache();
+  const deps: SchedulerDeps = {
+    db: runtime.database.db,
+    clock: runtime.clock,
+    logger: runtime.logger,
+    deployments: runtime.client,
+    metrics,
+    schedules: createScheduleCache(),
+    config,
+  };
   try {
-    const consumer = await consumeDeploymentEvents({
+    const consumer = await subscribeDeploymentEvents(deps, {
       nc: runtime.nc,
       prefix: config.BUS_PREFIX,
       durable: config.SCHEDULER_CONSUMER_NAME,
-      db: runtime.database.db,
-      clock: runtime.clock,
-      logger: runtime.logger,
-      schedules,
-      jitterMaxMs: config.JITTER_MAX_MS,
     });
-    const engine = createSchedulerEngine({
-      db: runtime.database.db,
-      clock: runtime.clock,
-      client: runtime.client,
-      logger: runtime.logger,
-      config,
-      metrics,
-      schedules,
-    });
-    engine.start();
-    // The batch in flight settles before the bus drains; unacked events go back to the stream.
-    runtime.onStop(() => engine.stop());
+    const dueSchedules = startDueSchedules(deps);
+    // The round in flight settles before the bus drains; unacked events go back to the stream.
+    runtime.onStop(() => dueSchedules.stop());
     runtime.onStop(() => consumer.stop());
   } catch (err) {
     await runtime.stop();

@@ -1,9 +1,9 @@
 import { and, count, eq, lte } from 'drizzle-orm';
-import type { Database } from '@shared/db/connect';
+import type { Executor } from '@shared/db/executor';
 import { schedules } from './schema';
 
 /** Active rows whose fire time has passed (claimed or not): the backlog gauge. */
-export async function countDueSchedules(db: Database, now: Date): Promise<number> {
+export async function countDueSchedules(db: Executor, now: Date): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(schedules)

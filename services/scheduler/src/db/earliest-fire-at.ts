@@ -1,12 +1,12 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Database } from '@shared/db/connect';
+import type { Executor } from '@shared/db/executor';
 import { schedules } from './schema';
 
 /**
  * When the next unclaimed active row becomes due, or null when there is none. Claimed rows
  * (in flight elsewhere, or waiting out a retry delay) are left to the poll interval.
  */
-export async function earliestFireAt(db: Database): Promise<Date | null> {
+export async function earliestFireAt(db: Executor): Promise<Date | null> {
   const [row] = await db
     .select({ at: schedules.nextFireAt })
     .from(schedules)

@@ -1,6 +1,5 @@
-import type { CronSchedule } from '@shared/cron';
+import type { CronSchedule, ScheduleCache } from '@shared/cron';
 import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
-import type { ScheduleCache } from '@shared/cron/schedule-cache';
 import { nextFireAfter, type PlannedFire } from './next-fire';
 
 /** What the scheduler stored from the last snapshot it applied. */
@@ -18,6 +17,16 @@ export type SnapshotChange =
   | { kind: 'keep_timing' }
   /** The row is (re)planned: new schedule, paused, archived, unscheduled or unpaused. */
   | { kind: 'replan'; active: boolean; schedule: CronSchedule | null; next: PlannedFire | null; invalid?: string };
+
+/**
+ * The instant a snapshot is planned from: when the change happened (the event's occurred_at),
+ * not when the scheduler heard of it; a sender's clock skewed ahead of ours counts as `now`,
+ * and an unreadable timestamp as `now` too.
+ */
+export function planBase(occurredAt: string, now: Date): Date {
+  const at = Date.parse(occurredAt);
+  return new Date(Number.isFinite(at) ? Math.min(at, now.getTime()) : now.getTime());
+}
 
 export const firesOnSchedule = (s: DeploymentSnapshot): boolean => s.schedule !== null && s.status === 'active' && !s.archived;
 

@@ -1,41 +1,48 @@
 import type { EventEnvelope } from '@shared/bus/event';
 import { scheduleJitterMs } from '@shared/cron';
-import type { Database } from '@shared/db/connect';
-import type { Logger } from '@shared/log/logger';
 import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
-import type { Clock } from '@shared/time/clock';
-import { findScheduleForUpdate, storeSnapshotChange } from '../db/deployment-schedules';
-import type { ScheduleCache } from '@shared/cron/schedule-cache';
-import { planSnapshotChange, type SnapshotChange } from '../domain/snapshot-change';
-
-export interface ApplySnapshotDeps {
-  db: Database;
-  clock: Clock;
-  logger: Logger;
-  schedules: ScheduleCache;
-  jitterMaxMs: number;
-}
+import { findSchedule, insertSchedule, updateSchedule } from '../db/schedules';
+import { planBase, planSnapshotChange } from '../domain/snapshot-change';
+import type { SchedulerDeps } from '../service';
 
 /**
  * Keeps the due table in step with deployment events. Idempotent: under the row lock a
  * snapshot applies only if its revision is newer than the stored one, so redeliveries and
  * reordered events change nothing. Resolves after commit (the consumer acks then).
  */
-export function applyDeploymentSnapshot(deps: ApplySnapshotDeps) {
-  return async (event: EventEnvelope<DeploymentSnapshot>): Promise<SnapshotChange['kind']> => {
+export const applyDeploymentSnapshot =
+  (deps: SchedulerDeps) =>
+  async (event: EventEnvelope<DeploymentSnapshot>): Promise<void> => {
     const snapshot = event.data;
     const now = deps.clock.now();
-    const occurredAt = Date.parse(event.occurred_at);
-    // Plan from when the change happened; a clock skewed ahead of ours counts as now.
-    const base = new Date(Number.isFinite(occurredAt) ? Math.min(occurredAt, now.getTime()) : now.getTime());
     const change = await deps.db.transaction(async (tx) => {
-      const stored = await findScheduleForUpdate(tx, snapshot.deployment_id);
+      const stored = await findSchedule(tx, snapshot.deployment_id, { lock: true });
       const change = planSnapshotChange(snapshot, stored, {
-        base,
-        jitterMs: scheduleJitterMs(snapshot.deployment_id, deps.jitterMaxMs),
+        base: planBase(event.occurred_at, now),
+        jitterMs: scheduleJitterMs(snapshot.deployment_id, deps.config.JITTER_MAX_MS),
         schedules: deps.schedules,
       });
-      if (change.kind !== 'stale') await storeSnapshotChange(tx, snapshot, stored, change, now);
+      if (change.kind === 'stale') return change;
+      const values = {
+        organizationId: snapshot.organization_id,
+        workspaceId: snapshot.workspace_id,
+        revision: snapshot.revision,
+        updatedAt: now,
+        // A replan drops any claim, so a worker still firing the old plan cannot write its
+        // result over the new one (its settle matches no row).
+        ...(change.kind === 'replan' && {
+          expression: change.schedule?.expression ?? null,
+          timezone: change.schedule?.timezone ?? null,
+          active: change.active,
+          nextOccurrenceAt: change.next?.occurrence ?? null,
+          nextFireAt: change.next?.fireAt ?? null,
+          claimedBy: null,
+          claimUntil: null,
+        }),
+      };
+      // keep_timing needs a stored row, so a first snapshot is always a replan.
+      if (stored) await updateSchedule(tx, snapshot.deployment_id, values);
+      else await insertSchedule(tx, { active: false, ...values, deploymentId: snapshot.deployment_id });
       return change;
     });
     if (change.kind === 'replan' && change.invalid) {
@@ -51,6 +58,4 @@ export function applyDeploymentSnapshot(deps: ApplySnapshotDeps) {
       event: event.type,
       change: change.kind,
     });
-    return change.kind;
   };
-}

@@ -30,6 +30,13 @@ export function presentAgent(agent: AgentRow, version: AgentVersionRow): Agent {
   };
 }
 
+/** When an archivable resource was created, last changed and archived (null while it is not). */
+const lifecycleTimestamps = (row: { createdAt: Date; updatedAt: Date; archivedAt: Date | null }) => ({
+  created_at: toTimestamp(row.createdAt),
+  updated_at: toTimestamp(row.updatedAt),
+  archived_at: row.archivedAt ? toTimestamp(row.archivedAt) : null,
+});
+
 export const presentEnvironment = (row: EnvironmentRow): Environment => ({
   type: 'environment',
   id: row.id,
@@ -37,9 +44,7 @@ export const presentEnvironment = (row: EnvironmentRow): Environment => ({
   description: row.description,
   config: row.config,
   metadata: row.metadata,
-  created_at: toTimestamp(row.createdAt),
-  updated_at: toTimestamp(row.updatedAt),
-  archived_at: row.archivedAt ? toTimestamp(row.archivedAt) : null,
+  ...lifecycleTimestamps(row),
 });
 
 export const presentMemoryStore = (row: MemoryStoreRow): MemoryStore => ({
@@ -48,9 +53,7 @@ export const presentMemoryStore = (row: MemoryStoreRow): MemoryStore => ({
   name: row.name,
   description: row.description,
   metadata: row.metadata,
-  created_at: toTimestamp(row.createdAt),
-  updated_at: toTimestamp(row.updatedAt),
-  archived_at: row.archivedAt ? toTimestamp(row.archivedAt) : null,
+  ...lifecycleTimestamps(row),
 });
 
 export const presentFile = (row: FileRow): FileMetadata => ({

@@ -38,14 +38,11 @@ export const listCredentialPage = <T>(
   db: Executor,
   request: { filters: CredentialListFilters; after: PagePosition | null; limit: number },
   present: (row: VaultCredentialRow) => T,
-) =>
-  readNewestFirstPage(
-    db,
-    vaultCredentials,
-    [eq(vaultCredentials.vaultId, request.filters.vault_id), request.filters.include_archived ? undefined : isNull(vaultCredentials.archivedAt)],
-    request,
-    present,
-  );
+) => {
+  const inVault = eq(vaultCredentials.vaultId, request.filters.vault_id);
+  const archived = request.filters.include_archived ? undefined : isNull(vaultCredentials.archivedAt);
+  return readNewestFirstPage(db, vaultCredentials, [inVault, archived], request, present);
+};
 
 /** Whether an active credential of the vault already uses this target. */
 export async function activeCredentialWithTarget(db: Executor, vaultId: string, target: string): Promise<boolean> {

@@ -33,14 +33,10 @@ export const listVaultPage = <T>(
   tenant: Tenant,
   request: { filters: VaultListFilters; after: PagePosition | null; limit: number },
   present: (row: VaultRow) => T,
-) =>
-  readNewestFirstPage(
-    db,
-    vaults,
-    [ownedBy(vaults, tenant), request.filters.include_archived ? undefined : isNull(vaults.archivedAt)],
-    request,
-    present,
-  );
+) => {
+  const archived = request.filters.include_archived ? undefined : isNull(vaults.archivedAt);
+  return readNewestFirstPage(db, vaults, [ownedBy(vaults, tenant), archived], request, present);
+};
 
 export async function insertVault(db: Executor, row: VaultRow): Promise<void> {
   await db.insert(vaults).values(row);

@@ -58,8 +58,6 @@ export const conflict = (message: string) => new ApiError('invalid_request_error
 export const authenticationFailed = (message = 'Authentication error') =>
   new ApiError('authentication_error', message);
 export const permissionDenied = (message = 'Permission denied') => new ApiError('permission_error', message);
-export const internalError = (cause?: unknown) =>
-  new ApiError('api_error', DEFAULT_MESSAGE.api_error, { cause });
 
 export function isApiErrorType(value: unknown): value is ApiErrorType {
   return typeof value === 'string' && (API_ERROR_TYPES as readonly string[]).includes(value);

@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import type { Logger } from '@shared/log/logger';
 import { startServiceRuntime } from '@shared/runtime/service-runtime';
 import type { Clock } from '@shared/time/clock';
-import { createGatewayApp } from './app';
 import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { startHttpServer } from './http/http-server';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
+import { createGatewayService } from './service';
 
 /**
  * How far past the largest body limit the gateway still reads (and discards) a body it refused,
@@ -25,7 +25,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     logger: options.logger,
   });
   const keys = new ApiKeyStore(runtime.database.db, runtime.clock, config.KEY_CACHE_TTL_MS);
-  const app = createGatewayApp({
+  const app = createGatewayService({
     config,
     bus: runtime.client,
     authenticator: createAuthenticator(keys, { allowDevKey: config.allowDevKey }),

@@ -31,7 +31,7 @@ export class ApiKeyStore {
 
   async findTenant(secret: string): Promise<Tenant | null> {
     const hash = hashApiKeySecret(secret);
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     const hit = this.cache.get(hash);
     if (hit && hit.expires > now) return hit.tenant;
     const [row] = await this.db

@@ -1,15 +1,10 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import { invalidRequest } from '@shared/errors/api-error';
+import { coerceText } from '@shared/validation/coerce';
 import { validate } from '@shared/validation/validate';
 
 /** Parameters the gateway itself consumes on every route. */
 const GATEWAY_PARAMS = new Set(['beta']);
-
-function coerce(schema: unknown, raw: string): unknown {
-  const type = (schema as { type?: string; anyOf?: unknown[] }).type;
-  if (type === 'integer' || type === 'number') return /^-?\d+$/.test(raw) ? Number(raw) : raw;
-  return raw;
-}
 
 /**
  * Reads the query string against a route's schema: unknown parameters and repeated
@@ -26,7 +21,7 @@ export function parseQuery<T extends TObject>(url: URL, schema: T): Static<T> {
     if (!property) throw invalidRequest(`${name}: unknown query parameter`);
     if (seen.has(name)) throw invalidRequest(`${name}: must be given at most once`);
     seen.add(name);
-    out[name] = coerce(property, value);
+    out[name] = coerceText(property, value);
   }
   return validate(schema, out);
 }

@@ -4,7 +4,7 @@ import { validate } from '@shared/validation/validate';
 
 /**
  * The body as received. It is read only after authentication, permission and versioning (see
- * routing/guard.ts), and parsed later still by the route, so a caller without a key costs us no
+ * routing/guard.ts), and parsed later still by the route (routing/route.ts), so a caller without a key costs us no
  * body and learns nothing from how we parse (check order: 401 before 400).
  */
 export class RawBody {
@@ -101,8 +101,7 @@ async function nextChunk(reader: { read(): Promise<Chunk> }, limits: BodyLimits,
 }
 
 /** JSON body, validated against the route's schema; every failure is a 400 naming the field. */
-export function jsonBody<T extends TSchema>(schema: T, body: unknown): Static<T> {
-  const raw = body instanceof RawBody ? body : undefined;
+export function jsonBody<T extends TSchema>(schema: T, raw: RawBody | undefined): Static<T> {
   if (!raw || raw.text.trim() === '') throw invalidRequest('body: a JSON body is required');
   if (!/^application\/json\s*(;|$)/i.test(raw.contentType)) {
     throw invalidRequest('content-type: must be application/json');
@@ -117,8 +116,8 @@ export function jsonBody<T extends TSchema>(schema: T, body: unknown): Static<T>
 }
 
 /** Action routes (pause, archive, ...) take no body; an empty object is tolerated. */
-export function emptyBody(body: unknown): void {
-  if (!(body instanceof RawBody) || body.text.trim() === '') return;
+export function emptyBody(body: RawBody | undefined): undefined {
+  if (!body || body.text.trim() === '') return;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.text);

@@ -2,11 +2,11 @@ import { Elysia } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
 import { readRawBody, RawBody } from '../http/raw-body';
 import { ensureAnswerable, requestState } from '../http/request-state';
-import { checkPermission } from '../policy/permission';
+import { checkPermission } from '../domain/permission';
+import { checkStrayQueryParameters } from '../domain/query-parameters';
+import { checkVersioning } from '../domain/versioning';
+import type { GatewayDeps } from '../service';
 import { checkPathEncoding } from './path-id';
-import { checkStrayQueryParameters } from '../policy/query-parameters';
-import { checkVersioning } from '../policy/versioning';
-import type { GatewayDeps } from './gateway-deps';
 
 /**
  * Routes whose body is a file upload: multipart, limited by FILE_MAX_BYTES plus room for the
@@ -32,7 +32,9 @@ const DEFERRED_BODY = Symbol('deferred body');
  * (else Elysia's 404), then credentials (401), permission (403), versioning (400), and only then
  * the body. Elysia's parse phase runs before `resolve`, so the parse hook reads nothing and
  * parses nothing (multipart included): it leaves a marker, and the body is read here, after the
- * checks, with its size limit and read timeout enforced while it streams in.
+ * checks, with its size limit and read timeout enforced while it streams in. What it resolves
+ * (`call`, `url`, the raw `body`) is `GuardedContext` (routing/route.ts): each route's `route()`
+ * or page handler parses it against the schemas the route declares.
  */
 export function createGuard(deps: GatewayDeps) {
   return new Elysia({ name: 'gateway-guard' })

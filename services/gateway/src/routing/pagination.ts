@@ -1,10 +1,11 @@
-import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TArray, type TInteger, type TNull, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
 import type { BusClient } from '@shared/bus/bus-client';
 import type { CallContext } from '@shared/bus/call-context';
 import type { Subject } from '@shared/bus/subject';
 import { openCursor, sealCursor, type CursorBinding } from '@shared/cursor/page-cursor';
-import type { PagePosition } from '@shared/schema/common';
+import type { ListReply, ListRequest, PagePosition } from '@shared/schema/common';
 import { parseQuery } from '../http/query';
+import type { GuardedContext } from './route';
 
 /** The paging parameters every cursor-paginated list accepts, plus its own filters. */
 export const pagedQuery = <P extends TProperties>(filters: P, maxLimit = 100) =>
@@ -17,37 +18,56 @@ export const pagedQuery = <P extends TProperties>(filters: P, maxLimit = 100) =>
     { additionalProperties: false },
   );
 
-export interface PageRoute<Q extends TObject, F extends TSchema, T extends TSchema> {
+/** Page size when the query names none. */
+const DEFAULT_LIMIT = 20;
+
+/** A list subject: request `ListRequest(filters)`, reply `ListReply(item)` (shared/schema/common.ts). */
+export type ListSubject<F extends TSchema, T extends TSchema> = Subject<
+  ReturnType<typeof ListRequest<F>>,
+  ReturnType<typeof ListReply<T>>
+>;
+
+/** What pages need from the gateway's deps. */
+export interface PagingDeps {
+  bus: BusClient;
+  config: { cursorKey: Buffer };
+}
+
+/**
+ * One list route, typed by its subject: `toFilters` must produce the subject's filters, and the
+ * page served carries the subject's items. Declare it with `pageRoute({...})`, which infers the
+ * types from the subject.
+ */
+export interface PageRoute<F extends TSchema, T extends TSchema, Q extends TObject, P = unknown> {
   /** Names the list a cursor belongs to; a cursor from any other list is refused. */
   endpoint: string;
   query: Q;
-  /** A list subject: request `ListRequest(filters)`, reply `ListReply(item)`. */
-  subject: Subject;
-  toFilters: (query: Static<Q>) => Static<F>;
-  defaultLimit?: number;
+  subject: ListSubject<F, T>;
+  /** The bus filters of a parsed query (and the route's path parameters, e.g. the vault of its credentials). */
+  toFilters: (query: Static<Q>, params: P) => Static<F>;
 }
+
+export const pageRoute = <F extends TSchema, T extends TSchema, Q extends TObject, P = unknown>(route: PageRoute<F, T, Q, P>) => route;
 
 /**
  * Serves one page: the cursor is opened against the endpoint, tenant, filters and limit it was
  * issued for, the service returns the position where the page stopped, and that is sealed anew.
+ * Returned as the route's Elysia handler.
  */
-export async function servePage<Q extends TObject, F extends TSchema, T extends TSchema>(
-  route: PageRoute<Q, F, T>,
-  deps: { bus: BusClient; cursorKey: Buffer },
-  call: CallContext,
-  url: URL,
-): Promise<{ data: Array<Static<T>>; next_page: string | null }> {
-  const query = parseQuery(url, route.query) as Static<Q> & { limit?: number; page?: string };
-  const filters = route.toFilters(query);
-  const limit = query.limit ?? route.defaultLimit ?? 20;
-  const binding = cursorBinding(route.endpoint, call, filters, limit);
-  const after = query.page === undefined ? null : openCursor(deps.cursorKey, binding, query.page);
-  const reply = await deps.bus.call(route.subject, call, { filters, limit, after });
-  const page = reply as { data: Array<Static<T>>; next: { created_at: string; id: string } | null };
-  return { data: page.data, next_page: page.next ? sealCursor(deps.cursorKey, binding, page.next) : null };
+export function servePage<T extends TSchema, Q extends TObject, P>(route: PageRoute<TSchema, T, Q, P>, deps: PagingDeps) {
+  return async ({ call, url, params }: GuardedContext<P>) => {
+    const query: { limit?: number; page?: string } & Static<Q> = parseQuery(url, route.query);
+    const filters = route.toFilters(query, params);
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const binding = cursorBinding(route.endpoint, call, filters, limit);
+    const after = query.page === undefined ? null : openCursor(deps.config.cursorKey, binding, query.page);
+    const page = await deps.bus.call(route.subject, call, { filters, limit, after });
+    return { data: page.data, next_page: page.next ? sealCursor(deps.config.cursorKey, binding, page.next) : null };
+  };
 }
 
-function cursorBinding(endpoint: string, call: CallContext, filters: unknown, limit: number): CursorBinding {
+/** The tenant's part of a cursor binding: a cursor from one workspace is refused in another. */
+export function cursorBinding(endpoint: string, call: CallContext, filters: unknown, limit: number): CursorBinding {
   return {
     endpoint,
     tenant: `${call.tenant?.organization_id}/${call.tenant?.workspace_id}`,
@@ -63,16 +83,23 @@ export interface BidirectionalPageQuery<F> {
   page?: string;
 }
 
-export interface BidirectionalPageRoute<F> {
+type TPosition = TUnion<[typeof PagePosition, TNull]>;
+
+/**
+ * A list subject that pages both ways: request `{filters, limit, after, before}`, reply
+ * `{data, next, prev}`: positions the following page starts after and the preceding one before.
+ */
+export type BidirectionalListSubject<F extends TSchema, T extends TSchema> = Subject<
+  TObject<{ filters: F; limit: TInteger; after: TPosition; before: TPosition }>,
+  TObject<{ data: TArray<T>; next: TPosition; prev: TPosition }>
+>;
+
+export interface BidirectionalPageRoute<F extends TSchema, T extends TSchema> {
   /** Names the list a cursor belongs to; a cursor from any other list is refused. */
   endpoint: string;
-  /**
-   * A list subject whose request is `{filters, limit, after, before}` and whose reply is
-   * `{data, next, prev}`: positions the following page starts after and the preceding one before.
-   */
-  subject: Subject;
+  subject: BidirectionalListSubject<F, T>;
   /** Parses and checks the query string (the list's own syntax, e.g. repeated array parameters). */
-  readQuery: (url: URL) => BidirectionalPageQuery<F>;
+  readQuery: (url: URL) => BidirectionalPageQuery<Static<F>>;
 }
 
 type Direction = 'after' | 'before';
@@ -82,9 +109,9 @@ type Direction = 'after' | 'before';
  * `<endpoint>#before`, so it cannot be turned into a `next_page` one, and opening tries the two
  * bindings (a cursor authenticates under exactly one of them).
  */
-const directedEndpoint = (endpoint: string, direction: Direction) => (direction === 'after' ? endpoint : `${endpoint}#before`);
+export const directedEndpoint = (endpoint: string, direction: Direction) => (direction === 'after' ? endpoint : `${endpoint}#before`);
 
-function openDirectedCursor(key: Buffer, binding: CursorBinding, token: string): { direction: Direction; position: PagePosition } {
+export function openDirectedCursor(key: Buffer, binding: CursorBinding, token: string): { direction: Direction; position: PagePosition } {
   try {
     return { direction: 'after', position: openCursor(key, binding, token) };
   } catch {
@@ -97,25 +124,21 @@ function openDirectedCursor(key: Buffer, binding: CursorBinding, token: string):
  * Serves one page of a list that pages both ways (the SDK's `BidirectionalPageCursor`):
  * `next_page` continues in the list's order, `prev_page` returns the page before this one in the
  * same order (null on the first page). Both are bound, like every cursor, to the endpoint,
- * tenant, filters and limit they were issued for.
+ * tenant, filters and limit they were issued for. Returned as the route's Elysia handler.
  */
-export async function serveBidirectionalPage<F, T>(
-  route: BidirectionalPageRoute<F>,
-  deps: { bus: BusClient; cursorKey: Buffer },
-  call: CallContext,
-  url: URL,
-): Promise<{ data: T[]; next_page: string | null; prev_page: string | null }> {
-  const { filters, limit, page } = route.readQuery(url);
-  const binding = cursorBinding(route.endpoint, call, filters, limit);
-  const cursor = page === undefined ? null : openDirectedCursor(deps.cursorKey, binding, page);
-  const reply = await deps.bus.call(route.subject, call, {
-    filters,
-    limit,
-    after: cursor?.direction === 'after' ? cursor.position : null,
-    before: cursor?.direction === 'before' ? cursor.position : null,
-  });
-  const result = reply as { data: T[]; next: PagePosition | null; prev: PagePosition | null };
-  const seal = (direction: Direction, position: PagePosition | null) =>
-    position ? sealCursor(deps.cursorKey, { ...binding, endpoint: directedEndpoint(route.endpoint, direction) }, position) : null;
-  return { data: result.data, next_page: seal('after', result.next), prev_page: seal('before', result.prev) };
+export function serveBidirectionalPage<T extends TSchema>(route: BidirectionalPageRoute<TSchema, T>, deps: PagingDeps) {
+  return async ({ call, url }: GuardedContext<unknown>) => {
+    const { filters, limit, page } = route.readQuery(url);
+    const binding = cursorBinding(route.endpoint, call, filters, limit);
+    const cursor = page === undefined ? null : openDirectedCursor(deps.config.cursorKey, binding, page);
+    const result = await deps.bus.call(route.subject, call, {
+      filters,
+      limit,
+      after: cursor?.direction === 'after' ? cursor.position : null,
+      before: cursor?.direction === 'before' ? cursor.position : null,
+    });
+    const seal = (direction: Direction, position: PagePosition | null) =>
+      position ? sealCursor(deps.config.cursorKey, { ...binding, endpoint: directedEndpoint(route.endpoint, direction) }, position) : null;
+    return { data: result.data, next_page: seal('after', result.next), prev_page: seal('before', result.prev) };
+  };
 }

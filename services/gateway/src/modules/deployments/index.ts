@@ -1,48 +1,27 @@
-import { Elysia } from 'elysia';
-import type { CallContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import { emptyBody, jsonBody } from '../../http/raw-body';
-import type { GatewayDeps } from '../../routing/gateway-deps';
-import { createGuard } from '../../routing/guard';
-import { checkPathIds } from '../../routing/path-id';
+import { DeploymentCreateRequest, DeploymentUpdateRequest } from '@shared/schema/deployment';
 import { servePage } from '../../routing/pagination';
-import { DeploymentCreateBody, deploymentListRoute, DeploymentUpdateBody } from './model';
+import { resourceModule } from '../../routing/resource-module';
+import { route } from '../../routing/route';
+import type { GatewayDeps } from '../../service';
+import { deploymentListRoute } from './model';
 
-type ActionContext = { call: CallContext; params: { deployment_id: string }; body: unknown };
-
-/** /v1/deployments: served by the deployments service. Stray query parameters are the guard's. */
-export const deploymentsModule = (deps: GatewayDeps) => {
-  /** pause, unpause, archive: no body (an empty object is tolerated), the deployment as it now is. */
-  const action =
-    (subject: typeof deploymentSubjects.pause) =>
-    ({ call, params, body }: ActionContext) => {
-      emptyBody(body);
-      return deps.bus.call(subject, call, { deployment_id: params.deployment_id });
-    };
-  return new Elysia({ name: 'module-deployments' })
-    .use(createGuard(deps))
-    .onBeforeHandle(checkPathIds)
-    .get('/v1/deployments', ({ call, url }) =>
-      servePage(deploymentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
-    )
-    .post('/v1/deployments', ({ body, call }) =>
-      deps.bus.call(deploymentSubjects.create, call, jsonBody(DeploymentCreateBody, body)),
-    )
-    .get('/v1/deployments/:deployment_id', ({ call, params }) =>
-      deps.bus.call(deploymentSubjects.get, call, { deployment_id: params.deployment_id }),
-    )
-    .post('/v1/deployments/:deployment_id', ({ call, params, body }) =>
-      deps.bus.call(deploymentSubjects.update, call, {
-        deployment_id: params.deployment_id,
-        update: jsonBody(DeploymentUpdateBody, body),
-      }),
-    )
-    .post('/v1/deployments/:deployment_id/pause', action(deploymentSubjects.pause))
-    .post('/v1/deployments/:deployment_id/unpause', action(deploymentSubjects.unpause))
-    .post('/v1/deployments/:deployment_id/archive', action(deploymentSubjects.archive))
-    .post('/v1/deployments/:deployment_id/run', async ({ call, params, body }) => {
-      emptyBody(body);
-      // The fire path with a manual trigger; the gateway may not call `fire` itself.
-      return deps.bus.call(deploymentSubjects.run, call, { deployment_id: params.deployment_id });
-    });
-};
+/**
+ * /v1/deployments: served by the deployments service. Bodies are validated here, so a bad
+ * request never costs a bus round trip; updates follow the SDK's patch semantics, per field.
+ * pause, unpause, archive and run take no body (an empty object is tolerated).
+ */
+export const deploymentsModule = (deps: GatewayDeps) =>
+  resourceModule('deployments', deps, [
+    route.list('/v1/deployments', servePage(deploymentListRoute, deps)),
+    route.post('/v1/deployments', { body: DeploymentCreateRequest }, ({ call, body }) => deps.bus.call(deploymentSubjects.create, call, body)),
+    route.get('/v1/deployments/:deployment_id', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.get, call, params)),
+    route.post('/v1/deployments/:deployment_id', { body: DeploymentUpdateRequest }, ({ call, params, body }) =>
+      deps.bus.call(deploymentSubjects.update, call, { deployment_id: params.deployment_id, update: body }),
+    ),
+    route.post('/v1/deployments/:deployment_id/pause', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.pause, call, params)),
+    route.post('/v1/deployments/:deployment_id/unpause', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.unpause, call, params)),
+    route.post('/v1/deployments/:deployment_id/archive', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.archive, call, params)),
+    // The fire path with a manual trigger; the gateway may not call `fire` itself.
+    route.post('/v1/deployments/:deployment_id/run', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.run, call, params)),
+  ]);

@@ -2,45 +2,26 @@ import { Type } from '@sinclair/typebox';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { invalidRequest } from '@shared/errors/api-error';
 import { IdOf, QueryBoolean } from '@shared/schema/common';
-import {
-  Deployment,
-  DeploymentCreateRequest,
-  DeploymentListFilters,
-  DeploymentStatus,
-  DeploymentUpdateRequest,
-} from '@shared/schema/deployment';
-import { pagedQuery, type PageRoute } from '../../routing/pagination';
-import { createdAtBound } from '../../http/created-at-bound';
+import { DeploymentStatus } from '@shared/schema/deployment';
+import { createdAtRange } from '../../domain/created-at';
+import { pagedQuery, pageRoute } from '../../routing/pagination';
 
-/** POST /v1/deployments body: validated here, so a bad request never costs a bus round trip. */
-export const DeploymentCreateBody = DeploymentCreateRequest;
+const createdAt = createdAtRange('gte', 'lte');
 
-/** POST /v1/deployments/{id} body: the SDK's patch semantics, per field. */
-export const DeploymentUpdateBody = DeploymentUpdateRequest;
-
-export const DeploymentListQuery = pagedQuery({
-  agent_id: Type.Optional(IdOf('agent')),
-  status: Type.Optional(DeploymentStatus),
-  'created_at[gte]': Type.Optional(Type.String({ minLength: 1 })),
-  'created_at[lte]': Type.Optional(Type.String({ minLength: 1 })),
-  include_archived: Type.Optional(QueryBoolean),
-});
-
-export const deploymentListRoute: PageRoute<typeof DeploymentListQuery, typeof DeploymentListFilters, typeof Deployment> = {
+export const deploymentListRoute = pageRoute({
   endpoint: 'deployments.list',
-  query: DeploymentListQuery,
+  query: pagedQuery({
+    agent_id: Type.Optional(IdOf('agent')),
+    status: Type.Optional(DeploymentStatus),
+    ...createdAt.query,
+    include_archived: Type.Optional(QueryBoolean),
+  }),
   subject: deploymentSubjects.list,
-  toFilters: (q): DeploymentListFilters => {
+  toFilters: (q) => {
     const includeArchived = q.include_archived === 'true';
     if (q.status !== undefined && includeArchived) {
       throw invalidRequest('status: cannot be combined with include_archived=true');
     }
-    return {
-      agent_id: q.agent_id,
-      status: q.status,
-      created_at_gte: createdAtBound('gte', q['created_at[gte]']),
-      created_at_lte: createdAtBound('lte', q['created_at[lte]']),
-      include_archived: includeArchived,
-    };
+    return { agent_id: q.agent_id, status: q.status, ...createdAt.filters(q), include_archived: includeArchived };
   },
-};
+});

@@ -1,36 +1,28 @@
-import { Elysia } from 'elysia';
+import { Type } from '@sinclair/typebox';
 import { environmentSubjects } from '@shared/bus/subjects/catalog';
+import { QueryBoolean } from '@shared/schema/common';
 import { EnvironmentCreateBody, EnvironmentUpdateBody } from '@shared/schema/environment';
-import { emptyBody, jsonBody } from '../../http/raw-body';
-import type { GatewayDeps } from '../../routing/gateway-deps';
-import { createGuard } from '../../routing/guard';
-import { checkPathIds } from '../../routing/path-id';
-import { servePage } from '../../routing/pagination';
-import { environmentListRoute } from './model';
+import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
+import { resourceModule } from '../../routing/resource-module';
+import { route } from '../../routing/route';
+import type { GatewayDeps } from '../../service';
+
+export const environmentListRoute = pageRoute({
+  endpoint: 'environments.list',
+  query: pagedQuery({ include_archived: Type.Optional(QueryBoolean) }),
+  subject: environmentSubjects.list,
+  toFilters: (q) => ({ include_archived: q.include_archived === 'true' }),
+});
 
 /** /v1/environments: container configurations sessions run in, served by the catalog service. */
 export const environmentsModule = (deps: GatewayDeps) =>
-  new Elysia({ name: 'module-environments' })
-    .use(createGuard(deps))
-    .onBeforeHandle(checkPathIds)
-    .post('/v1/environments', ({ call, body }) => {
-      return deps.bus.call(environmentSubjects.create, call, jsonBody(EnvironmentCreateBody, body));
-    })
-    .get('/v1/environments', ({ call, url }) =>
-      servePage(environmentListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
-    )
-    .get('/v1/environments/:environment_id', ({ call, params }) => {
-      return deps.bus.call(environmentSubjects.get, call, { environment_id: params.environment_id });
-    })
-    .post('/v1/environments/:environment_id', ({ call, params, body }) => {
-      const patch = jsonBody(EnvironmentUpdateBody, body);
-      return deps.bus.call(environmentSubjects.update, call, { environment_id: params.environment_id, update: patch });
-    })
-    .post('/v1/environments/:environment_id/archive', ({ call, params, body }) => {
-      emptyBody(body);
-      return deps.bus.call(environmentSubjects.archive, call, { environment_id: params.environment_id });
-    })
-    .delete('/v1/environments/:environment_id', ({ call, params, body }) => {
-      emptyBody(body);
-      return deps.bus.call(environmentSubjects.delete, call, { environment_id: params.environment_id });
-    });
+  resourceModule('environments', deps, [
+    route.post('/v1/environments', { body: EnvironmentCreateBody }, ({ call, body }) => deps.bus.call(environmentSubjects.create, call, body)),
+    route.list('/v1/environments', servePage(environmentListRoute, deps)),
+    route.get('/v1/environments/:environment_id', {}, ({ call, params }) => deps.bus.call(environmentSubjects.get, call, params)),
+    route.post('/v1/environments/:environment_id', { body: EnvironmentUpdateBody }, ({ call, params, body }) =>
+      deps.bus.call(environmentSubjects.update, call, { environment_id: params.environment_id, update: body }),
+    ),
+    route.post('/v1/environments/:environment_id/archive', {}, ({ call, params }) => deps.bus.call(environmentSubjects.archive, call, params)),
+    route.delete('/v1/environments/:environment_id', {}, ({ call, params }) => deps.bus.call(environmentSubjects.delete, call, params)),
+  ]);

@@ -1,10 +1,8 @@
-import { Elysia } from 'elysia';
 import { fileSubjects } from '@shared/bus/subjects/catalog';
-import { emptyBody } from '../../http/raw-body';
-import type { GatewayDeps } from '../../routing/gateway-deps';
-import { createGuard } from '../../routing/guard';
-import { checkPathIds } from '../../routing/path-id';
 import { servePage } from '../../routing/pagination';
+import { resourceModule } from '../../routing/resource-module';
+import { route } from '../../routing/route';
+import type { GatewayDeps } from '../../service';
 import { contentDisposition, fileListRoute, readUpload } from './model';
 
 /**
@@ -16,27 +14,17 @@ export const TRANSFER_TIMEOUT_FACTOR = 6;
 /** /v1/files: uploaded files, stored by the catalog service. */
 export const filesModule = (deps: GatewayDeps) => {
   const transfer = { timeoutMs: deps.config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR };
-  return new Elysia({ name: 'module-files' })
-    .use(createGuard(deps))
-    .onBeforeHandle(checkPathIds)
-    .post('/v1/files', async ({ call, body }) => {
-      const upload = await readUpload(body, deps.config.FILE_MAX_BYTES);
-      return deps.bus.call(fileSubjects.upload, call, upload, transfer);
-    })
-    .get('/v1/files', ({ call, url }) =>
-      servePage(fileListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
-    )
-    .get('/v1/files/:file_id', ({ call, params }) => {
-      return deps.bus.call(fileSubjects.get, call, { file_id: params.file_id });
-    })
-    .get('/v1/files/:file_id/content', async ({ call, params }) => {
-      const file = await deps.bus.call(fileSubjects.download, call, { file_id: params.file_id }, transfer);
+  const upload = (raw: Parameters<typeof readUpload>[0]) => readUpload(raw, deps.config.FILE_MAX_BYTES);
+  return resourceModule('files', deps, [
+    route.post('/v1/files', { body: upload }, ({ call, body }) => deps.bus.call(fileSubjects.upload, call, body, transfer)),
+    route.list('/v1/files', servePage(fileListRoute, deps)),
+    route.get('/v1/files/:file_id', {}, ({ call, params }) => deps.bus.call(fileSubjects.get, call, params)),
+    route.get('/v1/files/:file_id/content', {}, async ({ call, params }) => {
+      const file = await deps.bus.call(fileSubjects.download, call, params, transfer);
       return new Response(Buffer.from(file.content_base64, 'base64'), {
         headers: { 'content-type': file.mime_type, 'content-disposition': contentDisposition(file.filename) },
       });
-    })
-    .delete('/v1/files/:file_id', ({ call, params, body }) => {
-      emptyBody(body);
-      return deps.bus.call(fileSubjects.delete, call, { file_id: params.file_id });
-    });
+    }),
+    route.delete('/v1/files/:file_id', {}, ({ call, params }) => deps.bus.call(fileSubjects.delete, call, params)),
+  ]);
 };

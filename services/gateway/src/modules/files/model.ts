@@ -1,17 +1,15 @@
 import { fileSubjects } from '@shared/bus/subjects/catalog';
 import { invalidRequest } from '@shared/errors/api-error';
-import { FileListFilters, FileMetadata, type UploadFileRequest } from '@shared/schema/file';
-import { RawBody } from '../../http/raw-body';
-import { pagedQuery, type PageRoute } from '../../routing/pagination';
+import type { UploadFileRequest } from '@shared/schema/file';
+import type { RawBody } from '../../http/raw-body';
+import { pagedQuery, pageRoute } from '../../routing/pagination';
 
-export const FileListQuery = pagedQuery({});
-
-export const fileListRoute: PageRoute<typeof FileListQuery, typeof FileListFilters, typeof FileMetadata> = {
+export const fileListRoute = pageRoute({
   endpoint: 'files.list',
-  query: FileListQuery,
+  query: pagedQuery({}),
   subject: fileSubjects.list,
-  toFilters: (): FileListFilters => ({}),
-};
+  toFilters: () => ({}),
+});
 
 const UPLOAD_FIELDS = new Set(['file']);
 const FILENAME_MAX = 255;
@@ -22,8 +20,7 @@ const FILENAME_MAX = 255;
  * form is a 400 only for a caller who got that far. Only the `file` field is accepted, once,
  * and within the size limit.
  */
-export async function readUpload(body: unknown, maxBytes: number): Promise<UploadFileRequest> {
-  const raw = body instanceof RawBody ? body : undefined;
+export async function readUpload(raw: RawBody | undefined, maxBytes: number): Promise<UploadFileRequest> {
   if (!raw || !/^multipart\/form-data\s*;/i.test(raw.contentType)) {
     throw invalidRequest('content-type: must be multipart/form-data with a `file` field');
   }

@@ -1,36 +1,29 @@
-import { Elysia } from 'elysia';
+import { Type } from '@sinclair/typebox';
 import { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
+import { QueryBoolean } from '@shared/schema/common';
 import { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '@shared/schema/memory-store';
-import { emptyBody, jsonBody } from '../../http/raw-body';
-import type { GatewayDeps } from '../../routing/gateway-deps';
-import { createGuard } from '../../routing/guard';
-import { checkPathIds } from '../../routing/path-id';
-import { servePage } from '../../routing/pagination';
-import { memoryStoreListRoute } from './model';
+import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
+import { resourceModule } from '../../routing/resource-module';
+import { route } from '../../routing/route';
+import type { GatewayDeps } from '../../service';
+import { createdAtGteLte } from '../agents/model';
+
+export const memoryStoreListRoute = pageRoute({
+  endpoint: 'memory_stores.list',
+  query: pagedQuery({ ...createdAtGteLte.query, include_archived: Type.Optional(QueryBoolean) }),
+  subject: memoryStoreSubjects.list,
+  toFilters: (q) => ({ ...createdAtGteLte.filters(q), include_archived: q.include_archived === 'true' }),
+});
 
 /** /v1/memory_stores: memory stores sessions mount, served by the catalog service. */
 export const memoryStoresModule = (deps: GatewayDeps) =>
-  new Elysia({ name: 'module-memory-stores' })
-    .use(createGuard(deps))
-    .onBeforeHandle(checkPathIds)
-    .post('/v1/memory_stores', ({ call, body }) => {
-      return deps.bus.call(memoryStoreSubjects.create, call, jsonBody(MemoryStoreCreateBody, body));
-    })
-    .get('/v1/memory_stores', ({ call, url }) =>
-      servePage(memoryStoreListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
-    )
-    .get('/v1/memory_stores/:memory_store_id', ({ call, params }) => {
-      return deps.bus.call(memoryStoreSubjects.get, call, { memory_store_id: params.memory_store_id });
-    })
-    .post('/v1/memory_stores/:memory_store_id', ({ call, params, body }) => {
-      const patch = jsonBody(MemoryStoreUpdateBody, body);
-      return deps.bus.call(memoryStoreSubjects.update, call, { memory_store_id: params.memory_store_id, update: patch });
-    })
-    .post('/v1/memory_stores/:memory_store_id/archive', ({ call, params, body }) => {
-      emptyBody(body);
-      return deps.bus.call(memoryStoreSubjects.archive, call, { memory_store_id: params.memory_store_id });
-    })
-    .delete('/v1/memory_stores/:memory_store_id', ({ call, params, body }) => {
-      emptyBody(body);
-      return deps.bus.call(memoryStoreSubjects.delete, call, { memory_store_id: params.memory_store_id });
-    });
+  resourceModule('memory-stores', deps, [
+    route.post('/v1/memory_stores', { body: MemoryStoreCreateBody }, ({ call, body }) => deps.bus.call(memoryStoreSubjects.create, call, body)),
+    route.list('/v1/memory_stores', servePage(memoryStoreListRoute, deps)),
+    route.get('/v1/memory_stores/:memory_store_id', {}, ({ call, params }) => deps.bus.call(memoryStoreSubjects.get, call, params)),
+    route.post('/v1/memory_stores/:memory_store_id', { body: MemoryStoreUpdateBody }, ({ call, params, body }) =>
+      deps.bus.call(memoryStoreSubjects.update, call, { memory_store_id: params.memory_store_id, update: body }),
+    ),
+    route.post('/v1/memory_stores/:memory_store_id/archive', {}, ({ call, params }) => deps.bus.call(memoryStoreSubjects.archive, call, params)),
+    route.delete('/v1/memory_stores/:memory_store_id', {}, ({ call, params }) => deps.bus.call(memoryStoreSubjects.delete, call, params)),
+  ]);

@@ -1,10 +1,8 @@
-import { Elysia } from 'elysia';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
-import type { Session, SessionListFilters } from '@shared/schema/session';
-import type { GatewayDeps } from '../../routing/gateway-deps';
-import { createGuard } from '../../routing/guard';
-import { checkPathIds } from '../../routing/path-id';
 import { serveBidirectionalPage } from '../../routing/pagination';
+import { resourceModule } from '../../routing/resource-module';
+import { route } from '../../routing/route';
+import type { GatewayDeps } from '../../service';
 import { sessionListRoute } from './model';
 
 /**
@@ -14,12 +12,7 @@ import { sessionListRoute } from './model';
  * `next_page` alone.
  */
 export const sessionsModule = (deps: GatewayDeps) =>
-  new Elysia({ name: 'module-sessions' })
-    .use(createGuard(deps))
-    .onBeforeHandle(checkPathIds)
-    .get('/v1/sessions', ({ call, url }) =>
-      serveBidirectionalPage<SessionListFilters, Session>(sessionListRoute, { bus: deps.bus, cursorKey: deps.config.cursorKey }, call, url),
-    )
-    .get('/v1/sessions/:session_id', ({ call, params }) =>
-      deps.bus.call(sessionSubjects.get, call, { session_id: params.session_id }),
-    );
+  resourceModule('sessions', deps, [
+    route.list('/v1/sessions', serveBidirectionalPage(sessionListRoute, deps)),
+    route.get('/v1/sessions/:session_id', {}, ({ call, params }) => deps.bus.call(sessionSubjects.get, call, params)),
+  ]);

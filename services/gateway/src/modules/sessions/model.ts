@@ -2,22 +2,19 @@ import { Type } from '@sinclair/typebox';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { invalidRequest } from '@shared/errors/api-error';
 import { IdOf, QueryBoolean } from '@shared/schema/common';
-import { SESSION_STATUSES, SessionListOrder, type SessionListFilters, type SessionStatus } from '@shared/schema/session';
+import { Session, SESSION_STATUSES, SessionListFilters, SessionListOrder, type SessionStatus } from '@shared/schema/session';
+import { createdAtRange } from '../../domain/created-at';
 import { parseQuery } from '../../http/query';
 import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
-import { createdAtBound } from '../../http/created-at-bound';
 
-const Bound = Type.Optional(Type.String({ minLength: 1 }));
+const createdAt = createdAtRange('gt', 'gte', 'lt', 'lte');
 
 /** Every parameter of `SessionListParams` but `statuses`, which is an array (see readSessionListQuery). */
 export const SessionListQuery = pagedQuery({
   deployment_id: Type.Optional(IdOf('deployment')),
   agent_id: Type.Optional(IdOf('agent')),
   agent_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-  'created_at[gt]': Bound,
-  'created_at[gte]': Bound,
-  'created_at[lt]': Bound,
-  'created_at[lte]': Bound,
+  ...createdAt.query,
   include_archived: Type.Optional(QueryBoolean),
   memory_store_id: Type.Optional(IdOf('memoryStore')),
   order: Type.Optional(SessionListOrder),
@@ -48,7 +45,6 @@ function takeStatuses(url: URL): { statuses: SessionStatus[] | undefined; rest: 
   return { statuses: SESSION_STATUSES.filter((s) => wanted.has(s)), rest };
 }
 
-
 /**
  * GET /v1/sessions query: `SessionListParams` as the SDK sends it. `agent_version` narrows an
  * agent's sessions ("only applies when agent_id is also set"), so alone it is refused rather
@@ -65,10 +61,7 @@ export function readSessionListQuery(url: URL): BidirectionalPageQuery<SessionLi
       deployment_id: q.deployment_id,
       agent_id: q.agent_id,
       agent_version: q.agent_version,
-      created_at_gt: createdAtBound('gt', q['created_at[gt]']),
-      created_at_gte: createdAtBound('gte', q['created_at[gte]']),
-      created_at_lt: createdAtBound('lt', q['created_at[lt]']),
-      created_at_lte: createdAtBound('lte', q['created_at[lte]']),
+      ...createdAt.filters(q),
       include_archived: q.include_archived === 'true',
       memory_store_id: q.memory_store_id,
       statuses,
@@ -79,7 +72,7 @@ export function readSessionListQuery(url: URL): BidirectionalPageQuery<SessionLi
   };
 }
 
-export const sessionListRoute: BidirectionalPageRoute<SessionListFilters> = {
+export const sessionListRoute: BidirectionalPageRoute<typeof SessionListFilters, typeof Session> = {
   endpoint: 'sessions.list',
   subject: sessionSubjects.list,
   readQuery: readSessionListQuery,

@@ -1,6 +1,10 @@
 import { Elysia } from 'elysia';
+import type { BusClient } from '@shared/bus/bus-client';
 import { ApiError } from '@shared/errors/api-error';
 import { readiness } from '@shared/http/health-server';
+import type { Logger } from '@shared/log/logger';
+import type { Authenticator } from './auth/authenticate';
+import type { GatewayConfig } from './config';
 import { errorResponse } from './http/error-response';
 import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';
@@ -12,9 +16,24 @@ import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
 import { sessionsModule } from './modules/sessions';
 import { vaultsModule } from './modules/vaults';
-import type { GatewayDeps } from './routing/gateway-deps';
 
-/** Elysia's own failures, translated so that nothing leaves without the envelope. */
+/**
+ * What route modules receive, built once by start-gateway.ts; they never see the framework
+ * beyond their own Elysia instance.
+ */
+export interface GatewayDeps {
+  config: GatewayConfig;
+  bus: BusClient;
+  authenticator: Authenticator;
+  logger: Logger;
+  ready: () => Promise<void>;
+}
+
+/**
+ * Elysia's own failures, translated so that nothing leaves without the envelope. Routes declare
+ * no Elysia schemas (routing/route.ts validates after the guard), so Elysia never raises its
+ * VALIDATION error, and no cookie is signed; only these codes can arrive here.
+ */
 function toApiError(code: string | number, error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   // Elysia wraps what a parse hook throws (our 413) in its own ParseError.
@@ -24,16 +43,17 @@ function toApiError(code: string | number, error: unknown): ApiError {
       return new ApiError('not_found_error', 'Not found: no such route');
     case 'PARSE':
       return new ApiError('invalid_request_error', 'body: malformed request body');
-    case 'VALIDATION':
-      return new ApiError('invalid_request_error', 'body: invalid request');
-    case 'INVALID_COOKIE_SIGNATURE':
-      return new ApiError('invalid_request_error', 'cookie: invalid signature');
     default:
       return new ApiError('api_error', undefined, { cause: error });
   }
 }
 
-export function createGatewayApp(deps: GatewayDeps) {
+/**
+ * The gateway's table: one Elysia plugin per resource (modules/<resource>/, its handlers), behind
+ * the one error handler and the health routes. The other services map bus subjects to handlers
+ * here; the gateway maps routes.
+ */
+export function createGatewayService(deps: GatewayDeps) {
   return new Elysia()
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const apiError = toApiError(code, error);
@@ -56,4 +76,3 @@ export function createGatewayApp(deps: GatewayDeps) {
     .use(deploymentRunsModule(deps))
     .use(sessionsModule(deps));
 }
-export type GatewayApp = ReturnType<typeof createGatewayApp>;

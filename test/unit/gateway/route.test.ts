@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'bun:test';
+import { Type } from '@sinclair/typebox';
+import { RawBody } from '../../../services/gateway/src/http/raw-body';
+import { route } from '../../../services/gateway/src/routing/route';
+
+const call = { request_id: 'req_1', tenant: null };
+const json = (text: string, contentType = 'application/json') => new RawBody(new TextEncoder().encode(text), contentType);
+const context = (body?: RawBody, query = '') => ({
+  call,
+  url: new URL(`http://gw/v1/things/thg_1?beta=true${query}`),
+  params: { thing_id: 'thg_1' },
+  body,
+});
+const messageOf = async (promise: Promise<unknown>) => promise.then(() => 'no error', (err: Error) => err.message);
+
+describe('route(): input declared once, parsed after the guard', () => {
+  const Body = Type.Object({ name: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+  const Query = Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+  const update = route.post('/v1/things/:thing_id', { body: Body, query: Query }, (input) => input);
+
+  test('hands the handler typed params, body and query', async () => {
+    const input = await update.handle(context(json('{"name":"a"}'), '&version=2'));
+    expect(input).toEqual({ call, params: { thing_id: 'thg_1' }, body: { name: 'a' }, query: { version: 2 } });
+    expect(update).toMatchObject({ method: 'POST', path: '/v1/things/:thing_id' });
+  });
+  test('the query is checked before the body', async () => {
+    expect(await messageOf(update.handle(context(json('{}'), '&version=0')))).toBe('version: must be at least 1');
+  });
+  test('a JSON body must be present, JSON, and valid, naming the field', async () => {
+    expect(await messageOf(update.handle(context(undefined)))).toBe('body: a JSON body is required');
+    expect(await messageOf(update.handle(context(json('{"name":"a"}', 'text/plain'))))).toBe('content-type: must be application/json');
+    expect(await messageOf(update.handle(context(json('{"name":'))))).toBe('body: malformed JSON');
+    expect(await messageOf(update.handle(context(json('{"name":""}'))))).toBe('name: must be at least 1 character');
+  });
+  test('a route that declares no body takes none; an empty body or {} is tolerated', async () => {
+    const archive = route.post('/v1/things/:thing_id/archive', {}, ({ params }) => params.thing_id);
+    expect(await archive.handle(context(undefined))).toBe('thg_1');
+    expect(await archive.handle(context(json('  ')))).toBe('thg_1');
+    expect(await archive.handle(context(json('{}')))).toBe('thg_1');
+    expect(await messageOf(archive.handle(context(json('{"a":1}'))))).toBe('body: this operation takes no body');
+  });
+  test('a body reader reads any other body', async () => {
+    const upload = route.post('/v1/things', { body: (raw) => raw?.contentType ?? 'none' }, ({ body }) => body);
+    expect(await upload.handle(context(json('x', 'multipart/form-data; boundary=b')))).toBe('multipart/form-data; boundary=b');
+  });
+});

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { SchedulerFixture, snapshot, type Worker } from './support/scheduler-fixture';
+import { SchedulerFixture, type Worker } from './support/scheduler-fixture';
+import { snapshot } from './support/snapshot';
 
 /**
  * Literal wall-clock rule in America/New_York, through the whole engine: 02:30 does not exist

@@ -3,7 +3,8 @@ import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import { CrashPlan } from '../support/scheduler-worker';
 import { seededRandom } from '../support/seeded-random';
-import { SchedulerFixture, snapshot, type Worker } from './support/scheduler-fixture';
+import { SchedulerFixture, type Worker } from './support/scheduler-fixture';
+import { snapshot } from './support/snapshot';
 
 /**
  * Three workers sharing one database, 500 minutely deployments, 30 simulated minutes, workers

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { SchedulerFixture, snapshot } from './support/scheduler-fixture';
+import { SchedulerFixture } from './support/scheduler-fixture';
+import { snapshot } from './support/snapshot';
 
 let fx: SchedulerFixture;
 beforeAll(async () => {

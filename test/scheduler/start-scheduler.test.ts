@@ -13,7 +13,7 @@ import { startScheduler } from '../../services/scheduler/src/start-scheduler';
 import { eventually } from '../support/eventually';
 import { schedulerTestConfig } from '../support/scheduler-worker';
 import { startFireResponder, type FireResponder } from './support/fire-responder';
-import { snapshot } from './support/scheduler-fixture';
+import { snapshot } from './support/snapshot';
 
 /** The process as main.ts starts it: consumer, worker loop and /metrics, on a ManualClock. */
 let config: SchedulerConfig;

@@ -1,7 +1,5 @@
 import { invalidRequest } from '../errors/api-error';
-import type { Metadata, MetadataPatch } from '../schema/common';
-
-export const METADATA_MAX_PAIRS = 16;
+import { METADATA_MAX_PAIRS, type Metadata, type MetadataPatch } from '../schema/common';
 
 /**
  * Metadata on update is a patch: a string upserts its key, null deletes it, keys left out stay.

@@ -10,8 +10,15 @@ export const Timestamp = Type.String({ format: 'date-time' });
  * breaks it at the record's own path.
  */
 export const METADATA_KEY = Type.String({ pattern: '^[\\s\\S]{1,64}$' });
+/** At most this many pairs: in `Metadata`, and in the result of applying a `MetadataPatch`. */
+export const METADATA_MAX_PAIRS = 16;
+/**
+ * The one metadata rule, for every resource that carries metadata (deployments, agents,
+ * environments, memory stores, vaults, credentials), on create; an update's patch is
+ * `MetadataPatch`, applied by shared/metadata/apply-metadata-patch.ts.
+ */
 export const Metadata = Type.Record(METADATA_KEY, Type.String({ maxLength: 512 }), {
-  maxProperties: 16,
+  maxProperties: METADATA_MAX_PAIRS,
   additionalProperties: false,
 });
 export type Metadata = Static<typeof Metadata>;
@@ -40,6 +47,22 @@ export const PagePosition = Type.Object(
   { additionalProperties: false },
 );
 export type PagePosition = Static<typeof PagePosition>;
+
+/**
+ * A list's creation-time bounds as the services receive them: exact UTC millisecond instants,
+ * already checked by the gateway. Lists that take only inclusive bounds use `created_at_gte`
+ * and `created_at_lte` of these.
+ */
+export const CreatedAtBounds = {
+  created_at_gt: Type.Optional(Type.String()),
+  created_at_gte: Type.Optional(Type.String()),
+  created_at_lt: Type.Optional(Type.String()),
+  created_at_lte: Type.Optional(Type.String()),
+};
+export const InclusiveCreatedAtBounds = {
+  created_at_gte: CreatedAtBounds.created_at_gte,
+  created_at_lte: CreatedAtBounds.created_at_lte,
+};
 
 /** Bus form of a list call: typed filters, page size, and where the previous page stopped. */
 export const ListRequest = <F extends TSchema>(filters: F) =>

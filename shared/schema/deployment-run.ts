@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdOf, IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
+import { CreatedAtBounds, IdOf, IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
 
 export const AgentReference = Type.Object(
   { type: Type.Literal('agent'), id: IdParam, version: Type.Integer() },
@@ -80,10 +80,7 @@ export const DeploymentRunListFilters = Type.Object(
     trigger_type: Type.Optional(TriggerType),
     /** true: failed runs (error set); false: runs that created a session. */
     has_error: Type.Optional(Type.Boolean()),
-    created_at_gt: Type.Optional(Type.String()),
-    created_at_gte: Type.Optional(Type.String()),
-    created_at_lt: Type.Optional(Type.String()),
-    created_at_lte: Type.Optional(Type.String()),
+    ...CreatedAtBounds,
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static, type TNull, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
-import { IdOf, IdParam, ListReply, ListRequest, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 
 /**
@@ -239,7 +239,7 @@ export const SessionResourceConfig = Type.Union([
 export type SessionResourceConfig = Static<typeof SessionResourceConfig>;
 
 // ---------------------------------------------------------------------------------------------
-// Agent, schedule, budget, metadata
+// Agent, schedule, budget
 
 export const AgentParam = Type.Union(
   [
@@ -282,18 +282,6 @@ export const Budget = closed({
 });
 export type Budget = Static<typeof Budget>;
 
-/**
- * Up to 16 pairs, values up to 512 characters. Key length (at most 64) is checked by
- * `metadataKeyError` below: a JSON-schema record cannot constrain its keys with a message that
- * names the key.
- */
-export const DeploymentMetadata = Type.Record(Type.String(), Type.String({ maxLength: 512 }), { maxProperties: 16 });
-export const METADATA_KEY_MAX = 64;
-export function metadataKeyError(metadata: Record<string, string> | undefined): string | undefined {
-  const key = Object.keys(metadata ?? {}).find((k) => k.length > METADATA_KEY_MAX);
-  return key === undefined ? undefined : `metadata: key '${key.slice(0, 80)}' must be at most ${METADATA_KEY_MAX} characters`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Create request and the deployment itself
 
@@ -305,7 +293,7 @@ export const DeploymentCreateRequest = closed({
   vault_ids: Type.Optional(Type.Array(IdParam, { maxItems: 50 })),
   initial_events: InitialEventParamsList,
   resources: Type.Optional(SessionResourceParamsList),
-  metadata: Type.Optional(DeploymentMetadata),
+  metadata: Type.Optional(Metadata),
   schedule: Type.Optional(orNull(ScheduleParams, 'must be a cron schedule or null')),
   budget: Type.Optional(orNull(Budget, 'must be a limit budget or null')),
 });
@@ -323,18 +311,26 @@ export const PausedReason = Type.Union([
 ]);
 export type PausedReason = Static<typeof PausedReason>;
 
-/** As returned: every field present except `budget`, which is omitted when none is set. */
-export const Deployment = closed({
-  type: Type.Literal('deployment'),
-  id: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
+/**
+ * What a session runs with, as returned: a deployment's fields that each session it creates
+ * copies (Session in session.ts), the agent pinned to its version.
+ */
+export const RunConfiguration = {
   agent: AgentReference,
   environment_id: Type.String(),
   vault_ids: Type.Array(Type.String()),
   initial_events: Type.Array(InitialEvent),
   resources: Type.Array(SessionResourceConfig),
   metadata: Type.Record(Type.String(), Type.String()),
+};
+
+/** As returned: every field present except `budget`, which is omitted when none is set. */
+export const Deployment = closed({
+  type: Type.Literal('deployment'),
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  ...RunConfiguration,
   schedule: Nullable(Schedule),
   status: DeploymentStatus,
   paused_reason: Nullable(PausedReason),
@@ -353,8 +349,7 @@ export const DeploymentListFilters = Type.Object(
   {
     agent_id: Type.Optional(IdOf('agent')),
     status: Type.Optional(DeploymentStatus),
-    created_at_gte: Type.Optional(Type.String()),
-    created_at_lte: Type.Optional(Type.String()),
+    ...InclusiveCreatedAtBounds,
     include_archived: Type.Boolean(),
   },
   { additionalProperties: false },

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdOf, IdParam, Nullable, PagePosition, Timestamp } from './common';
-import { Budget, InitialEvent, SessionResourceConfig } from './deployment';
+import { CreatedAtBounds, IdOf, IdParam, Nullable, PagePosition, Timestamp } from './common';
+import { Budget, RunConfiguration } from './deployment';
 import { AgentReference } from './deployment-run';
 
 /**
@@ -20,14 +20,9 @@ export const Session = Type.Object(
     type: Type.Literal('session'),
     id: Type.String(),
     deployment_id: Nullable(Type.String()),
-    agent: AgentReference,
-    environment_id: Type.String(),
-    vault_ids: Type.Array(Type.String()),
-    resources: Type.Array(SessionResourceConfig),
+    ...RunConfiguration,
     budget: Nullable(Budget),
-    initial_events: Type.Array(InitialEvent),
     status: SessionStatus,
-    metadata: Type.Record(Type.String(), Type.String()),
     title: Nullable(Type.String()),
     outcome_evaluations: Type.Array(Type.Unknown()),
     stats: Type.Object({}, { additionalProperties: true }),
@@ -55,10 +50,7 @@ export const SessionListFilters = Type.Object(
     deployment_id: Type.Optional(IdOf('deployment')),
     agent_id: Type.Optional(IdOf('agent')),
     agent_version: Type.Optional(Type.Integer({ minimum: 1 })),
-    created_at_gt: Type.Optional(Type.String()),
-    created_at_gte: Type.Optional(Type.String()),
-    created_at_lt: Type.Optional(Type.String()),
-    created_at_lte: Type.Optional(Type.String()),
+    ...CreatedAtBounds,
     include_archived: Type.Boolean(),
     memory_store_id: Type.Optional(IdOf('memoryStore')),
     statuses: Type.Optional(Type.Array(SessionStatus, { minItems: 1 })),

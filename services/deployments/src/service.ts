@@ -1,8 +1,12 @@
+import type { BusClient } from '@shared/bus/bus-client';
 import type { BusServer } from '@shared/bus/bus-server';
+import type { OutboxRelay } from '@shared/bus/outbox-relay';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
-import type { DeploymentsCore } from './deployments-core';
-import type { FireCore } from './fire-core';
+import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
+import type { Database } from '@shared/db/connect';
+import type { Clock } from '@shared/time/clock';
+import type { RepositoryUrlRules } from './domain/resources';
 import { archiveDeployment } from './handlers/archive-deployment';
 import { createDeployment } from './handlers/create-deployment';
 import { fireDeployment } from './handlers/fire-deployment';
@@ -16,29 +20,35 @@ import { pauseDeployment } from './handlers/pause-deployment';
 import { runDeployment } from './handlers/run-deployment';
 import { unpauseDeployment } from './handlers/unpause-deployment';
 import { updateDeployment } from './handlers/update-deployment';
-import type { LifecycleCore } from './lifecycle-core';
-import type { RunsCore } from './runs-core';
 
-export interface DeploymentsCores {
-  deployments: DeploymentsCore;
-  lifecycle: LifecycleCore;
-  fire: FireCore;
-  runs: RunsCore;
+/** What every deployments handler is given, built once by start-deployments.ts. */
+export interface DeploymentsDeps {
+  db: Database;
+  clock: Clock;
+  /** Asks the catalog and the vaults service about references (clients/references.ts). */
+  bus: BusClient;
+  /** Wraps each deployment's data key, which seals its repository tokens. */
+  masterKeys: MasterKeyRing;
+  /** Which repository URL schemes are accepted (https only unless the setting allows http). */
+  repositoryUrls: RepositoryUrlRules;
+  /** Told after a commit that recorded an event, so it is published without waiting for the poll. */
+  relay?: Pick<OutboxRelay, 'poke'>;
 }
 
 /** Wires the deployments service's bus subjects to their handlers; nothing else. */
-export function registerDeploymentHandlers(server: BusServer, cores: DeploymentsCores): void {
-  server.handle(deploymentSubjects.create, createDeployment(cores.deployments));
-  server.handle(deploymentSubjects.list, listDeployments(cores.deployments));
-  server.handle(deploymentSubjects.get, getDeployment(cores.lifecycle));
-  server.handle(deploymentSubjects.update, updateDeployment(cores.lifecycle));
-  server.handle(deploymentSubjects.pause, pauseDeployment(cores.lifecycle));
-  server.handle(deploymentSubjects.unpause, unpauseDeployment(cores.lifecycle));
-  server.handle(deploymentSubjects.archive, archiveDeployment(cores.lifecycle));
-  server.handle(deploymentSubjects.run, runDeployment(cores.fire));
-  server.handle(deploymentSubjects.fire, fireDeployment(cores.fire));
-  server.handle(deploymentRunSubjects.list, listRuns(cores.runs));
-  server.handle(deploymentRunSubjects.get, getRun(cores.runs));
-  server.handle(sessionSubjects.list, listSessions(cores.runs));
-  server.handle(sessionSubjects.get, getSession(cores.runs));
+export function registerDeploymentHandlers(server: BusServer, deps: DeploymentsDeps): void {
+  server
+    .handle(deploymentSubjects.create, createDeployment(deps))
+    .handle(deploymentSubjects.list, listDeployments(deps))
+    .handle(deploymentSubjects.get, getDeployment(deps))
+    .handle(deploymentSubjects.update, updateDeployment(deps))
+    .handle(deploymentSubjects.pause, pauseDeployment(deps))
+    .handle(deploymentSubjects.unpause, unpauseDeployment(deps))
+    .handle(deploymentSubjects.archive, archiveDeployment(deps))
+    .handle(deploymentSubjects.run, runDeployment(deps))
+    .handle(deploymentSubjects.fire, fireDeployment(deps))
+    .handle(deploymentRunSubjects.list, listRuns(deps))
+    .handle(deploymentRunSubjects.get, getRun(deps))
+    .handle(sessionSubjects.list, listSessions(deps))
+    .handle(sessionSubjects.get, getSession(deps));
 }

@@ -4,11 +4,7 @@ import { startServiceRuntime } from '@shared/runtime/service-runtime';
 import type { Clock } from '@shared/time/clock';
 import type { DeploymentsConfig } from './config';
 import { outbox, outboxDeadLetters } from './db/schema';
-import { createDeploymentsCore } from './deployments-core';
-import { createFireCore } from './fire-core';
-import { createLifecycleCore } from './lifecycle-core';
-import { createRunsCore } from './runs-core';
-import { registerDeploymentHandlers } from './service';
+import { registerDeploymentHandlers, type DeploymentsDeps } from './service';
 
 export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
@@ -18,7 +14,7 @@ export async function startDeployments(config: DeploymentsConfig, options: { clo
     outbox: { outbox, deadLetters: outboxDeadLetters },
     ...options,
   });
-  const deps = {
+  const deps: DeploymentsDeps = {
     db: runtime.database.db,
     clock: runtime.clock,
     bus: runtime.client,
@@ -26,11 +22,6 @@ export async function startDeployments(config: DeploymentsConfig, options: { clo
     repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },
     relay: runtime.relay,
   };
-  registerDeploymentHandlers(runtime.server, {
-    deployments: createDeploymentsCore(deps),
-    lifecycle: createLifecycleCore(deps),
-    fire: createFireCore(deps),
-    runs: createRunsCore(deps),
-  });
+  registerDeploymentHandlers(runtime.server, deps);
   return runtime;
 }

@@ -1,23 +1,35 @@
-import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { and, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
+import { recordEvent } from '@shared/bus/outbox';
 import type { Database } from '@shared/db/connect';
+import type { Executor, ReadOptions } from '@shared/db/executor';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
+import { ownedBy } from '@shared/db/owned-by';
+import { ApiError } from '@shared/errors/api-error';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentListFilters } from '@shared/schema/deployment';
-import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, type DeploymentRow } from './schema';
+import type { Tenant } from '@shared/schema/tenant';
+import type { DeploymentEvent, LockedChange } from '../domain/lifecycle';
+import { presentDeploymentSnapshot } from '../domain/present';
+import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, outbox, type DeploymentRow } from './schema';
 
-export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-type Tenant = { organization_id: string; workspace_id: string };
 
+export type SealedSecret = { resourceIndex: number; sealed: string };
+
+/** A new deployment, its sealed tokens and its event, in the caller's transaction. */
 export async function insertDeployment(
-  tx: Tx,
-  row: typeof deployments.$inferInsert,
-  secrets: Array<{ resourceIndex: number; sealed: string }>,
+  tx: Executor,
+  row: DeploymentRow,
+  secrets: SealedSecret[],
+  event: DeploymentEvent,
 ): Promise<void> {
   await tx.insert(deployments).values(row);
   if (secrets.length > 0) {
     await tx.insert(deploymentSecrets).values(secrets.map((s) => ({ deploymentId: row.id, ...s })));
   }
+  await recordEvent(tx, outbox, event, tenantOfRow(row), presentDeploymentSnapshot(row), row.updatedAt);
 }
+
+const tenantOfRow = (row: DeploymentRow) => ({ organization_id: row.organizationId, workspace_id: row.workspaceId });
 
 /** The index whose leading columns are the filters' equalities, most selective first. */
 function listIndexFor(filters: DeploymentListFilters): string {
@@ -38,7 +50,7 @@ function listIndexFor(filters: DeploymentListFilters): string {
  * filter shape, it seeks straight to the cursor (`range`) and reads one chunk at any depth.
  */
 export function listDeploymentPage<T>(
-  db: Database,
+  db: Executor,
   tenant: Tenant,
   filters: DeploymentListFilters,
   limit: number,
@@ -50,16 +62,13 @@ export function listDeploymentPage<T>(
 
 /** One chunk's query: up to `count` deployments beyond `after`, unexecuted (the benchmark EXPLAINs it). */
 export function deploymentPageQuery(
-  db: Database,
+  db: Executor,
   tenant: Tenant,
   filters: DeploymentListFilters,
   count: number,
   after: PagePosition | null,
 ) {
-  const conditions: SQL[] = [
-    eq(deployments.organizationId, tenant.organization_id),
-    eq(deployments.workspaceId, tenant.workspace_id),
-  ];
+  const conditions: SQL[] = [ownedBy(deployments, tenant)];
   if (!filters.include_archived) conditions.push(isNull(deployments.archivedAt));
   if (filters.status !== undefined) conditions.push(eq(deployments.status, filters.status));
   if (filters.agent_id !== undefined) conditions.push(eq(deployments.agentId, filters.agent_id));
@@ -77,55 +86,81 @@ export function deploymentPageQuery(
 
 /** One deployment of the tenant; `lock` takes the row lock for the rest of the transaction. */
 export async function findDeployment(
-  db: Database | Tx,
+  db: Executor,
   tenant: Tenant,
   id: string,
-  options: { lock?: boolean } = {},
+  options: ReadOptions = {},
 ): Promise<DeploymentRow | undefined> {
-  const query = db
-    .select()
-    .from(deployments)
-    .where(
-      and(
-        eq(deployments.id, id),
-        eq(deployments.organizationId, tenant.organization_id),
-        eq(deployments.workspaceId, tenant.workspace_id),
-      ),
-    );
+  const query = db.select().from(deployments).where(and(eq(deployments.id, id), ownedBy(deployments, tenant)));
   const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
 /**
- * Writes a change only if the row is still at the revision it was computed from (the
- * optimistic lock of an update whose checks ran outside the transaction). Returns whether it did.
+ * Writes `next` over the stored row, only if that is still at `previous.revision` (`next`
+ * carries the revision after it), and records the change's event: false, writing nothing, when
+ * the row moved. An update whose checks ran outside the transaction relies on this optimistic
+ * lock; a change under the row lock cannot lose it (applyLockedChange). `secrets`:
+ * a replaced `resources` list brings its own tokens, the old ones go.
  */
-export async function updateDeploymentAtRevision(
-  tx: Tx,
-  id: string,
-  expectedRevision: number,
-  change: Partial<typeof deployments.$inferInsert>,
+export async function updateDeployment(
+  tx: Executor,
+  previous: DeploymentRow,
+  next: DeploymentRow,
+  event: DeploymentEvent,
+  secrets?: SealedSecret[],
 ): Promise<boolean> {
+  const { id: _id, organizationId: _o, workspaceId: _w, createdAt: _c, ...columns } = next;
   const [result] = await tx
     .update(deployments)
-    .set(change)
-    .where(and(eq(deployments.id, id), eq(deployments.revision, expectedRevision)));
-  return result.affectedRows === 1;
+    .set(columns)
+    .where(and(eq(deployments.id, previous.id), eq(deployments.revision, previous.revision)));
+  if (result.affectedRows !== 1) return false;
+  if (secrets) {
+    await tx.delete(deploymentSecrets).where(eq(deploymentSecrets.deploymentId, previous.id));
+    if (secrets.length > 0) {
+      await tx.insert(deploymentSecrets).values(secrets.map((s) => ({ deploymentId: previous.id, ...s })));
+    }
+  }
+  await recordEvent(tx, outbox, event, tenantOfRow(next), presentDeploymentSnapshot(next), next.updatedAt);
+  return true;
 }
 
-/** A replaced `resources` list brings its own tokens: the old ones go, the new ones come in. */
-export async function replaceDeploymentSecrets(
-  tx: Tx,
-  deploymentId: string,
-  secrets: Array<{ resourceIndex: number; sealed: string }>,
-): Promise<void> {
-  await tx.delete(deploymentSecrets).where(eq(deploymentSecrets.deploymentId, deploymentId));
-  if (secrets.length > 0) {
-    await tx.insert(deploymentSecrets).values(secrets.map((s) => ({ deploymentId, ...s })));
+/**
+ * Applies a change to a row read under its lock in this transaction: the next revision, `now`
+ * as updated_at, the change's event. The row cannot have moved; if it did, nothing is written.
+ */
+export async function applyLockedChange(tx: Executor, current: DeploymentRow, change: LockedChange, now: Date): Promise<DeploymentRow> {
+  const next = { ...change.row, revision: current.revision + 1, updatedAt: now };
+  if (!(await updateDeployment(tx, current, next, change.event))) {
+    // Never write an event for a change that did not happen.
+    throw new ApiError('api_error', undefined, { cause: new Error(`deployment ${current.id} changed under its row lock`) });
   }
+  return next;
+}
+
+/**
+ * Pause, unpause and archive (handlers/change-locked-deployment.ts): reads the deployment under its row lock and applies `change`,
+ * which returns the changed row and its event, or null to leave it as it is (an idempotent
+ * repeat; no revision, no event). Undefined when the tenant has no such deployment.
+ */
+export async function changeDeploymentUnderLock(
+  db: Database,
+  tenant: Tenant,
+  id: string,
+  now: Date,
+  change: (row: DeploymentRow, now: Date) => LockedChange | null,
+): Promise<{ row: DeploymentRow; changed: boolean } | undefined> {
+  return db.transaction(async (tx) => {
+    const current = await findDeployment(tx, tenant, id, { lock: true });
+    if (!current) return undefined;
+    const changed = change(current, now);
+    if (!changed) return { row: current, changed: false };
+    return { row: await applyLockedChange(tx, current, changed, now), changed: true };
+  });
 }
 
 /** Bookkeeping of a successful scheduled run; not a change of the deployment (no revision bump). */
-export async function setLastRunAt(tx: Tx, id: string, at: Date): Promise<void> {
+export async function setLastRunAt(tx: Executor, id: string, at: Date): Promise<void> {
   await tx.update(deployments).set({ lastRunAt: at }).where(eq(deployments.id, id));
 }

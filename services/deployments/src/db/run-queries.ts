@@ -1,25 +1,19 @@
-import { hasErrno } from '@shared/errors/cause-chain';
-import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { and, eq, gt, gte, isNotNull, isNull, lt, lte, type SQL } from 'drizzle-orm';
-import type { Database } from '@shared/db/connect';
+import { recordEvent } from '@shared/bus/outbox';
+import type { Executor } from '@shared/db/executor';
+import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
+import { ownedBy } from '@shared/db/owned-by';
+import { hasErrno } from '@shared/errors/cause-chain';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentRunListFilters } from '@shared/schema/deployment-run';
-import type { Tx } from './deployment-queries';
-import { deploymentRuns, RUN_LIST_INDEXES, type DeploymentRunRow } from './schema';
-
-type Tenant = { organization_id: string; workspace_id: string };
-
-const sameTenant = (table: typeof deploymentRuns, tenant: Tenant) => [
-  eq(table.organizationId, tenant.organization_id),
-  eq(table.workspaceId, tenant.workspace_id),
-];
+import { sessionEvents } from '@shared/schema/session';
+import type { Tenant } from '@shared/schema/tenant';
+import { sessionCreatedEvent } from '../domain/fire';
+import { deploymentRuns, outbox, RUN_LIST_INDEXES, type DeploymentRunRow, type SessionRow } from './schema';
+import { insertSession } from './session-queries';
 
 /** The run already recorded for a scheduled occurrence, if any (the idempotency key). */
-export async function findRunForOccurrence(
-  db: Database | Tx,
-  deploymentId: string,
-  scheduledAt: Date,
-): Promise<DeploymentRunRow | undefined> {
+export async function findRunForOccurrence(db: Executor, deploymentId: string, scheduledAt: Date): Promise<DeploymentRunRow | undefined> {
   const [row] = await db
     .select()
     .from(deploymentRuns)
@@ -27,17 +21,17 @@ export async function findRunForOccurrence(
   return row;
 }
 
-export async function findRun(db: Database, tenant: Tenant, id: string): Promise<DeploymentRunRow | undefined> {
+export async function findRun(db: Executor, tenant: Tenant, id: string): Promise<DeploymentRunRow | undefined> {
   const [row] = await db
     .select()
     .from(deploymentRuns)
-    .where(and(eq(deploymentRuns.id, id), ...sameTenant(deploymentRuns, tenant)));
+    .where(and(eq(deploymentRuns.id, id), ownedBy(deploymentRuns, tenant)));
   return row;
 }
 
 /** One page of the tenant's runs, newest first, read in chunks within the page byte budget. */
 export function listRunPage<T>(
-  db: Database,
+  db: Executor,
   tenant: Tenant,
   filters: DeploymentRunListFilters,
   limit: number,
@@ -45,7 +39,7 @@ export function listRunPage<T>(
   present: (row: DeploymentRunRow) => T,
 ): Promise<{ data: T[]; next: PagePosition | null }> {
   const t = deploymentRuns;
-  const conditions: SQL[] = [...sameTenant(t, tenant)];
+  const conditions: SQL[] = [ownedBy(t, tenant)];
   if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
   if (filters.trigger_type !== undefined) conditions.push(eq(t.triggerType, filters.trigger_type));
   if (filters.has_error !== undefined) conditions.push(filters.has_error ? isNotNull(t.errorType) : isNull(t.errorType));
@@ -64,8 +58,17 @@ export function listRunPage<T>(
   return readPage(readChunk, position, limit, present);
 }
 
-export async function insertRun(tx: Tx, row: typeof deploymentRuns.$inferInsert): Promise<void> {
-  await tx.insert(deploymentRuns).values(row);
+/**
+ * What a fire records, in the caller's transaction: the session it created (with
+ * `sessions.created`) and the run naming it, or the run carrying the error that prevented one.
+ */
+export async function insertRun(tx: Executor, run: DeploymentRunRow, session: SessionRow | null): Promise<void> {
+  if (session) await insertSession(tx, session);
+  await tx.insert(deploymentRuns).values(run);
+  if (session) {
+    const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
+    await recordEvent(tx, outbox, sessionEvents.created, tenant, sessionCreatedEvent(session, run), run.createdAt);
+  }
 }
 
 /** MySQL and MariaDB both report a unique-key collision as errno 1062 (ER_DUP_ENTRY). */

@@ -1,9 +1,34 @@
-import { datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
+import { datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 import { jsonColumn } from '@shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
 import type { RunErrorType } from '@shared/schema/deployment-run';
 import type { SessionStatus } from '@shared/schema/session';
+
+// Column groups the tables share, each a fresh set of builders per table, in the tables' order.
+const millis = (name: string) => datetime(name, { mode: 'date', fsp: 3 });
+/** Every row is owned by one tenant; lists and reads carry `ownedBy` on these. */
+const ownedRow = () => ({
+  id: varchar('id', { length: 40 }).primaryKey(),
+  organizationId: varchar('organization_id', { length: 64 }).notNull(),
+  workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+});
+/** The agent, pinned to a version. */
+const pinnedAgent = () => ({
+  agentId: varchar('agent_id', { length: 128 }).notNull(),
+  agentVersion: int('agent_version').notNull(),
+});
+const timestamps = () => ({
+  createdAt: millis('created_at').notNull(),
+  updatedAt: millis('updated_at').notNull(),
+  archivedAt: millis('archived_at'),
+});
+/** A list index: the tenant, the filter's equality columns, then the keyset order (created_at, id). */
+const listIndex = <T extends { organizationId: AnyMySqlColumn; workspaceId: AnyMySqlColumn; createdAt: AnyMySqlColumn; id: AnyMySqlColumn }>(
+  name: string,
+  t: T,
+  ...equalities: AnyMySqlColumn[]
+) => index(name).on(t.organizationId, t.workspaceId, ...equalities, t.createdAt, t.id);
 
 /** The deployments service's own tables. */
 export const outbox = defineOutboxTable();
@@ -29,13 +54,10 @@ export const DEPLOYMENT_LIST_INDEXES = {
 export const deployments = mysqlTable(
   'deployments',
   {
-    id: varchar('id', { length: 40 }).primaryKey(),
-    organizationId: varchar('organization_id', { length: 64 }).notNull(),
-    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    ...ownedRow(),
     name: varchar('name', { length: 256 }).notNull(),
     description: text('description'),
-    agentId: varchar('agent_id', { length: 128 }).notNull(),
-    agentVersion: int('agent_version').notNull(),
+    ...pinnedAgent(),
     environmentId: varchar('environment_id', { length: 128 }).notNull(),
     vaultIds: jsonColumn<string[]>('vault_ids').notNull(),
     initialEvents: jsonColumn<InitialEvent[]>('initial_events').notNull(),
@@ -44,7 +66,7 @@ export const deployments = mysqlTable(
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
     scheduleExpression: varchar('schedule_expression', { length: 256 }),
     scheduleTimezone: varchar('schedule_timezone', { length: 64 }),
-    lastRunAt: datetime('last_run_at', { mode: 'date', fsp: 3 }),
+    lastRunAt: millis('last_run_at'),
     status: varchar('status', { length: 16, enum: ['active', 'paused'] }).notNull(),
     pausedReason: jsonColumn<PausedReason>('paused_reason'),
     budget: jsonColumn<Budget>('budget'),
@@ -53,15 +75,13 @@ export const deployments = mysqlTable(
     /** This deployment's data key, wrapped by the master key `dataKeyId`; null when it holds no secret. */
     dataKeyId: varchar('data_key_id', { length: 32 }),
     dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),
-    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
-    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
-    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+    ...timestamps(),
   },
   (t) => [
-    index(DEPLOYMENT_LIST_INDEXES.all).on(t.organizationId, t.workspaceId, t.createdAt, t.id),
-    index(DEPLOYMENT_LIST_INDEXES.live).on(t.organizationId, t.workspaceId, t.archivedAt, t.createdAt, t.id),
-    index(DEPLOYMENT_LIST_INDEXES.status).on(t.organizationId, t.workspaceId, t.status, t.archivedAt, t.createdAt, t.id),
-    index(DEPLOYMENT_LIST_INDEXES.agent).on(t.organizationId, t.workspaceId, t.agentId, t.createdAt, t.id),
+    listIndex(DEPLOYMENT_LIST_INDEXES.all, t),
+    listIndex(DEPLOYMENT_LIST_INDEXES.live, t, t.archivedAt),
+    listIndex(DEPLOYMENT_LIST_INDEXES.status, t, t.status, t.archivedAt),
+    listIndex(DEPLOYMENT_LIST_INDEXES.agent, t, t.agentId),
   ],
 );
 export type DeploymentRow = typeof deployments.$inferSelect;
@@ -112,23 +132,20 @@ export const SESSION_MEMORY_STORE_INDEX = 'session_memory_stores_tenant_store_cr
 export const deploymentRuns = mysqlTable(
   'deployment_runs',
   {
-    id: varchar('id', { length: 40 }).primaryKey(),
-    organizationId: varchar('organization_id', { length: 64 }).notNull(),
-    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    ...ownedRow(),
     deploymentId: varchar('deployment_id', { length: 40 }).notNull(),
-    agentId: varchar('agent_id', { length: 128 }).notNull(),
-    agentVersion: int('agent_version').notNull(),
+    ...pinnedAgent(),
     triggerType: varchar('trigger_type', { length: 16, enum: ['manual', 'schedule'] }).notNull(),
-    scheduledAt: datetime('scheduled_at', { mode: 'date', fsp: 3 }),
+    scheduledAt: millis('scheduled_at'),
     sessionId: varchar('session_id', { length: 40 }),
     errorType: varchar('error_type', { length: 64 }).$type<RunErrorType>(),
     errorMessage: text('error_message'),
-    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
+    createdAt: millis('created_at').notNull(),
   },
   (t) => [
     uniqueIndex('deployment_runs_occurrence').on(t.deploymentId, t.scheduledAt),
-    index(RUN_LIST_INDEXES.all).on(t.organizationId, t.workspaceId, t.createdAt, t.id),
-    index(RUN_LIST_INDEXES.deployment).on(t.organizationId, t.workspaceId, t.deploymentId, t.createdAt, t.id),
+    listIndex(RUN_LIST_INDEXES.all, t),
+    listIndex(RUN_LIST_INDEXES.deployment, t, t.deploymentId),
   ],
 );
 export type DeploymentRunRow = typeof deploymentRuns.$inferSelect;
@@ -140,12 +157,9 @@ export type DeploymentRunRow = typeof deploymentRuns.$inferSelect;
 export const sessions = mysqlTable(
   'sessions',
   {
-    id: varchar('id', { length: 40 }).primaryKey(),
-    organizationId: varchar('organization_id', { length: 64 }).notNull(),
-    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    ...ownedRow(),
     deploymentId: varchar('deployment_id', { length: 40 }),
-    agentId: varchar('agent_id', { length: 128 }).notNull(),
-    agentVersion: int('agent_version').notNull(),
+    ...pinnedAgent(),
     environmentId: varchar('environment_id', { length: 128 }).notNull(),
     vaultIds: jsonColumn<string[]>('vault_ids').notNull(),
     resources: jsonColumn<SessionResourceConfig[]>('resources').notNull(),
@@ -153,16 +167,14 @@ export const sessions = mysqlTable(
     initialEvents: jsonColumn<InitialEvent[]>('initial_events').notNull(),
     status: varchar('status', { length: 16 }).$type<SessionStatus>().notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
-    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
-    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
-    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+    ...timestamps(),
   },
   (t) => [
-    index(SESSION_LIST_INDEXES.all).on(t.organizationId, t.workspaceId, t.createdAt, t.id),
-    index(SESSION_LIST_INDEXES.deployment).on(t.organizationId, t.workspaceId, t.deploymentId, t.createdAt, t.id),
-    index(SESSION_LIST_INDEXES.agent).on(t.organizationId, t.workspaceId, t.agentId, t.createdAt, t.id),
-    index(SESSION_LIST_INDEXES.agentVersion).on(t.organizationId, t.workspaceId, t.agentId, t.agentVersion, t.createdAt, t.id),
-    index(SESSION_LIST_INDEXES.status).on(t.organizationId, t.workspaceId, t.status, t.createdAt, t.id),
+    listIndex(SESSION_LIST_INDEXES.all, t),
+    listIndex(SESSION_LIST_INDEXES.deployment, t, t.deploymentId),
+    listIndex(SESSION_LIST_INDEXES.agent, t, t.agentId),
+    listIndex(SESSION_LIST_INDEXES.agentVersion, t, t.agentId, t.agentVersion),
+    listIndex(SESSION_LIST_INDEXES.status, t, t.status),
   ],
 );
 export type SessionRow = typeof sessions.$inferSelect;
@@ -181,7 +193,7 @@ export const sessionMemoryStores = mysqlTable(
     memoryStoreId: varchar('memory_store_id', { length: 128 }).notNull(),
     organizationId: varchar('organization_id', { length: 64 }).notNull(),
     workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
-    sessionCreatedAt: datetime('session_created_at', { mode: 'date', fsp: 3 }).notNull(),
+    sessionCreatedAt: millis('session_created_at').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.memoryStoreId] }),

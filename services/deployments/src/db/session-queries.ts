@@ -1,13 +1,12 @@
 import { and, eq, gt, gte, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
-import type { Database } from '@shared/db/connect';
+import type { Executor } from '@shared/db/executor';
 import { inListOrder, keysetAfter, readWithinBudget } from '@shared/db/keyset-page';
+import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
 import type { SessionListFilters, SessionListOrder } from '@shared/schema/session';
-import type { Tx } from './deployment-queries';
+import type { Tenant } from '@shared/schema/tenant';
 import { SESSION_LIST_INDEXES, SESSION_MEMORY_STORE_INDEX, sessionMemoryStores, sessions, type SessionRow } from './schema';
-
-type Tenant = { organization_id: string; workspace_id: string };
 
 /** Where a sessions page starts: after a position, before one, or at the start of the list. */
 export type SessionPageAnchor = { after: PagePosition } | { before: PagePosition } | null;
@@ -21,16 +20,13 @@ export interface SessionPage<T> {
   prev: PagePosition | null;
 }
 
-export async function findSession(db: Database, tenant: Tenant, id: string): Promise<SessionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.id, id), eq(sessions.organizationId, tenant.organization_id), eq(sessions.workspaceId, tenant.workspace_id)));
+export async function findSession(db: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> {
+  const [row] = await db.select().from(sessions).where(and(eq(sessions.id, id), ownedBy(sessions, tenant)));
   return row;
 }
 
 /** The session and the memory stores it mounts (what the memory_store_id filter pages on), in the caller's transaction. */
-export async function insertSession(tx: Tx, row: typeof sessions.$inferInsert): Promise<void> {
+export async function insertSession(tx: Executor, row: SessionRow): Promise<void> {
   await tx.insert(sessions).values(row);
   const storeIds = [...new Set(row.resources.flatMap((r) => (r.type === 'memory_store' ? [r.memory_store_id] : [])))];
   if (storeIds.length === 0) return;
@@ -68,7 +64,7 @@ export function sessionListIndex(filters: SessionListFilters): string {
 /** Every filter as a condition on `sessions`, creation-time bounds on `created` (the column the keyset reads). */
 function filterConditions(tenant: Tenant, filters: SessionListFilters, created: MySqlColumn): SQL[] {
   const t = sessions;
-  const conditions: SQL[] = [eq(t.organizationId, tenant.organization_id), eq(t.workspaceId, tenant.workspace_id)];
+  const conditions: SQL[] = [ownedBy(t, tenant)];
   if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
   if (filters.agent_id !== undefined) conditions.push(eq(t.agentId, filters.agent_id));
   if (filters.agent_version !== undefined) conditions.push(eq(t.agentVersion, filters.agent_version));
@@ -89,7 +85,7 @@ function filterConditions(tenant: Tenant, filters: SessionListFilters, created: 
  * row joins its session by primary key.
  */
 async function readSessions(
-  db: Database,
+  db: Executor,
   tenant: Tenant,
   filters: SessionListFilters,
   from: PagePosition | null,
@@ -100,8 +96,7 @@ async function readSessions(
     const m = sessionMemoryStores;
     const keyset = { createdAt: m.sessionCreatedAt, id: m.sessionId };
     const conditions = [
-      eq(m.organizationId, tenant.organization_id),
-      eq(m.workspaceId, tenant.workspace_id),
+      ownedBy(m, tenant),
       eq(m.memoryStoreId, filters.memory_store_id),
       ...filterConditions(tenant, filters, m.sessionCreatedAt),
     ];
@@ -137,7 +132,7 @@ async function readSessions(
  * reached from.
  */
 export async function listSessionPage<T>(
-  db: Database,
+  db: Executor,
   tenant: Tenant,
   filters: SessionListFilters,
   limit: number,

@@ -1,10 +1,10 @@
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { DeploymentUpdateRequest, InitialEventParams } from '@shared/schema/deployment';
 import type { DeploymentRow } from '../db/schema';
 import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './initial-events';
-import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
-import type { PlacedReference } from './references';
+import type { ReferenceSet, ResolvedAgent } from './references';
 import { resolveResources, type RepositoryToken, type RepositoryUrlRules } from './resources';
-import { compileRequestedSchedule } from './schedule';
+import { compileRequestedSchedule, scheduleOf } from './schedule';
 
 /** Stored columns an update may change; the agent version is resolved by the catalog afterwards. */
 export type UpdatedColumns = Pick<
@@ -24,17 +24,14 @@ export type UpdatedColumns = Pick<
 
 export interface UpdatePlan {
   columns: UpdatedColumns;
-  /** The agent to resolve: the requested one, or the current pin (asked about for its model only). */
-  agent: { id: string; version: number | null; requested: boolean };
-  /** References the request names, checked like at creation; unchanged ones are checked at every fire. */
-  environmentId: string | null;
-  vaults: PlacedReference[];
-  files: PlacedReference[];
-  memoryStores: PlacedReference[];
+  /**
+   * What to ask the catalog and the vaults service about: the references the request names,
+   * checked like at creation (unchanged ones are checked at every fire), and the kept agent for
+   * its model only (`agent.check` false) when a model rule may have changed.
+   */
+  references: ReferenceSet;
   /** The replacement list's repository tokens; null when `resources` is kept. */
   tokens: RepositoryToken[] | null;
-  /** Model rules to re-check against the resulting agent; null when nothing they depend on changed. */
-  modelRules: { systemMessageAt: number | undefined; hasBudget: boolean } | null;
 }
 
 /**
@@ -49,13 +46,7 @@ export function planDeploymentUpdate(
 ): UpdatePlan {
   const metadata = applyMetadataPatch(row.metadata, update.metadata);
   const schedule =
-    update.schedule === undefined
-      ? row.scheduleExpression !== null && row.scheduleTimezone !== null
-        ? { expression: row.scheduleExpression, timezone: row.scheduleTimezone }
-        : null
-      : update.schedule === null
-        ? null
-        : compileRequestedSchedule(update.schedule);
+    update.schedule === undefined ? scheduleOf(row) : update.schedule === null ? null : compileRequestedSchedule(update.schedule);
   const events: InitialEventParams[] = update.initial_events ?? row.initialEvents;
   const systemMessageAt = checkSystemMessagePlacement(events);
   const resources = update.resources === undefined ? null : resolveResources(update.resources ?? [], repositoryUrls);
@@ -63,10 +54,10 @@ export function planDeploymentUpdate(
 
   const agent =
     update.agent === undefined
-      ? { id: row.agentId, version: row.agentVersion, requested: false }
+      ? { id: row.agentId, version: row.agentVersion, check: false }
       : typeof update.agent === 'string'
-        ? { id: update.agent, version: null, requested: true }
-        : { id: update.agent.id, version: update.agent.version ?? null, requested: true };
+        ? { id: update.agent, version: null, check: true }
+        : { id: update.agent.id, version: update.agent.version ?? null, check: true };
 
   const rulesMayChange = update.agent !== undefined || update.initial_events !== undefined || (update.budget ?? null) !== null;
   return {
@@ -83,12 +74,35 @@ export function planDeploymentUpdate(
       scheduleTimezone: schedule?.timezone ?? null,
       budget,
     },
-    agent,
-    environmentId: update.environment_id ?? null,
-    vaults: (update.vault_ids ?? []).map((id, i) => ({ id, path: `vault_ids.${i}` })),
-    files: [...(resources?.files ?? []), ...(update.initial_events ? eventFileReferences(update.initial_events) : [])],
-    memoryStores: resources?.memoryStores ?? [],
+    references: {
+      agent,
+      environment: update.environment_id ? { id: update.environment_id, path: 'environment_id' } : null,
+      vaults: (update.vault_ids ?? []).map((id, i) => ({ id, path: `vault_ids.${i}` })),
+      files: [...(resources?.files ?? []), ...(update.initial_events ? eventFileReferences(update.initial_events) : [])],
+      memoryStores: resources?.memoryStores ?? [],
+      modelRules: rulesMayChange ? { systemMessageAt, hasBudget: budget !== null } : null,
+    },
     tokens: resources ? resources.tokens : null,
-    modelRules: rulesMayChange ? { systemMessageAt, hasBudget: budget !== null } : null,
+  };
+}
+
+/**
+ * The row an update leaves: the planned columns, the agent version the catalog resolved (when
+ * the agent was named), the new data key when tokens were sealed, the next revision.
+ */
+export function updatedRow(
+  row: DeploymentRow,
+  plan: UpdatePlan,
+  agent: ResolvedAgent,
+  dataKey: { keyId: string; wrapped: string } | null | undefined,
+  now: Date,
+): DeploymentRow {
+  return {
+    ...row,
+    ...plan.columns,
+    agentVersion: plan.references.agent.check ? agent.version : row.agentVersion,
+    ...(dataKey !== undefined ? { dataKeyId: dataKey?.keyId ?? null, dataKeyWrapped: dataKey?.wrapped ?? null } : {}),
+    revision: row.revision + 1,
+    updatedAt: now,
   };
 }

@@ -1,6 +1,20 @@
 import { compileSchedule, createScheduleCache, CronSyntaxError, isValidTimezone, nextOccurrence, nextOccurrences, type CompiledSchedule } from '@shared/cron';
 import { invalidRequest } from '@shared/errors/api-error';
 import type { ScheduleParams } from '@shared/schema/deployment';
+import type { DeploymentRow } from '../db/schema';
+
+/** A stored schedule: a cron expression and the zone it reads in. */
+export interface StoredSchedule {
+  expression: string;
+  timezone: string;
+}
+
+/** The schedule of a stored deployment; null when it runs only manually. */
+export function scheduleOf(row: Pick<DeploymentRow, 'scheduleExpression' | 'scheduleTimezone'>): StoredSchedule | null {
+  return row.scheduleExpression !== null && row.scheduleTimezone !== null
+    ? { expression: row.scheduleExpression, timezone: row.scheduleTimezone }
+    : null;
+}
 
 export const UPCOMING_RUNS = 5;
 
@@ -21,18 +35,17 @@ export function compileRequestedSchedule(schedule: ScheduleParams): CompiledSche
  * deployments usually shares a handful of schedules.
  */
 const schedules = createScheduleCache(2_000);
-const compiledFor = (expression: string, timezone: string): CompiledSchedule => schedules.get({ expression, timezone });
 
 /**
  * The next occurrences as the API lists them: exact wall-clock matches without jitter, strictly
  * after `now`; none once the deployment is archived. Paused deployments still list theirs.
  */
-export function upcomingRuns(schedule: { expression: string; timezone: string }, now: Date, archived: boolean): string[] {
+export function upcomingRuns(schedule: StoredSchedule, now: Date, archived: boolean): string[] {
   if (archived) return [];
-  return nextOccurrences(compiledFor(schedule.expression, schedule.timezone), now, UPCOMING_RUNS).map((d) => d.toISOString());
+  return nextOccurrences(schedules.get(schedule), now, UPCOMING_RUNS).map((d) => d.toISOString());
 }
 
 /** The first occurrence strictly after `after`, or null when the schedule has none. */
-export function nextOccurrenceAfter(schedule: { expression: string; timezone: string }, after: Date): Date | null {
-  return nextOccurrence(compiledFor(schedule.expression, schedule.timezone), after);
+export function nextOccurrenceAfter(schedule: StoredSchedule, after: Date): Date | null {
+  return nextOccurrence(schedules.get(schedule), after);
 }

@@ -1,10 +1,11 @@
 import type { Handler } from '@shared/bus/bus-server';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import type { LifecycleCore } from '../lifecycle-core';
+import { archiveChange } from '../domain/lifecycle';
+import type { DeploymentsDeps } from '../service';
+import { changeLockedDeployment } from './change-locked-deployment';
 
-type S = typeof deploymentSubjects.archive;
-
+/** Archives a deployment, one-way: it never fires again; archiving again changes nothing. */
 export const archiveDeployment =
-  (core: LifecycleCore): Handler<S> =>
-  (request, ctx) =>
-    core.archive(ctx, request.deployment_id);
+  (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.archive> =>
+  ({ deployment_id }, ctx) =>
+    changeLockedDeployment(deps, ctx, deployment_id, archiveChange);

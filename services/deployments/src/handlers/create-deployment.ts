@@ -1,10 +1,35 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import type { DeploymentsCore } from '../deployments-core';
+import { newId } from '@shared/ids/ids';
+import { deploymentEvents } from '@shared/schema/deployment-events';
+import { askAboutReferences } from '../clients/references';
+import { insertDeployment } from '../db/deployment-queries';
+import { newDeploymentRow, planDeploymentCreate } from '../domain/deployment-create';
+import { presentDeployment } from '../domain/present';
+import { classifyReferences, referenceRefusal } from '../domain/references';
+import { sealRepositoryTokens } from '../domain/repository-tokens';
+import type { DeploymentsDeps } from '../service';
 
-type S = typeof deploymentSubjects.create;
-
+/**
+ * Creates a deployment: the request's own rules, then its references asked of their owners
+ * (the first problem is a 404 or 400 naming the field), then the row, its sealed tokens and
+ * `deployments.created` in one transaction.
+ */
 export const createDeployment =
-  (core: DeploymentsCore): Handler<S> =>
-  (request, ctx) =>
-    core.create(ctx, request);
+  (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.create> =>
+  async (request, ctx) => {
+    const tenant = tenantOf(ctx);
+    const plan = planDeploymentCreate(request, deps.repositoryUrls);
+    const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));
+    if (!verdict.ok) throw referenceRefusal(verdict.problem);
+
+    // Write-only tokens: sealed under this deployment's own data key, never stored in clear.
+    const id = newId('deployment');
+    const { dataKey, secrets } = sealRepositoryTokens(deps.masterKeys, id, plan.tokens);
+    const now = deps.clock.now();
+    const row = newDeploymentRow(id, tenant, request, plan, verdict.agent, dataKey, now);
+    await deps.db.transaction((tx) => insertDeployment(tx, row, secrets, deploymentEvents.created));
+    deps.relay?.poke();
+    return presentDeployment(row, now);
+  };

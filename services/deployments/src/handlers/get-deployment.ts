@@ -1,10 +1,15 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import type { LifecycleCore } from '../lifecycle-core';
-
-type S = typeof deploymentSubjects.get;
+import { findDeployment } from '../db/deployment-queries';
+import { deploymentNotFound } from '../domain/lifecycle';
+import { presentDeployment } from '../domain/present';
+import type { DeploymentsDeps } from '../service';
 
 export const getDeployment =
-  (core: LifecycleCore): Handler<S> =>
-  (request, ctx) =>
-    core.get(ctx, request.deployment_id);
+  (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.get> =>
+  async ({ deployment_id }, ctx) => {
+    const row = await findDeployment(deps.db, tenantOf(ctx), deployment_id);
+    if (!row) throw deploymentNotFound(deployment_id);
+    return presentDeployment(row, deps.clock.now());
+  };

@@ -1,10 +1,16 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
-import type { RunsCore } from '../runs-core';
+import { notFound } from '@shared/errors/api-error';
+import { findRun } from '../db/run-queries';
+import { presentDeploymentRun } from '../domain/present';
+import type { DeploymentsDeps } from '../service';
 
-type S = typeof deploymentRunSubjects.get;
-
+/** Another tenant's run is not found, like a missing one. */
 export const getRun =
-  (core: RunsCore): Handler<S> =>
-  (request, ctx) =>
-    core.getRun(ctx, request.deployment_run_id);
+  (deps: DeploymentsDeps): Handler<typeof deploymentRunSubjects.get> =>
+  async ({ deployment_run_id }, ctx) => {
+    const row = await findRun(deps.db, tenantOf(ctx), deployment_run_id);
+    if (!row) throw notFound(`deployment run '${deployment_run_id}' not found`);
+    return presentDeploymentRun(row);
+  };

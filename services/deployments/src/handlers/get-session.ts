@@ -1,10 +1,16 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
-import type { RunsCore } from '../runs-core';
+import { notFound } from '@shared/errors/api-error';
+import { findSession } from '../db/session-queries';
+import { presentSession } from '../domain/present';
+import type { DeploymentsDeps } from '../service';
 
-type S = typeof sessionSubjects.get;
-
+/** Another tenant's session is not found, like a missing one. */
 export const getSession =
-  (core: RunsCore): Handler<S> =>
-  (request, ctx) =>
-    core.getSession(ctx, request.session_id);
+  (deps: DeploymentsDeps): Handler<typeof sessionSubjects.get> =>
+  async ({ session_id }, ctx) => {
+    const row = await findSession(deps.db, tenantOf(ctx), session_id);
+    if (!row) throw notFound(`session '${session_id}' not found`);
+    return presentSession(row);
+  };

@@ -1,10 +1,14 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import type { DeploymentsCore } from '../deployments-core';
-
-type S = typeof deploymentSubjects.list;
+import { listDeploymentPage } from '../db/deployment-queries';
+import { presentDeployment } from '../domain/present';
+import type { DeploymentsDeps } from '../service';
 
 export const listDeployments =
-  (core: DeploymentsCore): Handler<S> =>
-  (request, ctx) =>
-    core.list(ctx, request);
+  (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.list> =>
+  async (request, ctx) => {
+    const tenant = tenantOf(ctx);
+    const now = deps.clock.now();
+    return listDeploymentPage(deps.db, tenant, request.filters, request.limit, request.after, (row) => presentDeployment(row, now));
+  };

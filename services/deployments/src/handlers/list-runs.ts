@@ -1,10 +1,11 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
-import type { RunsCore } from '../runs-core';
-
-type S = typeof deploymentRunSubjects.list;
+import { listRunPage } from '../db/run-queries';
+import { presentDeploymentRun } from '../domain/present';
+import type { DeploymentsDeps } from '../service';
 
 export const listRuns =
-  (core: RunsCore): Handler<S> =>
-  (request, ctx) =>
-    core.listRuns(ctx, request);
+  (deps: DeploymentsDeps): Handler<typeof deploymentRunSubjects.list> =>
+  async (request, ctx) =>
+    listRunPage(deps.db, tenantOf(ctx), request.filters, request.limit, request.after, presentDeploymentRun);

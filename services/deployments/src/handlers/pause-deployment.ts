@@ -1,10 +1,11 @@
 import type { Handler } from '@shared/bus/bus-server';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import type { LifecycleCore } from '../lifecycle-core';
+import { pauseChange } from '../domain/lifecycle';
+import type { DeploymentsDeps } from '../service';
+import { changeLockedDeployment } from './change-locked-deployment';
 
-type S = typeof deploymentSubjects.pause;
-
+/** Pauses a deployment: it stops firing until unpaused; pausing again changes nothing. */
 export const pauseDeployment =
-  (core: LifecycleCore): Handler<S> =>
-  (request, ctx) =>
-    core.pause(ctx, request.deployment_id);
+  (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.pause> =>
+  ({ deployment_id }, ctx) =>
+    changeLockedDeployment(deps, ctx, deployment_id, pauseChange);

@@ -1,18 +1,18 @@
 import type { Handler } from '@shared/bus/bus-server';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { ApiError } from '@shared/errors/api-error';
-import type { FireCore } from '../fire-core';
-
-type S = typeof deploymentSubjects.run;
+import type { DeploymentsDeps } from '../service';
+import { fire } from './fire-deployment';
 
 /**
- * The manual run: the fire path with a manual trigger. It has its own subject so the gateway
- * can be allowed this one and refused `fire`, which accepts scheduled triggers too.
+ * The manual run: `fire` (fire-deployment.ts) with a manual trigger, called here directly, not
+ * over the bus. It has its own subject so the gateway can be allowed this one and refused
+ * `fire`, which accepts scheduled triggers too.
  */
 export const runDeployment =
-  (core: FireCore): Handler<S> =>
-  async (request, ctx) => {
-    const reply = await core.fire(ctx, { deployment_id: request.deployment_id, trigger: { type: 'manual' } });
+  (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.run> =>
+  async ({ deployment_id }, ctx) => {
+    const reply = await fire(deps, ctx, { deployment_id, trigger: { type: 'manual' } });
     // A manual trigger is never skipped; anything else is a bug in the fire path.
     if (reply.outcome !== 'fired') {
       throw new ApiError('api_error', undefined, { cause: new Error(`manual fire answered ${reply.outcome}`) });

@@ -1,10 +1,11 @@
 import type { Handler } from '@shared/bus/bus-server';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import type { LifecycleCore } from '../lifecycle-core';
+import { unpauseChange } from '../domain/lifecycle';
+import type { DeploymentsDeps } from '../service';
+import { changeLockedDeployment } from './change-locked-deployment';
 
-type S = typeof deploymentSubjects.unpause;
-
+/** Unpauses a deployment: it fires again from its next occurrence; unpausing an active one changes nothing. */
 export const unpauseDeployment =
-  (core: LifecycleCore): Handler<S> =>
-  (request, ctx) =>
-    core.unpause(ctx, request.deployment_id);
+  (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.unpause> =>
+  ({ deployment_id }, ctx) =>
+    changeLockedDeployment(deps, ctx, deployment_id, unpauseChange);

@@ -1,0 +1,40 @@
+import type { BusClient } from '@shared/bus/bus-client';
+import type { CallContext } from '@shared/bus/call-context';
+import { referenceSubjects } from '@shared/bus/subjects/catalog';
+import { vaultSubjects } from '@shared/bus/subjects/vaults';
+import { isIdOf } from '@shared/ids/ids';
+import type { CheckVaultsReply } from '@shared/schema/references';
+import { asksOwners, referenceIds, type ReferenceReplies, type ReferenceSet } from '../domain/references';
+
+const NOTHING_ASKED: ReferenceReplies = {
+  catalog: { agent: null, environment: null, files: [], memory_stores: [] },
+  vaults: { vaults: [] },
+};
+
+/**
+ * Asks the catalog (`references.resolve`) and the vaults service (`vaults.check`) about a
+ * ReferenceSet, one request each, in parallel; the vaults service only when there are vaults,
+ * neither when the set names nothing to check. Their bus errors propagate as they are.
+ *
+ * An id not in the exact form of its kind (`env_… ` with a trailing space, another prefix, the
+ * wrong case) names nothing: it is not asked about, and classifyReferences reports it missing,
+ * as it does every id a reply leaves out. So no such id reaches a database comparison, where a
+ * PAD SPACE collation would match `'env_… '` to `'env_…'`.
+ */
+export async function askAboutReferences(bus: BusClient, ctx: CallContext, refs: ReferenceSet): Promise<ReferenceReplies> {
+  if (!asksOwners(refs)) return NOTHING_ASKED;
+  const ids = referenceIds(refs);
+  const vault_ids = ids.vault_ids.filter((id) => isIdOf('vault', id));
+  const [catalog, vaults] = await Promise.all([
+    bus.call(referenceSubjects.resolve, ctx, {
+      agent: isIdOf('agent', ids.agent.id) ? ids.agent : null,
+      environment_id: ids.environment_id !== null && isIdOf('environment', ids.environment_id) ? ids.environment_id : null,
+      file_ids: ids.file_ids.filter((id) => isIdOf('file', id)),
+      memory_store_ids: ids.memory_store_ids.filter((id) => isIdOf('memoryStore', id)),
+    }),
+    vault_ids.length === 0
+      ? Promise.resolve<CheckVaultsReply>({ vaults: [] })
+      : bus.call(vaultSubjects.check, ctx, { vault_ids }),
+  ]);
+  return { catalog, vaults };
+}

@@ -1,0 +1,94 @@
+import type { RunError, TriggerContext } from '@shared/schema/deployment-run';
+import { PAUSING_RUN_ERRORS } from '@shared/schema/deployment-run';
+import type { SessionCreated } from '@shared/schema/session';
+import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
+import { nextOccurrenceAfter, scheduleOf } from './schedule';
+
+export type SkipReason = 'paused' | 'archived' | 'not_found' | 'unscheduled';
+
+/**
+ * Whether a scheduled fire may go ahead. Answered from the deployments service's own row, not
+ * the scheduler's copy, so a pause, archive or schedule change committed a moment ago wins over
+ * a scheduler that has not seen its event yet. An occurrence the current schedule does not have
+ * (the schedule changed since the scheduler planned it) is not fired either.
+ */
+export function scheduledFireRefusal(row: DeploymentRow | undefined, scheduledAt: Date): SkipReason | null {
+  if (!row) return 'not_found';
+  if (row.archivedAt) return 'archived';
+  if (row.status === 'paused') return 'paused';
+  const schedule = scheduleOf(row);
+  if (!schedule) return 'unscheduled';
+  const occurrence = nextOccurrenceAfter(schedule, new Date(scheduledAt.getTime() - 1));
+  if (!occurrence || occurrence.getTime() !== scheduledAt.getTime()) return 'unscheduled';
+  return null;
+}
+
+/**
+ * Only a scheduled fire pauses its deployment, and only for the interface's paused-reason
+ * kinds. A manual run reports its error to the caller, who is there to act on it; pausing the
+ * schedule because of it would be a surprise.
+ */
+export function pausesDeployment(trigger: TriggerContext, error: RunError | null): error is RunError & { type: (typeof PAUSING_RUN_ERRORS)[number] } {
+  return trigger.type === 'schedule' && error !== null && (PAUSING_RUN_ERRORS as readonly string[]).includes(error.type);
+}
+
+/** The run a fire records: with the session it created, or with the error that prevented one. */
+export function newRun(
+  row: DeploymentRow,
+  ids: { run: string; session: string | null },
+  trigger: TriggerContext,
+  scheduledAt: Date | null,
+  error: RunError | null,
+  now: Date,
+): DeploymentRunRow {
+  return {
+    id: ids.run,
+    organizationId: row.organizationId,
+    workspaceId: row.workspaceId,
+    deploymentId: row.id,
+    agentId: row.agentId,
+    agentVersion: row.agentVersion,
+    triggerType: trigger.type,
+    scheduledAt,
+    sessionId: ids.session,
+    errorType: error?.type ?? null,
+    errorMessage: error?.message ?? null,
+    createdAt: now,
+  };
+}
+
+/** The session is the deployment as it stands, budget copied: later changes never reach it. */
+export function newSession(row: DeploymentRow, id: string, now: Date): SessionRow {
+  return {
+    id,
+    organizationId: row.organizationId,
+    workspaceId: row.workspaceId,
+    deploymentId: row.id,
+    agentId: row.agentId,
+    agentVersion: row.agentVersion,
+    environmentId: row.environmentId,
+    vaultIds: row.vaultIds,
+    resources: row.resources,
+    budget: row.budget,
+    initialEvents: row.initialEvents,
+    status: 'idle',
+    metadata: row.metadata,
+    createdAt: now,
+    updatedAt: now,
+    archivedAt: null,
+  };
+}
+
+/** `sessions.created`: ids and references only, never content (see SessionCreated). */
+export function sessionCreatedEvent(session: SessionRow, run: DeploymentRunRow): SessionCreated {
+  return {
+    session_id: session.id,
+    deployment_id: run.deploymentId,
+    deployment_run_id: run.id,
+    organization_id: session.organizationId,
+    workspace_id: session.workspaceId,
+    agent: { type: 'agent', id: session.agentId, version: session.agentVersion },
+    environment_id: session.environmentId,
+    vault_ids: session.vaultIds,
+  };
+}

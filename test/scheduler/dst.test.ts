@@ -4,7 +4,7 @@ import { SchedulerFixture, type Worker } from './support/scheduler-fixture';
 import { snapshot } from './support/snapshot';
 
 /**
- * Literal wall-clock rule in America/New_York, through the whole engine: 02:30 does not exist
+ * Literal wall-clock rule in America/New_York, through the whole scheduler: 02:30 does not exist
  * on 2026-03-08 (clocks jump 02:00 -> 03:00) and 01:30 happens twice on 2026-11-01.
  */
 let fx: SchedulerFixture;

@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'bun:test';
 import type { DeploymentRow } from '../../services/deployments/src/db/schema';
-import { fireReferences } from '../../services/deployments/src/domain/fire-checks';
+import { referenceIds, rowReferences } from '../../services/deployments/src/domain/references';
 import { eventFileReferences } from '../../services/deployments/src/domain/initial-events';
 import type { InitialEventParams } from '@shared/schema/deployment';
 
@@ -43,5 +43,5 @@ test('a fire asks about each file once, resource files first', () => {
     resources: [{ type: 'file', file_id: 'file_c', mount_path: '/c' }],
     initialEvents: events,
   } as unknown as DeploymentRow;
-  expect(fireReferences(row).fileIds).toEqual(['file_c', 'file_a', 'file_b']);
+  expect(referenceIds(rowReferences(row)).file_ids).toEqual(['file_c', 'file_a', 'file_b']);
 });

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
 import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 import { deployments, deploymentSecrets } from '../../services/deployments/src/db/schema';
-import { repositoryTokenRecordId } from '../../services/deployments/src/deployments-core';
+import { repositoryTokenRecordId } from '../../services/deployments/src/domain/repository-tokens';
 import { apiClient } from '../support/api';
 import { createDeployment, deploymentWorld, repository } from '../support/fixtures';
 import { Stack } from '../support/stack';

@@ -9,7 +9,7 @@ import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
 import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 import { ManualClock } from '@shared/time/clock';
 import { deploymentSecrets, deployments, outbox } from '../../services/deployments/src/db/schema';
-import { repositoryTokenRecordId } from '../../services/deployments/src/deployments-core';
+import { repositoryTokenRecordId } from '../../services/deployments/src/domain/repository-tokens';
 import { apiClient, type ApiClient } from '../support/api';
 import {
   archive,

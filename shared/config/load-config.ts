@@ -1,5 +1,6 @@
-import { OptionalKind, Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { OptionalKind, Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { coerceText } from '../validation/coerce';
 import { OUTBOX_DEFAULTS } from '../bus/outbox-relay';
 import { DEFAULT_TENANT_MAX_QUEUE } from '../bus/tenant-bulkhead';
 
@@ -116,17 +117,6 @@ export function ServiceConfig(options: { databaseName: string; healthPort?: numb
   return { ...CommonConfig, ...DatabaseConfig, ...backend, DATABASE_NAME: DatabaseName(options.databaseName) };
 }
 
-function coerce(schema: TSchema, raw: string): unknown {
-  const kind = (schema as { type?: string }).type;
-  if (kind === 'integer' || kind === 'number') return raw.trim() === '' ? raw : Number(raw);
-  if (kind === 'boolean') {
-    if (/^(true|1|yes)$/i.test(raw)) return true;
-    if (/^(false|0|no)$/i.test(raw)) return false;
-    return raw;
-  }
-  return raw;
-}
-
 /**
  * Parses environment variables against a service's config schema. The first bad variable stops
  * start-up with a message naming it; nothing half-configured ever runs.
@@ -138,7 +128,7 @@ export function loadConfig<P extends TProperties>(
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(properties)) {
     const raw = env[name];
-    let value: unknown = raw === undefined || raw === '' ? undefined : coerce(schema, raw);
+    let value: unknown = raw === undefined || raw === '' ? undefined : coerceText(schema, raw);
     if (value === undefined && 'default' in schema) value = structuredClone(schema.default);
     if (value === undefined) {
       if ((schema as { [OptionalKind]?: string })[OptionalKind] === 'Optional') continue;

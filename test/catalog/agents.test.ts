@@ -3,7 +3,8 @@ import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import { expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
-import { idPattern, RFC3339_MS, twoTenants } from './catalog-fixtures';
+import { twoTenants } from '../support/fixtures';
+import { idPattern, RFC3339_MS } from './catalog-fixtures';
 
 let stack: Stack;
 let api: ApiClient;

@@ -7,7 +7,8 @@ import { Stack } from '../support/stack';
 import { expectError, expectOk } from '../support/expect';
 import { eventually } from '../support/eventually';
 import { allPages } from '../support/pages';
-import { idPattern, RFC3339_MS, twoTenants } from './catalog-fixtures';
+import { twoTenants } from '../support/fixtures';
+import { idPattern, RFC3339_MS } from './catalog-fixtures';
 
 /** Small enough that the over-limit upload stays cheap, big enough for a multi-chunk file. */
 const FILE_MAX_BYTES = 2 * 1024 * 1024;

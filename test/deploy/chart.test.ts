@@ -59,6 +59,12 @@ function valuesFile(yaml: string): string {
   return path;
 }
 
+/** The render failed, and its error output says each of `messages`. */
+function expectRefused(render: { code: number; stderr: string }, ...messages: string[]): void {
+  expect(render.code).not.toBe(0);
+  for (const message of messages) expect(render.stderr).toContain(message);
+}
+
 function renderOrThrow(...args: string[]): string {
   const result = template(...args);
   if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
@@ -90,61 +96,38 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       expect(lint.code).not.toBe(0);
       expect(lint.stdout + lint.stderr).toContain("gateway: Additional property replicaCont is not allowed");
       const render = template("-f", DEFAULT_VALUES, "-f", bad);
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("Additional property replicaCont is not allowed");
+      expectRefused(render, "Additional property replicaCont is not allowed");
     });
 
     test("a malformed MASTER_KEYS and a wrong type", () => {
       const bad = valuesFile("secrets:\n  masterKeys: not-a-key-list\nscheduler:\n  replicaCount: two\n");
       const render = template("-f", DEFAULT_VALUES, "-f", bad);
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("secrets.masterKeys: Does not match pattern");
-      expect(render.stderr).toContain("scheduler.replicaCount: Invalid type. Expected: integer, given: string");
+      expectRefused(render, "secrets.masterKeys: Does not match pattern", "scheduler.replicaCount: Invalid type. Expected: integer, given: string");
     });
   });
 
   describe("templates refuse missing and contradictory values", () => {
-    test("the chart defaults alone lack the required MySQL host", () => {
-      const render = template();
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("mysql.host is required");
-    });
-
-    test("production without secrets or existingSecret", () => {
-      const render = template("--set", "mysql.host=db", "--set", "nats.url=nats://nats:4222", "--set", "masterKeyId=k1");
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("secrets.mysqlPassword is required when environment=production (or set secrets.existingSecret)");
-    });
-
-    test("existingSecret and literal secrets together", () => {
-      const render = template("-f", DEFAULT_VALUES, "--set", "secrets.existingSecret=agents-secrets");
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("set either secrets.existingSecret or the values");
-    });
-
-    test("the development key in production", () => {
-      const render = template("-f", DEFAULT_VALUES, "--set", "gateway.allowDevKey=true");
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("gateway.allowDevKey=true is not allowed with environment=production");
-    });
-
-    test("an active key id that is not among MASTER_KEYS", () => {
-      const render = template("-f", DEFAULT_VALUES, "--set", "masterKeyId=k9");
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain('masterKeyId "k9" is not one of the key ids in secrets.masterKeys (k1, k0)');
-    });
-
-    test("a MySQL wait that outlasts the bus timeout (the caller would hear 504, not 503)", () => {
-      const render = template("-f", DEFAULT_VALUES, "--set", "mysql.acquireTimeoutMs=5000");
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("mysql.acquireTimeoutMs (5000) must be below nats.busTimeoutMs (5000)");
-    });
-
-    test("a grace period shorter than the drain", () => {
-      const render = template("-f", DEFAULT_VALUES, "--set", "terminationGracePeriodSeconds=10");
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs");
-    });
+    /** What is set on the command line, and what the refusal must say. */
+    const refusals: Array<[name: string, args: string[], message: string]> = [
+      ["the chart defaults alone lack the required MySQL host", [], "mysql.host is required"],
+      [
+        "production without secrets or existingSecret",
+        ["--set", "mysql.host=db", "--set", "nats.url=nats://nats:4222", "--set", "masterKeyId=k1"],
+        "secrets.mysqlPassword is required when environment=production (or set secrets.existingSecret)",
+      ],
+      ["existingSecret and literal secrets together", ["-f", DEFAULT_VALUES, "--set", "secrets.existingSecret=agents-secrets"], "set either secrets.existingSecret or the values"],
+      ["the development key in production", ["-f", DEFAULT_VALUES, "--set", "gateway.allowDevKey=true"], "gateway.allowDevKey=true is not allowed with environment=production"],
+      ["an active key id that is not among MASTER_KEYS", ["-f", DEFAULT_VALUES, "--set", "masterKeyId=k9"], 'masterKeyId "k9" is not one of the key ids in secrets.masterKeys (k1, k0)'],
+      [
+        "a MySQL wait that outlasts the bus timeout (the caller would hear 504, not 503)",
+        ["-f", DEFAULT_VALUES, "--set", "mysql.acquireTimeoutMs=5000"],
+        "mysql.acquireTimeoutMs (5000) must be below nats.busTimeoutMs (5000)",
+      ],
+      ["a grace period shorter than the drain", ["-f", DEFAULT_VALUES, "--set", "terminationGracePeriodSeconds=10"], "terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs"],
+    ];
+    for (const [name, args, message] of refusals) {
+      test(name, () => expectRefused(template(...args), message));
+    }
   });
 
   describe("values map one-to-one onto the services' settings", () => {
@@ -196,9 +179,7 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
     test("values outside the services' bounds fail before anything is applied", () => {
       const bad = valuesFile("gateway:\n  maxHeaderCount: 191\noutbox:\n  maxAttempts: 0\n");
       const render = template("-f", DEFAULT_VALUES, "-f", bad);
-      expect(render.code).not.toBe(0);
-      expect(render.stderr).toContain("gateway.maxHeaderCount: Must be less than or equal to 190");
-      expect(render.stderr).toContain("outbox.maxAttempts: Must be greater than or equal to 1");
+      expectRefused(render, "gateway.maxHeaderCount: Must be less than or equal to 190", "outbox.maxAttempts: Must be greater than or equal to 1");
     });
 
     test("the ServiceMonitor scrapes every component that serves /metrics, and the monitoring namespace may reach them", () => {

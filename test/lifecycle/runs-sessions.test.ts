@@ -8,8 +8,9 @@ import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { newId } from '@shared/ids/ids';
 import type { Tenant } from '@shared/schema/tenant';
 import { ManualClock } from '@shared/time/clock';
-import { apiClient, type ApiClient } from '../support/api';
-import { createDeployment, createVault, deploymentWorld, remove } from '../support/fixtures';
+import type { ApiClient } from '../support/api';
+import { createDeployment, createVault, deploymentWorld, remove, twoTenants } from '../support/fixtures';
+import { allPages } from '../support/pages';
 import { Stack } from '../support/stack';
 import { expectError, expectOk } from '../support/expect';
 
@@ -34,10 +35,9 @@ async function fireOnSchedule(deploymentId: string, scheduledAt: string) {
 
 beforeAll(async () => {
   stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults'] });
-  const key = await stack.createKey();
-  tenant = key.tenant;
-  api = apiClient(stack.url, key.secret);
-  otherApi = apiClient(stack.url, (await stack.createKey()).secret);
+  const tenants = await twoTenants(stack);
+  ({ api, other: otherApi } = tenants);
+  tenant = tenants.mine.tenant;
   const world = await deploymentWorld(api);
   scheduledDeployment = await createDeployment(api, world.body({ schedule: { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' } }));
   const vault = await createVault(api);
@@ -63,17 +63,8 @@ async function listRuns(query: Record<string, string>, client = api) {
   return expectOk(await client('GET', '/v1/deployment_runs', { query: { limit: '100', ...query } }));
 }
 
-async function walk(path: string, query: Record<string, string>) {
-  const seen: any[] = [];
-  let page: string | undefined;
-  for (let n = 0; n < 100; n++) {
-    const body = expectOk(await api('GET', path, { query: { ...query, ...(page ? { page } : {}) } }));
-    seen.push(...body.data);
-    if (!body.next_page) return seen;
-    page = body.next_page;
-  }
-  throw new Error('pagination did not end');
-}
+/** Every item of every page of a list. */
+const walk = async (path: string, query: Record<string, string>) => (await allPages(api, path, query)).flat();
 
 describe('GET /v1/deployment_runs', () => {
   test('lists every run of the tenant newest first, ties broken by id', async () => {

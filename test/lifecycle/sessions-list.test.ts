@@ -6,8 +6,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ManualClock } from '@shared/time/clock';
-import { apiClient, type ApiClient } from '../support/api';
-import { createAgent, createAgentVersion, createDeployment, createEnvironment, createMemoryStore, userMessage } from '../support/fixtures';
+import type { ApiClient } from '../support/api';
+import { createAgent, createAgentVersion, createDeployment, createEnvironment, createMemoryStore, twoTenants, userMessage } from '../support/fixtures';
 import { Stack } from '../support/stack';
 import { expectError, expectOk } from '../support/expect';
 
@@ -41,10 +41,9 @@ const made: Made[] = [];
 
 beforeAll(async () => {
   stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults'] });
-  const key = await stack.createKey();
-  apiKey = key.secret;
-  api = apiClient(stack.url, key.secret);
-  otherApi = apiClient(stack.url, (await stack.createKey()).secret);
+  const tenants = await twoTenants(stack);
+  ({ api, other: otherApi } = tenants);
+  apiKey = tenants.mine.secret;
 
   const environment = await createEnvironment(api);
   agentA = await createAgent(api);

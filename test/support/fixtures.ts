@@ -91,6 +91,13 @@ export async function deploymentWorld(api: ApiClient, agentOverrides: Record<str
   };
 }
 
+/** Two unrelated tenants with a read-write key each: what every cross-tenant check needs. */
+export async function twoTenants(stack: Stack) {
+  const mine = await stack.createKey();
+  const theirs = await stack.createKey();
+  return { api: apiClient(stack.url, mine.secret), other: apiClient(stack.url, theirs.secret), mine, theirs };
+}
+
 /**
  * What most deployment tests start from: a running stack, a new tenant's client and a
  * deployment world in that tenant. The caller stops the stack (afterAll).

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './eventually';
 
 /** A free loopback port (the OS picks it; the socket is closed before the server binds it). */
 function freePort(): Promise<number> {
@@ -42,13 +43,19 @@ export async function startPrivateNats(config: string, env: Record<string, strin
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // nats-server logs this line once the client port accepts connections.
-  for (let i = 0; !log.includes('Server is ready'); i++) {
-    if (child.exitCode !== null || i > 200) {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`nats-server did not start:\n${log}`);
-    }
-    await Bun.sleep(50);
+  try {
+    await eventually(
+      'nats-server to be ready',
+      () => {
+        if (child.exitCode !== null) throw new Error('nats-server exited');
+        return log.includes('Server is ready') ? true : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
+  } catch (err) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`nats-server did not start (${(err as Error).message}):\n${log}`);
   }
   return {
     url: `nats://127.0.0.1:${port}`,

@@ -8,11 +8,17 @@ import {
   type CompiledSchedule,
 } from '@shared/cron/index.ts';
 import { compileScheduleUnchecked } from '@shared/cron/compile-schedule.ts';
+import { seededRandom } from '../../support/seeded-random';
 import { oracleOccurrences } from './oracle.ts';
 
 const DAY = 86_400_000;
 const iso = (dates: Date[]): string[] => dates.map((d) => d.toISOString());
 const compile = (expression: string, timezone = 'UTC'): CompiledSchedule => compileSchedule({ expression, timezone });
+
+/** The next occurrences of `schedule` after `from`: exactly `expected`, as many as it lists. */
+function expectNext(schedule: CompiledSchedule, from: string, expected: string[]): void {
+  expect(iso(nextOccurrences(schedule, new Date(from), expected.length))).toEqual(expected);
+}
 
 /** The engine must agree with the brute-force oracle through every entry point. */
 function expectAgreesWithOracle(schedule: CompiledSchedule, from: Date, to: Date): void {
@@ -81,11 +87,7 @@ describe('engine agrees with the brute-force oracle around DST transitions', () 
 });
 
 describe('engine agrees with the oracle on seeded random schedules near transitions', () => {
-  let seed = 20260308;
-  const random = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
+  const random = seededRandom(20260308);
   const pick = <T,>(items: T[]): T => items[Math.floor(random() * items.length)];
   const transitions: [string, string][] = [
     ['America/New_York', '2026-03-08T07:00:00Z'],
@@ -119,7 +121,7 @@ describe('engine agrees with the oracle on seeded random schedules near transiti
 describe('literal wall-clock semantics', () => {
   test('a local time skipped by spring-forward does not fire that day', () => {
     const schedule = compile('30 2 * * *', 'America/New_York');
-    expect(iso(nextOccurrences(schedule, new Date('2026-03-07T12:00:00Z'), 2))).toEqual([
+    expectNext(schedule, '2026-03-07T12:00:00Z', [
       '2026-03-09T06:30:00.000Z',
       '2026-03-10T06:30:00.000Z',
     ]);
@@ -127,7 +129,7 @@ describe('literal wall-clock semantics', () => {
 
   test('a local time repeated by fall-back fires twice', () => {
     const schedule = compile('30 1 * * *', 'America/New_York');
-    expect(iso(nextOccurrences(schedule, new Date('2026-10-31T12:00:00Z'), 3))).toEqual([
+    expectNext(schedule, '2026-10-31T12:00:00Z', [
       '2026-11-01T05:30:00.000Z',
       '2026-11-01T06:30:00.000Z',
       '2026-11-02T06:30:00.000Z',
@@ -138,12 +140,12 @@ describe('literal wall-clock semantics', () => {
 
   test('Lord Howe half-hour shift: 02:15 skipped in spring, 01:45 twice in autumn', () => {
     const spring = compile('15 2 * * *', 'Australia/Lord_Howe');
-    expect(iso(nextOccurrences(spring, new Date('2026-10-03T00:00:00Z'), 2))).toEqual([
+    expectNext(spring, '2026-10-03T00:00:00Z', [
       '2026-10-04T15:15:00.000Z', // Oct 5, 02:15 +11:00; Oct 4 has no 02:15
       '2026-10-05T15:15:00.000Z',
     ]);
     const autumn = compile('45 1 * * *', 'Australia/Lord_Howe');
-    expect(iso(nextOccurrences(autumn, new Date('2026-04-04T00:00:00Z'), 3))).toEqual([
+    expectNext(autumn, '2026-04-04T00:00:00Z', [
       '2026-04-04T14:45:00.000Z', // Apr 5, 01:45 +11:00
       '2026-04-04T15:15:00.000Z', // Apr 5, 01:45 +10:30
       '2026-04-05T15:15:00.000Z',
@@ -155,7 +157,7 @@ describe('calendar rules', () => {
   test('Feb 29 fires only in leap years', () => {
     const schedule = compile('0 12 29 2 *');
     expect(nextOccurrence(schedule, new Date('2026-01-01T00:00:00Z'))?.toISOString()).toBe('2028-02-29T12:00:00.000Z');
-    expect(iso(nextOccurrences(schedule, new Date('2026-01-01T00:00:00Z'), 3))).toEqual([
+    expectNext(schedule, '2026-01-01T00:00:00Z', [
       '2028-02-29T12:00:00.000Z',
       '2032-02-29T12:00:00.000Z',
       '2036-02-29T12:00:00.000Z',
@@ -166,7 +168,7 @@ describe('calendar rules', () => {
 
   test('day-of-month and day-of-week are ORed when both are restricted', () => {
     const schedule = compile('0 9 13 * 5');
-    expect(iso(nextOccurrences(schedule, new Date('2026-02-01T00:00:00Z'), 6))).toEqual([
+    expectNext(schedule, '2026-02-01T00:00:00Z', [
       '2026-02-06T09:00:00.000Z', // Fri
       '2026-02-13T09:00:00.000Z', // Fri 13th
       '2026-02-20T09:00:00.000Z',
@@ -174,7 +176,7 @@ describe('calendar rules', () => {
       '2026-03-06T09:00:00.000Z',
       '2026-03-13T09:00:00.000Z',
     ]);
-    expect(iso(nextOccurrences(schedule, new Date('2026-04-01T00:00:00Z'), 3))).toEqual([
+    expectNext(schedule, '2026-04-01T00:00:00Z', [
       '2026-04-03T09:00:00.000Z', // Fri
       '2026-04-10T09:00:00.000Z', // Fri
       '2026-04-13T09:00:00.000Z', // Mon 13th
@@ -182,11 +184,11 @@ describe('calendar rules', () => {
   });
 
   test('only the restricted one of day-of-month/day-of-week applies when the other is *', () => {
-    expect(iso(nextOccurrences(compile('0 9 13 * *'), new Date('2026-02-01T00:00:00Z'), 2))).toEqual([
+    expectNext(compile('0 9 13 * *'), '2026-02-01T00:00:00Z', [
       '2026-02-13T09:00:00.000Z',
       '2026-03-13T09:00:00.000Z',
     ]);
-    expect(iso(nextOccurrences(compile('0 9 * * 5'), new Date('2026-02-01T00:00:00Z'), 2))).toEqual([
+    expectNext(compile('0 9 * * 5'), '2026-02-01T00:00:00Z', [
       '2026-02-06T09:00:00.000Z',
       '2026-02-13T09:00:00.000Z',
     ]);
@@ -194,7 +196,7 @@ describe('calendar rules', () => {
 
   test('month and day names', () => {
     const schedule = compile('0 9 * JAN-MAR MON-FRI', 'Europe/Berlin');
-    expect(iso(nextOccurrences(schedule, new Date('2026-03-28T00:00:00Z'), 3))).toEqual([
+    expectNext(schedule, '2026-03-28T00:00:00Z', [
       '2026-03-30T07:00:00.000Z', // Mon, CEST
       '2026-03-31T07:00:00.000Z', // Tue
       '2027-01-01T08:00:00.000Z', // Fri, CET
@@ -211,7 +213,7 @@ describe('calendar rules', () => {
 
   test('a step from 7 (Sunday) fires on Sun, Tue, Thu and Sat', () => {
     const schedule = compile('0 0 * * 7/2', 'Europe/Paris');
-    expect(iso(nextOccurrences(schedule, new Date('2026-01-01T00:00:00Z'), 4))).toEqual([
+    expectNext(schedule, '2026-01-01T00:00:00Z', [
       '2026-01-02T23:00:00.000Z', // Sat 3 Jan, 00:00 CET
       '2026-01-03T23:00:00.000Z', // Sun 4 Jan
       '2026-01-05T23:00:00.000Z', // Tue 6 Jan
@@ -233,7 +235,7 @@ describe('calendar rules', () => {
 
   test('a yearly schedule', () => {
     const schedule = compile('0 0 1 1 *', 'Asia/Tokyo');
-    expect(iso(nextOccurrences(schedule, new Date('2026-06-01T00:00:00Z'), 5))).toEqual([
+    expectNext(schedule, '2026-06-01T00:00:00Z', [
       '2026-12-31T15:00:00.000Z',
       '2027-12-31T15:00:00.000Z',
       '2028-12-31T15:00:00.000Z',

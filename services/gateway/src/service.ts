@@ -32,11 +32,12 @@ export interface GatewayDeps {
 /**
  * Elysia's own failures, translated so that nothing leaves without the envelope. Routes declare
  * no Elysia schemas (routing/route.ts validates after the guard), so Elysia never raises its
- * VALIDATION error, and no cookie is signed; only these codes can arrive here.
+ * VALIDATION error, and no cookie is signed (INVALID_COOKIE_SIGNATURE): neither has a case here.
  */
 function toApiError(code: string | number, error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  // Elysia wraps what a parse hook throws (our 413) in its own ParseError.
+  // Elysia wraps anything thrown while parsing in its own ParseError (PARSE below). The guard's
+  // parse hook only leaves a marker and cannot throw, so both are a safety net, not a path.
   if (error instanceof Error && error.cause instanceof ApiError) return error.cause;
   switch (code) {
     case 'NOT_FOUND':

@@ -1,12 +1,13 @@
 import { invalidRequest } from '@shared/errors/api-error';
 
-/** Item routes that still take query parameters, which their handlers parse and validate. */
+/** Item routes that declare a query schema (`route.get(path, { query })`, routing/route.ts). */
 const ITEM_ROUTES_WITH_QUERY = new Set(['GET /v1/agents/:agent_id']);
 
 /**
  * Unknown query parameters are 400 (PRODUCT.md section 1). List routes (a GET on a collection)
- * and the few item routes above parse their query against a schema; every other route accepts
- * nothing but `beta`, so that rule is enforced here once rather than in every handler.
+ * and the few item routes above parse their query against the schema they declare; every other
+ * route accepts nothing but `beta`, so that rule is enforced here once, by the guard, before the
+ * body is read (a route's own query is parsed only after it).
  */
 export function checkStrayQueryParameters(method: string, route: string, url: URL): void {
   const takesQuery =

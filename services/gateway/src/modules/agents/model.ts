@@ -13,14 +13,13 @@ export const AgentGetQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** The SDK's `created_at[gte]` / `created_at[lte]` bounds of the agent and memory store lists. */
-export const createdAtGteLte = createdAtRange('gte', 'lte');
+const createdAt = createdAtRange('gte', 'lte');
 
 export const agentListRoute = pageRoute({
   endpoint: 'agents.list',
-  query: pagedQuery({ ...createdAtGteLte.query, include_archived: Type.Optional(QueryBoolean) }),
+  query: pagedQuery({ ...createdAt.query, include_archived: Type.Optional(QueryBoolean) }),
   subject: agentSubjects.list,
-  toFilters: (q) => ({ ...createdAtGteLte.filters(q), include_archived: q.include_archived === 'true' }),
+  toFilters: (q) => ({ ...createdAt.filters(q), include_archived: q.include_archived === 'true' }),
 });
 
 /**

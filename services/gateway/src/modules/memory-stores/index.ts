@@ -2,17 +2,19 @@ import { Type } from '@sinclair/typebox';
 import { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { QueryBoolean } from '@shared/schema/common';
 import { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '@shared/schema/memory-store';
+import { createdAtRange } from '../../domain/created-at';
 import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
-import { createdAtGteLte } from '../agents/model';
+
+const createdAt = createdAtRange('gte', 'lte');
 
 export const memoryStoreListRoute = pageRoute({
   endpoint: 'memory_stores.list',
-  query: pagedQuery({ ...createdAtGteLte.query, include_archived: Type.Optional(QueryBoolean) }),
+  query: pagedQuery({ ...createdAt.query, include_archived: Type.Optional(QueryBoolean) }),
   subject: memoryStoreSubjects.list,
-  toFilters: (q) => ({ ...createdAtGteLte.filters(q), include_archived: q.include_archived === 'true' }),
+  toFilters: (q) => ({ ...createdAt.filters(q), include_archived: q.include_archived === 'true' }),
 });
 
 /** /v1/memory_stores: memory stores sessions mount, served by the catalog service. */

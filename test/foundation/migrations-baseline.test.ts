@@ -5,19 +5,17 @@
  *    equals the old chain's last one, and drizzle's migrator only runs a migration whose `when` is
  *    greater than the last applied `created_at`), while migrations written after it still apply.
  * The scheduler's second migration drops the outbox tables its old chain created and nothing used.
- * The old chain is read from git, at the last commit that had it.
+ * The old chain is the released one, from test/fixtures/migrations-0.2.0.tar.gz.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { connectDatabase, dropDatabase, type DatabaseHandle } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
 import { randomBase62 } from '@shared/ids/ids';
 import { infrastructure } from '../support/infrastructure';
 
-/** The last commit whose migration folders hold the chain the 0.2.0 image applies. */
-const OLD_CHAIN_COMMIT = '507825ce90634862b14a0871780af533ad4751f9';
 const SERVICES = ['gateway', 'catalog', 'deployments', 'vaults', 'scheduler'] as const;
 type Service = (typeof SERVICES)[number];
 /** Tables of the old chain that the new migrations drop on purpose. */
@@ -35,23 +33,24 @@ const runId = randomBase62(8).toLowerCase();
 const settings = { MYSQL_URL: '', MYSQL_POOL_SIZE: 2 };
 const open: DatabaseHandle[] = [];
 
-function git(...args: string[]): string {
-  const result = Bun.spawnSync(['git', ...args], { cwd: root });
-  if (result.exitCode !== 0) {
-    throw new Error(`git ${args.join(' ')} failed (the old chain is read from history): ${result.stderr.toString()}`);
-  }
-  return result.stdout.toString();
-}
+/**
+ * The migration folders the 0.2.0 image applies, as released (`git archive` of commit 507825c,
+ * the last one that changed them): a fixture rather than `git show`, so the test runs in a
+ * shallow clone too, and a binary one, so the old SQL is not a second copy of the tree's source.
+ */
+const OLD_CHAIN_ARCHIVE = join(root, 'test', 'fixtures', 'migrations-0.2.0.tar.gz');
+let extracted = false;
 
-/** Writes the service's migration folder as it was at OLD_CHAIN_COMMIT; returns its path. */
+/** The service's migration folder as the 0.2.0 image has it; returns its path. */
 function oldChainFolder(service: Service): string {
-  const folder = `services/${service}/migrations`;
-  for (const path of git('ls-tree', '-r', '--name-only', OLD_CHAIN_COMMIT, '--', folder).split('\n').filter(Boolean)) {
-    const target = join(workDir, 'old', path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, git('show', `${OLD_CHAIN_COMMIT}:${path}`));
+  const target = join(workDir, 'old');
+  if (!extracted) {
+    mkdirSync(target, { recursive: true });
+    const result = Bun.spawnSync(['tar', '-xzf', OLD_CHAIN_ARCHIVE, '-C', target]);
+    if (result.exitCode !== 0) throw new Error(`extracting ${OLD_CHAIN_ARCHIVE} failed: ${result.stderr.toString()}`);
+    extracted = true;
   }
-  return join(workDir, 'old', folder);
+  return join(target, 'services', service, 'migrations');
 }
 
 /** A copy of today's folder plus one migration written after it, as the next release would add. */

@@ -10,6 +10,7 @@ import { loadDeploymentsConfig } from '../../services/deployments/src/config';
 import { loadVaultsConfig } from '../../services/vaults/src/config';
 import { DEVELOPMENT_CURSOR_KEY, DEVELOPMENT_MASTER_KEYS } from '@shared/crypto/published-development-keys';
 import { apiClient } from '../support/api';
+import { expectError } from '../support/expect';
 import { infrastructure } from '../support/infrastructure';
 
 const started: RunningGateway[] = [];
@@ -92,7 +93,6 @@ describe('configuration', () => {
     );
     started.push(gateway);
     const res = await apiClient(gateway.url, DEVELOPMENT_API_KEY)('GET', '/v1/models');
-    expect(res.status).toBe(401);
-    expect(res.body.error.type).toBe('authentication_error');
+    expectError(res, 401, 'authentication_error');
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { apiClient } from '../support/api';
+import { expectError } from '../support/expect';
 import { Stack } from '../support/stack';
 
 let stack: Stack;
@@ -47,8 +48,7 @@ describe('the keys CLI', () => {
     const created = await keysCli('create', '--org', 'org_cli', '--workspace', 'wrkspc_cli', '--scope', 'read_only');
     const key = created.stdout.trim().split('\n').at(-1)!;
     const res = await apiClient(stack.url, key)('POST', '/v1/deployments', { body: {} });
-    expect(res.status).toBe(403);
-    expect(res.body.error.type).toBe('permission_error');
+    expectError(res, 403, 'permission_error');
   });
 
   test('bad arguments: usage and a non-zero exit, never a stack trace', async () => {

@@ -99,21 +99,28 @@ export const TenantBulkheadConfig = {
 export const DatabaseName = (defaultName: string) => Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$', default: defaultName });
 
 type BaseServiceConfig = typeof CommonConfig & typeof DatabaseConfig & { DATABASE_NAME: ReturnType<typeof DatabaseName> };
-type BackendServiceConfig = BaseServiceConfig &
-  ReturnType<typeof HealthConfig> &
-  typeof OutboxConfig &
-  typeof TenantBulkheadConfig;
+type BackendServiceConfig = BaseServiceConfig & ReturnType<typeof HealthConfig> & typeof TenantBulkheadConfig;
+type PublishingServiceConfig = BackendServiceConfig & typeof OutboxConfig;
 
 /**
  * The settings every service shares, as one schema its config.ts extends with its own. Given a
- * health port it is a backend service's (health port, outbox relay, per-tenant bulkhead); without
- * one, the gateway's, which serves health on its public port and answers no bus requests. The
- * order of the keys is the order variables are checked in, so the first bad one is the one named.
+ * health port it is a backend service's (health port, per-tenant bulkhead, and with `outbox` the
+ * relay of its event outbox); without one, the gateway's, which serves health on its public port
+ * and answers no bus requests. The order of the keys is the order variables are checked in, so the
+ * first bad one is the one named.
  */
 export function ServiceConfig(options: { databaseName: string }): BaseServiceConfig;
-export function ServiceConfig(options: { databaseName: string; healthPort: number }): BackendServiceConfig;
-export function ServiceConfig(options: { databaseName: string; healthPort?: number }): BaseServiceConfig | BackendServiceConfig {
-  const backend = options.healthPort === undefined ? {} : { ...HealthConfig(options.healthPort), ...OutboxConfig, ...TenantBulkheadConfig };
+export function ServiceConfig(options: { databaseName: string; healthPort: number; outbox: true }): PublishingServiceConfig;
+export function ServiceConfig(options: { databaseName: string; healthPort: number; outbox: false }): BackendServiceConfig;
+export function ServiceConfig(options: {
+  databaseName: string;
+  healthPort?: number;
+  outbox?: boolean;
+}): BaseServiceConfig | BackendServiceConfig | PublishingServiceConfig {
+  const backend =
+    options.healthPort === undefined
+      ? {}
+      : { ...HealthConfig(options.healthPort), ...(options.outbox ? OutboxConfig : {}), ...TenantBulkheadConfig };
   return { ...CommonConfig, ...DatabaseConfig, ...backend, DATABASE_NAME: DatabaseName(options.databaseName) };
 }
 

@@ -162,11 +162,16 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       }
       expect(env("gateway")).toMatchObject({ HOST: "::", BODY_READ_TIMEOUT_MS: "2500", MAX_HEADER_COUNT: "150" });
       for (const component of ["deployments", "vaults", "catalog", "scheduler"]) {
-        expect(env(component)).toMatchObject({ HEALTH_HOST: "::", OUTBOX_MAX_ATTEMPTS: "3", OUTBOX_RETRY_BASE_MS: "250" });
+        expect(env(component)).toMatchObject({ HEALTH_HOST: "::" });
         expect(env(component)).not.toHaveProperty("HOST");
+      }
+      // Only the services that publish events through an outbox read its settings.
+      for (const component of ["deployments", "vaults", "catalog"]) {
+        expect(env(component)).toMatchObject({ OUTBOX_MAX_ATTEMPTS: "3", OUTBOX_RETRY_BASE_MS: "250" });
       }
       expect(env("gateway")).not.toHaveProperty("HEALTH_HOST");
       expect(env("gateway")).not.toHaveProperty("OUTBOX_MAX_ATTEMPTS");
+      expect(env("scheduler")).not.toHaveProperty("OUTBOX_MAX_ATTEMPTS");
       expect(env("deployments").ALLOW_HTTP_REPOSITORY_URLS).toBe("true");
       expect(env("vaults")).not.toHaveProperty("ALLOW_HTTP_REPOSITORY_URLS");
       expect(env("scheduler").SCHEDULER_CONSUMER_NAME).toBe("scheduler-deployments-2");

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { loadConfig, ServiceConfig } from '@shared/config/load-config';
 
 export const CatalogConfigSchema = {
-  ...ServiceConfig({ databaseName: 'agents_catalog', healthPort: 8083 }),
+  ...ServiceConfig({ databaseName: 'agents_catalog', healthPort: 8083, outbox: true }),
   /** The model catalog shipped with the product; operators may point at their own file. */
   MODEL_CATALOG_PATH: Type.String({ minLength: 1, default: join(import.meta.dir, '..', 'models.json') }),
   /** Largest file accepted by uploads (the gateway enforces the same figure first). */

@@ -3,7 +3,7 @@ import { loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 
 export const DeploymentsConfigSchema = {
-  ...ServiceConfig({ databaseName: 'agents_deployments', healthPort: 8081 }),
+  ...ServiceConfig({ databaseName: 'agents_deployments', healthPort: 8081, outbox: true }),
   /** Wrap each deployment's data key, which seals its repository tokens. Required in production. */
   ...MasterKeyConfig,
   /**

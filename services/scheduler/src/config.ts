@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ConfigError, loadConfig, ServiceConfig } from '@shared/config/load-config';
 
 export const SchedulerConfigSchema = {
-  ...ServiceConfig({ databaseName: 'agents_scheduler', healthPort: 8084 }),
+  ...ServiceConfig({ databaseName: 'agents_scheduler', healthPort: 8084, outbox: false }),
   /** Due schedules one worker claims per round trip; each batch's fires go out concurrently. */
   SCHEDULER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   /** Pause between polls when nothing is due (a full batch polls again at once). */

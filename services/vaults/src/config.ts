@@ -3,7 +3,7 @@ import { loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 
 export const VaultsConfigSchema = {
-  ...ServiceConfig({ databaseName: 'agents_vaults', healthPort: 8082 }),
+  ...ServiceConfig({ databaseName: 'agents_vaults', healthPort: 8082, outbox: true }),
   /**
    * MASTER_KEYS (`kid:base64-32-bytes,...`, every key still needed to unwrap) and MASTER_KEY_ID
    * (the one new data keys are wrapped with). Outside production a public development key is

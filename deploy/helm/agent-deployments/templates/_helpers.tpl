@@ -81,14 +81,14 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- default (include "agent-deployments.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
-{{/* The components whose health port also serves /metrics (their outbox; the scheduler's engine). */}}
+{{/* The components whose health port also serves /metrics (their outbox; the scheduler's due timer). */}}
 {{- define "agent-deployments.metricsComponentNames" -}}
 deployments vaults catalog scheduler
 {{- end -}}
 
 {{/* Components with an event outbox: they read OUTBOX_MAX_ATTEMPTS and OUTBOX_RETRY_BASE_MS. */}}
 {{- define "agent-deployments.outboxComponentNames" -}}
-deployments vaults catalog scheduler
+deployments vaults catalog
 {{- end -}}
 
 {{/* Components that answer tenants' bus requests: they read TENANT_MAX_CONCURRENCY and TENANT_MAX_QUEUE. */}}

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable } from './common';
+import { ArchivableListFilters, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /**
  * The agent resource (SDK `BetaManagedAgentsAgent`). Every change creates a new immutable
@@ -110,30 +111,21 @@ export const Agent = Type.Object(
     mcp_servers: Type.Array(Type.Unknown()),
     skills: Type.Array(Type.Unknown()),
     multiagent: Type.Null(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    archived_at: Nullable(Timestamp),
+    ...LifecycleTimestamps,
   },
   { additionalProperties: false },
 );
 export type Agent = Static<typeof Agent>;
 
-export const AgentListFilters = Type.Object(
-  {
-    created_at_gte: Type.Optional(Type.String()),
-    created_at_lte: Type.Optional(Type.String()),
-    include_archived: Type.Boolean(),
-  },
-  { additionalProperties: false },
-);
+export const AgentListFilters = ArchivableListFilters(InclusiveCreatedAtBounds);
 export type AgentListFilters = Static<typeof AgentListFilters>;
 
-export const AgentIdRequest = Type.Object({ agent_id: IdOf('agent') }, { additionalProperties: false });
+export const AgentIdRequest = IdRequest('agent_id', 'agent');
 export const GetAgentRequest = Type.Object(
   { agent_id: IdOf('agent'), version: Type.Optional(Type.Integer({ minimum: 1 })) },
   { additionalProperties: false },
 );
-export const UpdateAgentRequest = Type.Object({ agent_id: IdOf('agent'), update: AgentUpdateBody }, { additionalProperties: false });
+export const UpdateAgentRequest = UpdateRequest('agent_id', 'agent', AgentUpdateBody);
 export const AgentListRequest = ListRequest(AgentListFilters);
 export const AgentListReply = ListReply(Agent);
 

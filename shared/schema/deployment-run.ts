@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CreatedAtBounds, IdOf, IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
+import { IdRequest } from './resource-shapes';
 
 export const AgentReference = Type.Object(
   { type: Type.Literal('agent'), id: IdParam, version: Type.Integer() },
@@ -87,4 +88,4 @@ export const DeploymentRunListFilters = Type.Object(
 export type DeploymentRunListFilters = Static<typeof DeploymentRunListFilters>;
 export const DeploymentRunListRequest = ListRequest(DeploymentRunListFilters);
 export const DeploymentRunListReply = ListReply(DeploymentRun);
-export const DeploymentRunIdRequest = Type.Object({ deployment_run_id: IdOf('deploymentRun') }, { additionalProperties: false });
+export const DeploymentRunIdRequest = IdRequest('deployment_run_id', 'deploymentRun');

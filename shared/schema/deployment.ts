@@ -1,6 +1,7 @@
 import { Type, type Static, type TNull, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
 import { IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
+import { IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /**
  * The deployment resource: request and response shapes, one source of truth for the gateway
@@ -335,9 +336,7 @@ export const Deployment = closed({
   status: DeploymentStatus,
   paused_reason: Nullable(PausedReason),
   budget: Type.Optional(Budget),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  archived_at: Nullable(Timestamp),
+  ...LifecycleTimestamps,
 });
 export type Deployment = Static<typeof Deployment>;
 
@@ -386,5 +385,5 @@ export const DeploymentUpdateRequest = closed({
 export type DeploymentUpdateRequest = Static<typeof DeploymentUpdateRequest>;
 
 /** Bus form of the operations on one deployment (the tenant travels in the call context). */
-export const DeploymentIdRequest = closed({ deployment_id: IdOf('deployment') });
-export const UpdateDeploymentRequest = closed({ deployment_id: IdOf('deployment'), update: DeploymentUpdateRequest });
+export const DeploymentIdRequest = IdRequest('deployment_id', 'deployment');
+export const UpdateDeploymentRequest = UpdateRequest('deployment_id', 'deployment', DeploymentUpdateRequest);

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable } from './common';
+import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /** The environment resource (SDK `BetaEnvironment`): where sessions run. Only `cloud` exists here. */
 
@@ -109,27 +110,19 @@ export const Environment = Type.Object(
     description: Nullable(Type.String()),
     config: CloudConfig,
     metadata: Type.Record(Type.String(), Type.String()),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    archived_at: Nullable(Timestamp),
+    ...LifecycleTimestamps,
   },
   { additionalProperties: false },
 );
 export type Environment = Static<typeof Environment>;
 
-export const EnvironmentDeleted = Type.Object(
-  { type: Type.Literal('environment_deleted'), id: Type.String() },
-  { additionalProperties: false },
-);
+export const EnvironmentDeleted = Deleted('environment_deleted');
 
-export const EnvironmentListFilters = Type.Object({ include_archived: Type.Boolean() }, { additionalProperties: false });
+export const EnvironmentListFilters = ArchivableListFilters();
 export type EnvironmentListFilters = Static<typeof EnvironmentListFilters>;
 
-export const EnvironmentIdRequest = Type.Object({ environment_id: IdOf('environment') }, { additionalProperties: false });
-export const UpdateEnvironmentRequest = Type.Object(
-  { environment_id: IdOf('environment'), update: EnvironmentUpdateBody },
-  { additionalProperties: false },
-);
+export const EnvironmentIdRequest = IdRequest('environment_id', 'environment');
+export const UpdateEnvironmentRequest = UpdateRequest('environment_id', 'environment', EnvironmentUpdateBody);
 export const EnvironmentListRequest = ListRequest(EnvironmentListFilters);
 export const EnvironmentListReply = ListReply(Environment);
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdOf, IdParam, ListReply, ListRequest, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Timestamp } from './common';
+import { Deleted, IdRequest } from './resource-shapes';
 
 /** The file resource (SDK `BetaFileMetadata`): uploaded bytes, stored by the catalog. */
 
@@ -21,7 +22,7 @@ export const FileMetadata = Type.Object(
 );
 export type FileMetadata = Static<typeof FileMetadata>;
 
-export const FileDeleted = Type.Object({ type: Type.Literal('file_deleted'), id: Type.String() }, { additionalProperties: false });
+export const FileDeleted = Deleted('file_deleted');
 
 /** Contents travel base64 on the bus; large requests are offloaded by the payload codec. */
 export const UploadFileRequest = Type.Object(
@@ -39,7 +40,7 @@ export type FileContent = Static<typeof FileContent>;
 export const FileListFilters = Type.Object({}, { additionalProperties: false });
 export type FileListFilters = Static<typeof FileListFilters>;
 
-export const FileIdRequest = Type.Object({ file_id: IdOf('file') }, { additionalProperties: false });
+export const FileIdRequest = IdRequest('file_id', 'file');
 export const FileListRequest = ListRequest(FileListFilters);
 export const FileListReply = ListReply(FileMetadata);
 

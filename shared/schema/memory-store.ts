@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable } from './common';
+import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /** The memory store resource (SDK `BetaManagedAgentsMemoryStore`); its contents are not served here. */
 
@@ -36,34 +37,19 @@ export const MemoryStore = Type.Object(
     /** Always a string per the SDK; empty when none was given. */
     description: Type.String(),
     metadata: Type.Record(Type.String(), Type.String()),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    archived_at: Nullable(Timestamp),
+    ...LifecycleTimestamps,
   },
   { additionalProperties: false },
 );
 export type MemoryStore = Static<typeof MemoryStore>;
 
-export const MemoryStoreDeleted = Type.Object(
-  { type: Type.Literal('memory_store_deleted'), id: Type.String() },
-  { additionalProperties: false },
-);
+export const MemoryStoreDeleted = Deleted('memory_store_deleted');
 
-export const MemoryStoreListFilters = Type.Object(
-  {
-    created_at_gte: Type.Optional(Type.String()),
-    created_at_lte: Type.Optional(Type.String()),
-    include_archived: Type.Boolean(),
-  },
-  { additionalProperties: false },
-);
+export const MemoryStoreListFilters = ArchivableListFilters(InclusiveCreatedAtBounds);
 export type MemoryStoreListFilters = Static<typeof MemoryStoreListFilters>;
 
-export const MemoryStoreIdRequest = Type.Object({ memory_store_id: IdOf('memoryStore') }, { additionalProperties: false });
-export const UpdateMemoryStoreRequest = Type.Object(
-  { memory_store_id: IdOf('memoryStore'), update: MemoryStoreUpdateBody },
-  { additionalProperties: false },
-);
+export const MemoryStoreIdRequest = IdRequest('memory_store_id', 'memoryStore');
+export const UpdateMemoryStoreRequest = UpdateRequest('memory_store_id', 'memoryStore', MemoryStoreUpdateBody);
 export const MemoryStoreListRequest = ListRequest(MemoryStoreListFilters);
 export const MemoryStoreListReply = ListReply(MemoryStore);
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { CreatedAtBounds, IdOf, IdParam, Nullable, PagePosition, Timestamp } from './common';
+import { CreatedAtBounds, IdOf, IdParam, Nullable, PagePosition } from './common';
+import { IdRequest, LifecycleTimestamps } from './resource-shapes';
 import { Budget, RunConfiguration } from './deployment';
 import { AgentReference } from './deployment-run';
 
@@ -27,9 +28,7 @@ export const Session = Type.Object(
     outcome_evaluations: Type.Array(Type.Unknown()),
     stats: Type.Object({}, { additionalProperties: true }),
     usage: Type.Object({}, { additionalProperties: true }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    archived_at: Nullable(Timestamp),
+    ...LifecycleTimestamps,
   },
   { additionalProperties: false },
 );
@@ -78,7 +77,7 @@ export const SessionListReply = Type.Object(
   { data: Type.Array(Session), next: Position, prev: Position },
   { additionalProperties: false },
 );
-export const SessionIdRequest = Type.Object({ session_id: IdOf('session') }, { additionalProperties: false });
+export const SessionIdRequest = IdRequest('session_id', 'session');
 
 /**
  * Announces a new session to the agent runtime (JetStream subject `sessions.created`): the ids

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdOf, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { ArchivableListFilters, Deleted, LifecycleTimestamps } from './resource-shapes';
 import { ReferenceState } from './references';
 
 /**
@@ -153,9 +154,7 @@ export const VaultCredential = Type.Object(
     display_name: Nullable(Type.String()),
     auth: CredentialAuth,
     metadata: Metadata,
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    archived_at: Nullable(Timestamp),
+    ...LifecycleTimestamps,
   },
   { additionalProperties: false },
 );
@@ -232,16 +231,10 @@ export const CredentialUpdateRequest = Type.Object(
 );
 export type CredentialUpdateRequest = Static<typeof CredentialUpdateRequest>;
 
-export const DeletedVaultCredential = Type.Object(
-  { type: Type.Literal('vault_credential_deleted'), id: Type.String() },
-  { additionalProperties: false },
-);
+export const DeletedVaultCredential = Deleted('vault_credential_deleted');
 export type DeletedVaultCredential = Static<typeof DeletedVaultCredential>;
 
-export const CredentialListFilters = Type.Object(
-  { vault_id: IdOf('vault'), include_archived: Type.Boolean() },
-  { additionalProperties: false },
-);
+export const CredentialListFilters = ArchivableListFilters({ vault_id: IdOf('vault') });
 export type CredentialListFilters = Static<typeof CredentialListFilters>;
 
 /** Bus forms (the tenant travels in the call context). */

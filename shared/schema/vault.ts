@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /** A vault: a named, tenant-owned container of credentials (shape of the SDK's `BetaManagedAgentsVault`). */
 export const Vault = Type.Object(
@@ -9,9 +10,7 @@ export const Vault = Type.Object(
     id: Type.String(),
     display_name: Type.String(),
     metadata: Metadata,
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    archived_at: Nullable(Timestamp),
+    ...LifecycleTimestamps,
   },
   { additionalProperties: false },
 );
@@ -33,21 +32,15 @@ export const VaultUpdateRequest = Type.Object(
 );
 export type VaultUpdateRequest = Static<typeof VaultUpdateRequest>;
 
-export const DeletedVault = Type.Object(
-  { type: Type.Literal('vault_deleted'), id: Type.String() },
-  { additionalProperties: false },
-);
+export const DeletedVault = Deleted('vault_deleted');
 export type DeletedVault = Static<typeof DeletedVault>;
 
-export const VaultListFilters = Type.Object({ include_archived: Type.Boolean() }, { additionalProperties: false });
+export const VaultListFilters = ArchivableListFilters();
 export type VaultListFilters = Static<typeof VaultListFilters>;
 
 /** Bus forms (the tenant travels in the call context). */
-export const VaultIdRequest = Type.Object({ vault_id: IdOf('vault') }, { additionalProperties: false });
-export const VaultUpdateBusRequest = Type.Object(
-  { vault_id: IdOf('vault'), update: VaultUpdateRequest },
-  { additionalProperties: false },
-);
+export const VaultIdRequest = IdRequest('vault_id', 'vault');
+export const VaultUpdateBusRequest = UpdateRequest('vault_id', 'vault', VaultUpdateRequest);
 export const VaultListRequest = ListRequest(VaultListFilters);
 export const VaultListReply = ListReply(Vault);
 

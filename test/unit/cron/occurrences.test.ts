@@ -310,11 +310,11 @@ describe('never-firing expressions', () => {
 
   test('the search still terminates with no results if handed one', () => {
     const schedule = compileScheduleUnchecked({ expression: '0 0 31 2 *', timezone: 'America/New_York' });
-    const started = performance.now();
+    // Terminating is the check (a search that did not would time the test out); how fast it is,
+    // is bench/cron-occurrences.ts's figure, not an assertion.
     expect(nextOccurrences(schedule, new Date('2026-01-01T00:00:00Z'), 5)).toEqual([]);
     expect(nextOccurrence(schedule, new Date('2026-01-01T00:00:00Z'))).toBeNull();
     expect(occurrencesBetween(schedule, new Date('2026-01-01T00:00:00Z'), new Date('2126-01-01T00:00:00Z'), 5)).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
 
@@ -346,14 +346,12 @@ describe('bounds and arguments', () => {
   });
 });
 
-test('10,000 schedules get their next occurrence quickly', () => {
-  const zones = ['UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata'];
-  const expressions = ['*/5 * * * *', '0 9 * * MON-FRI', '30 2 * * *', '0 0 1 * *', '15 14 13 * 5', '0 0 29 2 *'];
-  const schedules = Array.from({ length: 10_000 }, (_, i) =>
-    compile(expressions[i % expressions.length], zones[i % zones.length]),
-  );
+test('every schedule of a varied set has a next occurrence (speed: bench/cron-occurrences.ts)', () => {
   const after = new Date('2026-03-07T23:59:30Z');
-  const started = performance.now();
-  for (const schedule of schedules) expect(nextOccurrence(schedule, after)).not.toBeNull();
-  expect(performance.now() - started).toBeLessThan(3000);
+  for (const [expression, zone] of VARIED_SCHEDULES) expect(nextOccurrence(compile(expression, zone), after)).not.toBeNull();
 });
+
+/** Expressions and zones of every kind (steps, ranges, weekdays, leap day, half-hour and DST zones). */
+const VARIED_SCHEDULES = ['UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata'].flatMap((zone) =>
+  ['*/5 * * * *', '0 9 * * MON-FRI', '30 2 * * *', '0 0 1 * *', '15 14 13 * 5', '0 0 29 2 *'].map((expression) => [expression, zone] as const),
+);

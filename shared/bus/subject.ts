@@ -36,6 +36,26 @@ export function defineSubject<Req extends TSchema, Rep extends TSchema>(
   return { service, name: `${service}.${name}`, callers: options.callers ?? ['gateway'], request, reply };
 }
 
+/** One operation before it is named: its request and reply schemas, and who may call it (default: the gateway). */
+export type Operation = readonly [request: TSchema, reply: TSchema, options?: { callers?: readonly BusIdentity[] }];
+
+/**
+ * A resource's operations, keyed by verb. Each subject's name is derived from its key,
+ * `<service>.<resource>.<verb>`, so the naming rule holds by construction: a map key and the
+ * NATS name it stands for cannot disagree.
+ */
+export function defineSubjects<const M extends Record<string, Operation>>(
+  service: string,
+  resource: string,
+  operations: M,
+): { [Verb in keyof M]: Subject<M[Verb][0], M[Verb][1]> } {
+  const subjects = Object.entries(operations).map(([verb, [request, reply, options]]) => [
+    verb,
+    defineSubject(service, `${resource}.${verb}`, request, reply, options),
+  ]);
+  return Object.fromEntries(subjects) as { [Verb in keyof M]: Subject<M[Verb][0], M[Verb][1]> };
+}
+
 export function rpcSubject(prefix: string, subject: Subject): string {
   return prefix ? `${prefix}.rpc.${subject.name}` : `rpc.${subject.name}`;
 }

@@ -1,5 +1,5 @@
 import { Session, SessionIdRequest, SessionListReply, SessionListRequest } from '../../schema/session';
-import { defineSubject } from '../subject';
+import { defineSubjects } from '../subject';
 
 /**
  * Sessions are created by the deployments service's fire path (in the transaction that records
@@ -7,7 +7,7 @@ import { defineSubject } from '../subject';
  */
 const SERVICE = 'deployments';
 
-export const sessionSubjects = {
-  list: defineSubject(SERVICE, 'sessions.list', SessionListRequest, SessionListReply),
-  get: defineSubject(SERVICE, 'sessions.get', SessionIdRequest, Session),
-};
+export const sessionSubjects = defineSubjects(SERVICE, 'sessions', {
+  list: [SessionListRequest, SessionListReply],
+  get: [SessionIdRequest, Session],
+});

@@ -41,10 +41,20 @@ export async function runRewrapCommand(argv: string[], options: RewrapCommandOpt
   }
 }
 
-/** Entry-point glue: one readable line and a non-zero exit on any failure, never a stack trace. */
-export async function exitWithRewrap(run: () => Promise<number>): Promise<never> {
+/** What a service's `rewrap-data-keys` entry point names: where its config and its data keys are. */
+export interface RewrapEntryPoint extends Omit<RewrapCommandOptions, 'config'> {
+  /** Read inside the command, so a bad setting is reported like any other failure. */
+  loadConfig: () => RewrapCommandOptions['config'];
+}
+
+/**
+ * A service's `rewrap-data-keys` process: runs the command on its own arguments and exits with
+ * its code; any failure (a bad setting, no database) is one readable line and exit 1, never a
+ * stack trace.
+ */
+export async function rewrapDataKeysMain({ loadConfig, ...options }: RewrapEntryPoint): Promise<never> {
   try {
-    process.exit(await run());
+    process.exit(await runRewrapCommand(process.argv.slice(2), { ...options, config: loadConfig() }));
   } catch (err) {
     process.stderr.write(`rewrap-data-keys: ${(err as Error).message}\n`);
     process.exit(1);

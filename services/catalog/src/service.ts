@@ -7,8 +7,7 @@ import {
   modelSubjects,
   referenceSubjects,
 } from '@shared/bus/subjects/catalog';
-import type { Database } from '@shared/db/connect';
-import type { Clock } from '@shared/time/clock';
+import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
 import type { ModelCatalog } from './domain/model-catalog';
 import { archiveAgent } from './handlers/archive-agent';
 import { archiveEnvironment } from './handlers/archive-environment';
@@ -36,13 +35,9 @@ import { updateEnvironment } from './handlers/update-environment';
 import { updateMemoryStore } from './handlers/update-memory-store';
 import { uploadFile } from './handlers/upload-file';
 
-/** What the catalog's handlers are given, built once by start-catalog. */
-export interface CatalogDeps {
-  db: Database;
-  clock: Clock;
+/** What the catalog's handlers are given, built once by start-catalog: the runtime's db, clock and relay, and these. */
+export interface CatalogDeps extends RuntimeDeps {
   models: ModelCatalog;
-  /** Called after a commit that recorded outbox events, so they leave now rather than next poll. */
-  eventsRecorded: () => void;
   fileMaxBytes: number;
 }
 

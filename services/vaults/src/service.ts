@@ -1,8 +1,7 @@
 import type { BusServer } from '@shared/bus/bus-server';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
-import type { Database } from '@shared/db/connect';
 import type { Logger } from '@shared/log/logger';
-import type { Clock } from '@shared/time/clock';
+import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { archiveCredential } from './handlers/archive-credential';
 import { archiveVault } from './handlers/archive-vault';
@@ -19,14 +18,10 @@ import { resolveCredentials } from './handlers/resolve-credentials';
 import { updateCredential } from './handlers/update-credential';
 import { updateVault } from './handlers/update-vault';
 
-/** What every vaults handler is given, built once by start-vaults. */
-export interface VaultsDeps {
-  db: Database;
-  clock: Clock;
+/** What every vaults handler is given, built once by start-vaults: the runtime's db, clock and relay, and these. */
+export interface VaultsDeps extends RuntimeDeps {
   keys: MasterKeyRing;
   logger: Logger;
-  /** Called after a commit that recorded events, so they leave at once. */
-  eventsRecorded: () => void;
 }
 
 /** Wires the vaults service's bus subjects to their handlers; nothing else. */

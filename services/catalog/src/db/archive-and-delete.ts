@@ -3,11 +3,10 @@ import { eq } from 'drizzle-orm';
 import type { MySqlColumn, MySqlTable } from 'drizzle-orm/mysql-core';
 import type { EventType } from '@shared/bus/event';
 import { recordEvent } from '@shared/bus/outbox';
-import type { Database } from '@shared/db/connect';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow, type OwnedTable } from '@shared/db/find-owned-row';
 import type { Tenant } from '@shared/schema/tenant';
-import type { Clock } from '@shared/time/clock';
+import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
 import { outbox } from './schema';
 
 /**
@@ -22,12 +21,6 @@ export interface Announcement<P extends TSchema> {
   data: Static<P>;
 }
 
-interface StepDeps {
-  db: Database;
-  clock: Clock;
-  eventsRecorded: () => void;
-}
-
 type ArchivableTable = OwnedTable & { archivedAt: MySqlColumn; updatedAt: MySqlColumn };
 
 /**
@@ -35,7 +28,7 @@ type ArchivableTable = OwnedTable & { archivedAt: MySqlColumn; updatedAt: MySqlC
  * as it is, and nothing is announced again. Undefined when the tenant has no such row.
  */
 export async function archiveOwnedRow<T extends ArchivableTable, P extends TSchema>(
-  deps: StepDeps,
+  deps: RuntimeDeps,
   table: T,
   tenant: Tenant,
   id: string,
@@ -63,7 +56,7 @@ export async function archiveOwnedRow<T extends ArchivableTable, P extends TSche
  * False when the tenant has no such row.
  */
 export async function deleteOwnedRow<P extends TSchema>(
-  deps: StepDeps,
+  deps: RuntimeDeps,
   table: OwnedTable,
   tenant: Tenant,
   id: string,

@@ -1,15 +1,5 @@
-import {
-  bigint,
-  customType,
-  datetime,
-  index,
-  int,
-  mediumtext,
-  mysqlTable,
-  primaryKey,
-  text,
-  varchar,
-} from 'drizzle-orm/mysql-core';
+import { bigint, customType, index, int, mediumtext, mysqlTable, primaryKey, text, varchar } from 'drizzle-orm/mysql-core';
+import { instant, lifecycleColumns, ownedRowColumns, rowId } from '@shared/db/columns';
 import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 import { jsonColumn } from '@shared/db/json-column';
 import type { AgentModelConfig, ExecutionIdentity } from '@shared/schema/agent';
@@ -18,13 +8,6 @@ import type { CloudConfig } from '@shared/schema/environment';
 /** The catalog's own tables. Every resource row carries its tenant; every query filters on it. */
 export const outbox = defineOutboxTable();
 export const outboxDeadLetters = defineOutboxDeadLetterTable();
-
-const id = (name = 'id') => varchar(name, { length: 40 });
-const tenantColumns = () => ({
-  organizationId: varchar('organization_id', { length: 64 }).notNull(),
-  workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
-});
-const instant = (name: string) => datetime(name, { mode: 'date', fsp: 3 });
 
 /** Up to 16 MiB per value; file chunks stay far below it and below max_allowed_packet. */
 const mediumblob = customType<{ data: Buffer; driverData: Buffer }>({
@@ -35,12 +18,9 @@ const mediumblob = customType<{ data: Buffer; driverData: Buffer }>({
 export const agents = mysqlTable(
   'agents',
   {
-    id: id().primaryKey(),
-    ...tenantColumns(),
+    ...ownedRowColumns(),
     latestVersion: int('latest_version').notNull(),
-    createdAt: instant('created_at').notNull(),
-    updatedAt: instant('updated_at').notNull(),
-    archivedAt: instant('archived_at'),
+    ...lifecycleColumns(),
   },
   (t) => [index('agents_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
 );
@@ -49,7 +29,7 @@ export const agents = mysqlTable(
 export const agentVersions = mysqlTable(
   'agent_versions',
   {
-    agentId: id('agent_id').notNull(),
+    agentId: rowId('agent_id').notNull(),
     version: int('version').notNull(),
     name: varchar('name', { length: 256 }).notNull(),
     description: text('description'),
@@ -65,15 +45,12 @@ export const agentVersions = mysqlTable(
 export const environments = mysqlTable(
   'environments',
   {
-    id: id().primaryKey(),
-    ...tenantColumns(),
+    ...ownedRowColumns(),
     name: varchar('name', { length: 256 }).notNull(),
     description: text('description'),
     config: jsonColumn<CloudConfig>('config').notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
-    createdAt: instant('created_at').notNull(),
-    updatedAt: instant('updated_at').notNull(),
-    archivedAt: instant('archived_at'),
+    ...lifecycleColumns(),
   },
   (t) => [index('environments_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
 );
@@ -81,8 +58,7 @@ export const environments = mysqlTable(
 export const files = mysqlTable(
   'files',
   {
-    id: id().primaryKey(),
-    ...tenantColumns(),
+    ...ownedRowColumns(),
     filename: varchar('filename', { length: 255 }).notNull(),
     mimeType: varchar('mime_type', { length: 255 }).notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number', unsigned: true }).notNull(),
@@ -96,7 +72,7 @@ export const files = mysqlTable(
 export const fileChunks = mysqlTable(
   'file_chunks',
   {
-    fileId: id('file_id').notNull(),
+    fileId: rowId('file_id').notNull(),
     seq: int('seq').notNull(),
     data: mediumblob('data').notNull(),
   },
@@ -106,14 +82,11 @@ export const fileChunks = mysqlTable(
 export const memoryStores = mysqlTable(
   'memory_stores',
   {
-    id: id().primaryKey(),
-    ...tenantColumns(),
+    ...ownedRowColumns(),
     name: varchar('name', { length: 256 }).notNull(),
     description: text('description').notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
-    createdAt: instant('created_at').notNull(),
-    updatedAt: instant('updated_at').notNull(),
-    archivedAt: instant('archived_at'),
+    ...lifecycleColumns(),
   },
   (t) => [index('memory_stores_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
 );

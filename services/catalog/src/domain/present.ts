@@ -3,6 +3,7 @@ import type { Environment } from '@shared/schema/environment';
 import type { FileMetadata } from '@shared/schema/file';
 import type { MemoryStore } from '@shared/schema/memory-store';
 import { toTimestamp } from '@shared/time/clock';
+import { lifecycleTimestamps } from '@shared/time/lifecycle-timestamps';
 import type { AgentRow, AgentVersionRow, EnvironmentRow, FileRow, MemoryStoreRow } from '../db/schema';
 
 /** Rows as the API shows them. */
@@ -29,13 +30,6 @@ export function presentAgent(agent: AgentRow, version: AgentVersionRow): Agent {
     archived_at: agent.archivedAt ? toTimestamp(agent.archivedAt) : null,
   };
 }
-
-/** When an archivable resource was created, last changed and archived (null while it is not). */
-const lifecycleTimestamps = (row: { createdAt: Date; updatedAt: Date; archivedAt: Date | null }) => ({
-  created_at: toTimestamp(row.createdAt),
-  updated_at: toTimestamp(row.updatedAt),
-  archived_at: row.archivedAt ? toTimestamp(row.archivedAt) : null,
-});
 
 export const presentEnvironment = (row: EnvironmentRow): Environment => ({
   type: 'environment',

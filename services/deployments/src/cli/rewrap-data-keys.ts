@@ -4,16 +4,14 @@
  * the service serves. Reads the service's config.
  *   bun services/deployments/src/cli/rewrap-data-keys.ts [--batch-size N]
  */
-import { exitWithRewrap, runRewrapCommand } from '@shared/runtime/rewrap-command';
+import { rewrapDataKeysMain } from '@shared/runtime/rewrap-command';
 import { loadDeploymentsConfig } from '../config';
 import { deployments } from '../db/schema';
 import { DEPLOYMENTS_MIGRATIONS } from '../start-deployments';
 
-await exitWithRewrap(() =>
-  runRewrapCommand(process.argv.slice(2), {
-    service: 'deployments',
-    config: loadDeploymentsConfig(),
-    migrationsFolder: DEPLOYMENTS_MIGRATIONS,
-    target: { table: deployments, ownerId: deployments.id, keyId: deployments.dataKeyId, wrapped: deployments.dataKeyWrapped },
-  }),
-);
+await rewrapDataKeysMain({
+  service: 'deployments',
+  loadConfig: loadDeploymentsConfig,
+  migrationsFolder: DEPLOYMENTS_MIGRATIONS,
+  target: { table: deployments, ownerId: deployments.id, keyId: deployments.dataKeyId, wrapped: deployments.dataKeyWrapped },
+});

@@ -1,27 +1,16 @@
-import { datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
+import { index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
+import { instant, lifecycleColumns, ownedRowColumns, rowId, tenantColumns } from '@shared/db/columns';
 import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 import { jsonColumn } from '@shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
 import type { RunErrorType } from '@shared/schema/deployment-run';
 import type { SessionStatus } from '@shared/schema/session';
 
-// Column groups the tables share, each a fresh set of builders per table, in the tables' order.
-const millis = (name: string) => datetime(name, { mode: 'date', fsp: 3 });
-/** Every row is owned by one tenant; lists and reads carry `ownedBy` on these. */
-const ownedRow = () => ({
-  id: varchar('id', { length: 40 }).primaryKey(),
-  organizationId: varchar('organization_id', { length: 64 }).notNull(),
-  workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
-});
+// Besides the column groups every service shares (shared/db/columns.ts):
 /** The agent, pinned to a version. */
 const pinnedAgent = () => ({
   agentId: varchar('agent_id', { length: 128 }).notNull(),
   agentVersion: int('agent_version').notNull(),
-});
-const timestamps = () => ({
-  createdAt: millis('created_at').notNull(),
-  updatedAt: millis('updated_at').notNull(),
-  archivedAt: millis('archived_at'),
 });
 /** A list index: the tenant, the filter's equality columns, then the keyset order (created_at, id). */
 const listIndex = <T extends { organizationId: AnyMySqlColumn; workspaceId: AnyMySqlColumn; createdAt: AnyMySqlColumn; id: AnyMySqlColumn }>(
@@ -54,7 +43,7 @@ export const DEPLOYMENT_LIST_INDEXES = {
 export const deployments = mysqlTable(
   'deployments',
   {
-    ...ownedRow(),
+    ...ownedRowColumns(),
     name: varchar('name', { length: 256 }).notNull(),
     description: text('description'),
     ...pinnedAgent(),
@@ -66,7 +55,7 @@ export const deployments = mysqlTable(
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
     scheduleExpression: varchar('schedule_expression', { length: 256 }),
     scheduleTimezone: varchar('schedule_timezone', { length: 64 }),
-    lastRunAt: millis('last_run_at'),
+    lastRunAt: instant('last_run_at'),
     status: varchar('status', { length: 16, enum: ['active', 'paused'] }).notNull(),
     pausedReason: jsonColumn<PausedReason>('paused_reason'),
     budget: jsonColumn<Budget>('budget'),
@@ -75,7 +64,7 @@ export const deployments = mysqlTable(
     /** This deployment's data key, wrapped by the master key `dataKeyId`; null when it holds no secret. */
     dataKeyId: varchar('data_key_id', { length: 32 }),
     dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),
-    ...timestamps(),
+    ...lifecycleColumns(),
   },
   (t) => [
     listIndex(DEPLOYMENT_LIST_INDEXES.all, t),
@@ -94,7 +83,7 @@ export type DeploymentRow = typeof deployments.$inferSelect;
 export const deploymentSecrets = mysqlTable(
   'deployment_secrets',
   {
-    deploymentId: varchar('deployment_id', { length: 40 }).notNull(),
+    deploymentId: rowId('deployment_id').notNull(),
     resourceIndex: int('resource_index').notNull(),
     sealed: text('sealed').notNull(),
   },
@@ -132,15 +121,15 @@ export const SESSION_MEMORY_STORE_INDEX = 'session_memory_stores_tenant_store_cr
 export const deploymentRuns = mysqlTable(
   'deployment_runs',
   {
-    ...ownedRow(),
-    deploymentId: varchar('deployment_id', { length: 40 }).notNull(),
+    ...ownedRowColumns(),
+    deploymentId: rowId('deployment_id').notNull(),
     ...pinnedAgent(),
     triggerType: varchar('trigger_type', { length: 16, enum: ['manual', 'schedule'] }).notNull(),
-    scheduledAt: millis('scheduled_at'),
-    sessionId: varchar('session_id', { length: 40 }),
+    scheduledAt: instant('scheduled_at'),
+    sessionId: rowId('session_id'),
     errorType: varchar('error_type', { length: 64 }).$type<RunErrorType>(),
     errorMessage: text('error_message'),
-    createdAt: millis('created_at').notNull(),
+    createdAt: instant('created_at').notNull(),
   },
   (t) => [
     uniqueIndex('deployment_runs_occurrence').on(t.deploymentId, t.scheduledAt),
@@ -157,8 +146,8 @@ export type DeploymentRunRow = typeof deploymentRuns.$inferSelect;
 export const sessions = mysqlTable(
   'sessions',
   {
-    ...ownedRow(),
-    deploymentId: varchar('deployment_id', { length: 40 }),
+    ...ownedRowColumns(),
+    deploymentId: rowId('deployment_id'),
     ...pinnedAgent(),
     environmentId: varchar('environment_id', { length: 128 }).notNull(),
     vaultIds: jsonColumn<string[]>('vault_ids').notNull(),
@@ -167,7 +156,7 @@ export const sessions = mysqlTable(
     initialEvents: jsonColumn<InitialEvent[]>('initial_events').notNull(),
     status: varchar('status', { length: 16 }).$type<SessionStatus>().notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
-    ...timestamps(),
+    ...lifecycleColumns(),
   },
   (t) => [
     listIndex(SESSION_LIST_INDEXES.all, t),
@@ -189,11 +178,10 @@ export type SessionRow = typeof sessions.$inferSelect;
 export const sessionMemoryStores = mysqlTable(
   'session_memory_stores',
   {
-    sessionId: varchar('session_id', { length: 40 }).notNull(),
+    sessionId: rowId('session_id').notNull(),
     memoryStoreId: varchar('memory_store_id', { length: 128 }).notNull(),
-    organizationId: varchar('organization_id', { length: 64 }).notNull(),
-    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
-    sessionCreatedAt: millis('session_created_at').notNull(),
+    ...tenantColumns(),
+    sessionCreatedAt: instant('session_created_at').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.memoryStoreId] }),

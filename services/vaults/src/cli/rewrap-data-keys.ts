@@ -3,16 +3,14 @@
  * shared/runtime/rewrap-command.ts). Safe while the service serves. Reads the service's config.
  *   bun services/vaults/src/cli/rewrap-data-keys.ts [--batch-size N]
  */
-import { exitWithRewrap, runRewrapCommand } from '@shared/runtime/rewrap-command';
+import { rewrapDataKeysMain } from '@shared/runtime/rewrap-command';
 import { loadVaultsConfig } from '../config';
 import { vaults } from '../db/schema';
 import { VAULTS_MIGRATIONS } from '../start-vaults';
 
-await exitWithRewrap(() =>
-  runRewrapCommand(process.argv.slice(2), {
-    service: 'vaults',
-    config: loadVaultsConfig(),
-    migrationsFolder: VAULTS_MIGRATIONS,
-    target: { table: vaults, ownerId: vaults.id, keyId: vaults.dataKeyId, wrapped: vaults.wrappedDataKey },
-  }),
-);
+await rewrapDataKeysMain({
+  service: 'vaults',
+  loadConfig: loadVaultsConfig,
+  migrationsFolder: VAULTS_MIGRATIONS,
+  target: { table: vaults, ownerId: vaults.id, keyId: vaults.dataKeyId, wrapped: vaults.wrappedDataKey },
+});

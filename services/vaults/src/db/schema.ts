@@ -1,4 +1,5 @@
-import { datetime, index, mediumtext, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
+import { index, mediumtext, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
+import { lifecycleColumns, ownedRowColumns, rowId } from '@shared/db/columns';
 import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 import { jsonColumn } from '@shared/db/json-column';
 import type { CredentialAuth } from '@shared/schema/vault-credential';
@@ -14,16 +15,12 @@ export const outboxDeadLetters = defineOutboxDeadLetterTable();
 export const vaults = mysqlTable(
   'vaults',
   {
-    id: varchar('id', { length: 40 }).primaryKey(),
-    organizationId: varchar('organization_id', { length: 64 }).notNull(),
-    workspaceId: varchar('workspace_id', { length: 64 }).notNull(),
+    ...ownedRowColumns(),
     displayName: varchar('display_name', { length: 255 }).notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
     dataKeyId: varchar('data_key_id', { length: 32 }).notNull(),
     wrappedDataKey: text('wrapped_data_key').notNull(),
-    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
-    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
-    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+    ...lifecycleColumns(),
   },
   (t) => [
     index('vaults_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id),
@@ -41,8 +38,8 @@ export type VaultRow = typeof vaults.$inferSelect;
 export const vaultCredentials = mysqlTable(
   'vault_credentials',
   {
-    id: varchar('id', { length: 40 }).primaryKey(),
-    vaultId: varchar('vault_id', { length: 40 }).notNull(),
+    id: rowId().primaryKey(),
+    vaultId: rowId('vault_id').notNull(),
     displayName: varchar('display_name', { length: 255 }),
     kind: varchar('kind', { length: 32 }).$type<CredentialAuth['type']>().notNull(),
     /** What two active credentials of one vault must not share: env var name or MCP server URL. */
@@ -50,9 +47,7 @@ export const vaultCredentials = mysqlTable(
     auth: jsonColumn<CredentialAuth>('auth').notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
     sealedSecret: mediumtext('sealed_secret'),
-    createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
-    updatedAt: datetime('updated_at', { mode: 'date', fsp: 3 }).notNull(),
-    archivedAt: datetime('archived_at', { mode: 'date', fsp: 3 }),
+    ...lifecycleColumns(),
   },
   (t) => [index('vault_credentials_vault_created').on(t.vaultId, t.createdAt, t.id)],
 );

@@ -1,4 +1,4 @@
-import { toTimestamp } from '@shared/time/clock';
+import { lifecycleTimestamps } from '@shared/time/lifecycle-timestamps';
 import type { Vault } from '@shared/schema/vault';
 import type { VaultCredential } from '@shared/schema/vault-credential';
 import type { VaultCredentialRow, VaultRow } from '../db/schema';
@@ -9,9 +9,7 @@ export const presentVault = (row: VaultRow): Vault => ({
   id: row.id,
   display_name: row.displayName,
   metadata: row.metadata,
-  created_at: toTimestamp(row.createdAt),
-  updated_at: toTimestamp(row.updatedAt),
-  archived_at: row.archivedAt ? toTimestamp(row.archivedAt) : null,
+  ...lifecycleTimestamps(row),
 });
 
 export const presentCredential = (row: VaultCredentialRow): VaultCredential => ({
@@ -21,7 +19,5 @@ export const presentCredential = (row: VaultCredentialRow): VaultCredential => (
   display_name: row.displayName,
   auth: row.auth,
   metadata: row.metadata,
-  created_at: toTimestamp(row.createdAt),
-  updated_at: toTimestamp(row.updatedAt),
-  archived_at: row.archivedAt ? toTimestamp(row.archivedAt) : null,
+  ...lifecycleTimestamps(row),
 });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable } from './common';
+import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
 import { ArchivableListFilters, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /**
@@ -11,30 +11,24 @@ import { ArchivableListFilters, IdRequest, LifecycleTimestamps, UpdateRequest } 
 
 const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 const EffortLevel = Type.Union(EFFORT_LEVELS.map((l) => Type.Literal(l)));
-const EffortObject = Type.Object({ type: EffortLevel }, { additionalProperties: false });
+const EffortObject = Closed({ type: EffortLevel });
 export type EffortObject = Static<typeof EffortObject>;
 
 /** Response form: the model id plus whatever configuration was given (effort as an object). */
-export const AgentModelConfig = Type.Object(
-  {
-    id: Type.String(),
-    effort: Type.Optional(EffortObject),
-    inference_geo: Type.Optional(Type.String()),
-    speed: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('fast')])),
-  },
-  { additionalProperties: false },
-);
+export const AgentModelConfig = Closed({
+  id: Type.String(),
+  effort: Type.Optional(EffortObject),
+  inference_geo: Type.Optional(Type.String()),
+  speed: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('fast')])),
+});
 export type AgentModelConfig = Static<typeof AgentModelConfig>;
 
-export const AgentModelConfigParams = Type.Object(
-  {
-    id: Type.String({ minLength: 1, maxLength: 256 }),
-    effort: Type.Optional(Nullable(Type.Union([EffortLevel, EffortObject], { description: 'must be one of "low", "medium", "high", "xhigh", "max" or {"type": <level>}' }))),
-    inference_geo: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
-    speed: Type.Optional(Nullable(Type.Union([Type.Literal('standard'), Type.Literal('fast')]))),
-  },
-  { additionalProperties: false },
-);
+export const AgentModelConfigParams = Closed({
+  id: Type.String({ minLength: 1, maxLength: 256 }),
+  effort: Type.Optional(Nullable(Type.Union([EffortLevel, EffortObject], { description: 'must be one of "low", "medium", "high", "xhigh", "max" or {"type": <level>}' }))),
+  inference_geo: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
+  speed: Type.Optional(Nullable(Type.Union([Type.Literal('standard'), Type.Literal('fast')]))),
+});
 export type AgentModelConfigParams = Static<typeof AgentModelConfigParams>;
 
 /** A model id string, or a model configuration object. */
@@ -43,11 +37,8 @@ export const AgentModelParam = Type.Union([Type.String({ minLength: 1, maxLength
 });
 export type AgentModelParam = Static<typeof AgentModelParam>;
 
-const ServiceAccountIdentity = Type.Object({ type: Type.Literal('service_account') }, { additionalProperties: false });
-const AwsRoleIdentity = Type.Object(
-  { type: Type.Literal('aws_role'), role_arn: Type.String({ minLength: 1, maxLength: 2048 }) },
-  { additionalProperties: false },
-);
+const ServiceAccountIdentity = Closed({ type: Type.Literal('service_account') });
+const AwsRoleIdentity = Closed({ type: Type.Literal('aws_role'), role_arn: Type.String({ minLength: 1, maxLength: 2048 }) });
 export const ExecutionIdentity = Type.Union([ServiceAccountIdentity, AwsRoleIdentity]);
 export type ExecutionIdentity = Static<typeof ExecutionIdentity>;
 /** Flat (not a nested union), so a bad variant's own error is the one reported. */
@@ -60,76 +51,64 @@ const AgentDescription = Type.String({ maxLength: 2048 });
 const AgentSystem = Type.String({ maxLength: 100_000 });
 const AgentName = Type.String({ minLength: 1, maxLength: 256 });
 
-export const AgentCreateBody = Type.Object(
-  {
-    name: AgentName,
-    description: Type.Optional(Nullable(AgentDescription)),
-    model: AgentModelParam,
-    system: Type.Optional(Nullable(AgentSystem)),
-    metadata: Type.Optional(Metadata),
-    execution_identity: Type.Optional(ExecutionIdentityParam),
-    tools: Type.Optional(EmptyList),
-    mcp_servers: Type.Optional(EmptyList),
-    skills: Type.Optional(EmptyList),
-    multiagent: Type.Optional(Type.Null()),
-  },
-  { additionalProperties: false },
-);
+export const AgentCreateBody = Closed({
+  name: AgentName,
+  description: Type.Optional(Nullable(AgentDescription)),
+  model: AgentModelParam,
+  system: Type.Optional(Nullable(AgentSystem)),
+  metadata: Type.Optional(Metadata),
+  execution_identity: Type.Optional(ExecutionIdentityParam),
+  tools: Type.Optional(EmptyList),
+  mcp_servers: Type.Optional(EmptyList),
+  skills: Type.Optional(EmptyList),
+  multiagent: Type.Optional(Type.Null()),
+});
 export type AgentCreateBody = Static<typeof AgentCreateBody>;
 
 /** Omitted fields are preserved; `version`, when given, must equal the current version. */
-export const AgentUpdateBody = Type.Object(
-  {
-    name: Type.Optional(AgentName),
-    description: Type.Optional(Nullable(AgentDescription)),
-    model: Type.Optional(AgentModelParam),
-    system: Type.Optional(Nullable(AgentSystem)),
-    metadata: Type.Optional(Nullable(MetadataPatch)),
-    execution_identity: Type.Optional(ExecutionIdentityParam),
-    tools: Type.Optional(Nullable(EmptyList)),
-    mcp_servers: Type.Optional(Nullable(EmptyList)),
-    skills: Type.Optional(Nullable(EmptyList)),
-    multiagent: Type.Optional(Type.Null()),
-    version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-  },
-  { additionalProperties: false },
-);
+export const AgentUpdateBody = Closed({
+  name: Type.Optional(AgentName),
+  description: Type.Optional(Nullable(AgentDescription)),
+  model: Type.Optional(AgentModelParam),
+  system: Type.Optional(Nullable(AgentSystem)),
+  metadata: Type.Optional(Nullable(MetadataPatch)),
+  execution_identity: Type.Optional(ExecutionIdentityParam),
+  tools: Type.Optional(Nullable(EmptyList)),
+  mcp_servers: Type.Optional(Nullable(EmptyList)),
+  skills: Type.Optional(Nullable(EmptyList)),
+  multiagent: Type.Optional(Type.Null()),
+  version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+});
 export type AgentUpdateBody = Static<typeof AgentUpdateBody>;
 
-export const Agent = Type.Object(
-  {
-    type: Type.Literal('agent'),
-    id: Type.String(),
-    version: Type.Integer(),
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    model: AgentModelConfig,
-    system: Nullable(Type.String()),
-    metadata: Type.Record(Type.String(), Type.String()),
-    execution_identity: ExecutionIdentity,
-    tools: Type.Array(Type.Unknown()),
-    mcp_servers: Type.Array(Type.Unknown()),
-    skills: Type.Array(Type.Unknown()),
-    multiagent: Type.Null(),
-    ...LifecycleTimestamps,
-  },
-  { additionalProperties: false },
-);
+export const Agent = Closed({
+  type: Type.Literal('agent'),
+  id: Type.String(),
+  version: Type.Integer(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  model: AgentModelConfig,
+  system: Nullable(Type.String()),
+  metadata: StoredMetadata,
+  execution_identity: ExecutionIdentity,
+  tools: Type.Array(Type.Unknown()),
+  mcp_servers: Type.Array(Type.Unknown()),
+  skills: Type.Array(Type.Unknown()),
+  multiagent: Type.Null(),
+  ...LifecycleTimestamps,
+});
 export type Agent = Static<typeof Agent>;
 
 export const AgentListFilters = ArchivableListFilters(InclusiveCreatedAtBounds);
 export type AgentListFilters = Static<typeof AgentListFilters>;
 
 export const AgentIdRequest = IdRequest('agent_id', 'agent');
-export const GetAgentRequest = Type.Object(
-  { agent_id: IdOf('agent'), version: Type.Optional(Type.Integer({ minimum: 1 })) },
-  { additionalProperties: false },
-);
+export const GetAgentRequest = Closed({ agent_id: IdOf('agent'), version: Type.Optional(Type.Integer({ minimum: 1 })) });
 export const UpdateAgentRequest = UpdateRequest('agent_id', 'agent', AgentUpdateBody);
 export const AgentListRequest = ListRequest(AgentListFilters);
 export const AgentListReply = ListReply(Agent);
 
-export const AgentEventPayload = Type.Object({ agent_id: IdParam }, { additionalProperties: false });
+export const AgentEventPayload = Closed({ agent_id: IdParam });
 export const agentEvents = {
   archived: defineEvent('catalog', 'catalog.agent.archived', AgentEventPayload),
 };

@@ -1,5 +1,13 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { ID_PREFIXES, idPattern, type IdKind } from '../ids/ids';
+
+/**
+ * An object that refuses unknown properties (`additionalProperties: false`): every object of the
+ * interface is closed, at every depth. `description`, when given, is what a validation failure
+ * of the object as a whole says.
+ */
+export const Closed = <P extends TProperties>(properties: P, description?: string) =>
+  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 
 /** RFC 3339 UTC with milliseconds, e.g. 2026-11-22T09:00:00.000Z. */
 export const Timestamp = Type.String({ format: 'date-time' });
@@ -23,6 +31,9 @@ export const Metadata = Type.Record(METADATA_KEY, Type.String({ maxLength: 512 }
 });
 export type Metadata = Static<typeof Metadata>;
 
+/** Metadata as a resource returns it: the stored pairs, checked by `Metadata` when they were written. */
+export const StoredMetadata = Type.Record(Type.String(), Type.String());
+
 /** Metadata on update: a string upserts, null deletes; the 16-pair limit applies to the result. */
 export const MetadataPatch = Type.Record(
   METADATA_KEY,
@@ -31,21 +42,15 @@ export const MetadataPatch = Type.Record(
 );
 export type MetadataPatch = Static<typeof MetadataPatch>;
 
-export const ErrorEnvelope = Type.Object(
-  {
-    type: Type.Literal('error'),
-    error: Type.Object({ type: Type.String(), message: Type.String() }, { additionalProperties: false }),
-    request_id: Type.Union([Type.String(), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
+export const ErrorEnvelope = Closed({
+  type: Type.Literal('error'),
+  error: Closed({ type: Type.String(), message: Type.String() }),
+  request_id: Type.Union([Type.String(), Type.Null()]),
+});
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
 /** Where a keyset page stopped: the last row's sort key. Never shown to clients unsealed. */
-export const PagePosition = Type.Object(
-  { created_at: Type.String(), id: Type.String() },
-  { additionalProperties: false },
-);
+export const PagePosition = Closed({ created_at: Type.String(), id: Type.String() });
 export type PagePosition = Static<typeof PagePosition>;
 
 /**
@@ -66,13 +71,10 @@ export const InclusiveCreatedAtBounds = {
 
 /** Bus form of a list call: typed filters, page size, and where the previous page stopped. */
 export const ListRequest = <F extends TSchema>(filters: F) =>
-  Type.Object(
-    { filters, limit: Type.Integer({ minimum: 1, maximum: 1000 }), after: Type.Union([PagePosition, Type.Null()]) },
-    { additionalProperties: false },
-  );
+  Closed({ filters, limit: Type.Integer({ minimum: 1, maximum: 1000 }), after: Type.Union([PagePosition, Type.Null()]) });
 
 export const ListReply = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), next: Type.Union([PagePosition, Type.Null()]) }, { additionalProperties: false });
+  Closed({ data: Type.Array(item), next: Type.Union([PagePosition, Type.Null()]) });
 
 /** HTTP form of a list page. */
 export const Page = <T extends TSchema>(item: T) =>

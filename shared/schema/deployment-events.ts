@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, Nullable } from './common';
+import { Closed, IdParam, Nullable } from './common';
 
 /**
  * What the scheduler needs to know about a deployment, sent whole with every change so a
@@ -9,25 +9,19 @@ import { IdParam, Nullable } from './common';
  * relays and redeliveries may reorder events). Every field is small and bounded (defineEvent
  * checks it): a deployment's content (initial events, resources) is never in an event.
  */
-export const DeploymentSnapshot = Type.Object(
-  {
-    deployment_id: IdParam,
-    organization_id: IdParam,
-    workspace_id: IdParam,
-    // The bounds are those the API already enforces: ScheduleParams' expression, and the longest
-    // timezone name shared/cron/timezone.ts lets through.
-    schedule: Nullable(
-      Type.Object(
-        { expression: Type.String({ maxLength: 256 }), timezone: Type.String({ maxLength: 64 }) },
-        { additionalProperties: false },
-      ),
-    ),
-    status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
-    archived: Type.Boolean(),
-    revision: Type.Integer({ minimum: 1 }),
-  },
-  { additionalProperties: false },
-);
+export const DeploymentSnapshot = Closed({
+  deployment_id: IdParam,
+  organization_id: IdParam,
+  workspace_id: IdParam,
+  // The bounds are those the API already enforces: ScheduleParams' expression, and the longest
+  // timezone name shared/cron/timezone.ts lets through.
+  schedule: Nullable(
+    Closed({ expression: Type.String({ maxLength: 256 }), timezone: Type.String({ maxLength: 64 }) }),
+  ),
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+  archived: Type.Boolean(),
+  revision: Type.Integer({ minimum: 1 }),
+});
 export type DeploymentSnapshot = Static<typeof DeploymentSnapshot>;
 
 export const deploymentEvents = {

@@ -1,11 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CreatedAtBounds, IdOf, IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
+import { Closed, CreatedAtBounds, IdOf, IdParam, ListReply, ListRequest, Nullable, Timestamp } from './common';
 import { IdRequest } from './resource-shapes';
 
-export const AgentReference = Type.Object(
-  { type: Type.Literal('agent'), id: IdParam, version: Type.Integer() },
-  { additionalProperties: false },
-);
+export const AgentReference = Closed({ type: Type.Literal('agent'), id: IdParam, version: Type.Integer() });
 export type AgentReference = Static<typeof AgentReference>;
 
 /** Run error kinds: the interface's paused-reason kinds plus the two that never pause. */
@@ -31,43 +28,34 @@ export type RunErrorType = (typeof PAUSING_RUN_ERRORS)[number] | (typeof NON_PAU
 export const RunErrorTypeSchema = Type.Union(
   [...PAUSING_RUN_ERRORS, ...NON_PAUSING_RUN_ERRORS].map((t) => Type.Literal(t)),
 );
-export const RunError = Type.Object({ type: RunErrorTypeSchema, message: Type.String() }, { additionalProperties: false });
+export const RunError = Closed({ type: RunErrorTypeSchema, message: Type.String() });
 export type RunError = Static<typeof RunError>;
 
 export const TriggerContext = Type.Union([
-  Type.Object({ type: Type.Literal('manual') }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('schedule'), scheduled_at: Timestamp }, { additionalProperties: false }),
+  Closed({ type: Type.Literal('manual') }),
+  Closed({ type: Type.Literal('schedule'), scheduled_at: Timestamp }),
 ]);
 export type TriggerContext = Static<typeof TriggerContext>;
 
-export const DeploymentRun = Type.Object(
-  {
-    type: Type.Literal('deployment_run'),
-    id: Type.String(),
-    deployment_id: Type.String(),
-    agent: AgentReference,
-    trigger_context: TriggerContext,
-    session_id: Nullable(Type.String()),
-    error: Nullable(RunError),
-    created_at: Timestamp,
-  },
-  { additionalProperties: false },
-);
+export const DeploymentRun = Closed({
+  type: Type.Literal('deployment_run'),
+  id: Type.String(),
+  deployment_id: Type.String(),
+  agent: AgentReference,
+  trigger_context: TriggerContext,
+  session_id: Nullable(Type.String()),
+  error: Nullable(RunError),
+  created_at: Timestamp,
+});
 export type DeploymentRun = Static<typeof DeploymentRun>;
 
 /** The fire operation (manual run, or a scheduler claim). Idempotent per scheduled occurrence. */
-export const FireDeploymentRequest = Type.Object(
-  { deployment_id: IdOf('deployment'), trigger: TriggerContext },
-  { additionalProperties: false },
-);
+export const FireDeploymentRequest = Closed({ deployment_id: IdOf('deployment'), trigger: TriggerContext });
 export const FireDeploymentReply = Type.Union([
   /** A run was recorded (or had been already, for this occurrence): success or failed run. */
-  Type.Object({ outcome: Type.Literal('fired'), run: DeploymentRun }, { additionalProperties: false }),
+  Closed({ outcome: Type.Literal('fired'), run: DeploymentRun }),
   /** Nothing recorded: a scheduled fire of a deployment that is paused, archived or gone. */
-  Type.Object(
-    { outcome: Type.Literal('skipped'), reason: Type.Union([Type.Literal('paused'), Type.Literal('archived'), Type.Literal('not_found'), Type.Literal('unscheduled')]) },
-    { additionalProperties: false },
-  ),
+  Closed({ outcome: Type.Literal('skipped'), reason: Type.Union([Type.Literal('paused'), Type.Literal('archived'), Type.Literal('not_found'), Type.Literal('unscheduled')]) }),
 ]);
 export type FireDeploymentReply = Static<typeof FireDeploymentReply>;
 
@@ -75,16 +63,13 @@ export const TriggerType = Type.Union([Type.Literal('manual'), Type.Literal('sch
 export type TriggerType = Static<typeof TriggerType>;
 
 /** Filters as the deployments service receives them; bounds are UTC millisecond timestamps. */
-export const DeploymentRunListFilters = Type.Object(
-  {
-    deployment_id: Type.Optional(IdOf('deployment')),
-    trigger_type: Type.Optional(TriggerType),
-    /** true: failed runs (error set); false: runs that created a session. */
-    has_error: Type.Optional(Type.Boolean()),
-    ...CreatedAtBounds,
-  },
-  { additionalProperties: false },
-);
+export const DeploymentRunListFilters = Closed({
+  deployment_id: Type.Optional(IdOf('deployment')),
+  trigger_type: Type.Optional(TriggerType),
+  /** true: failed runs (error set); false: runs that created a session. */
+  has_error: Type.Optional(Type.Boolean()),
+  ...CreatedAtBounds,
+});
 export type DeploymentRunListFilters = Static<typeof DeploymentRunListFilters>;
 export const DeploymentRunListRequest = ListRequest(DeploymentRunListFilters);
 export const DeploymentRunListReply = ListReply(DeploymentRun);

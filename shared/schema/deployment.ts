@@ -1,5 +1,5 @@
 import { Type, type Static, type TNull, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
-import { IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 import { IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
@@ -7,11 +7,9 @@ import { IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes
  * The deployment resource: request and response shapes, one source of truth for the gateway
  * (body validation), the bus (both directions) and the deployments service. Shapes follow the
  * SDK's `resources/beta/deployments.d.ts`; limits are the interface's Limits table, exactly.
- * Every object is closed (`additionalProperties: false`): unknown properties are refused at
+ * Every object is `Closed` (`additionalProperties: false`): unknown properties are refused at
  * every depth.
  */
-const closed = <P extends TProperties>(properties: P, description?: string) =>
-  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 
 /**
  * `T | null`, written so a validation failure still says what is wrong: a nullable union of
@@ -71,20 +69,20 @@ function eventSchemas(bounded: boolean) {
   const limit = <O extends Record<string, unknown>>(options: O) => (bounded ? options : {});
   const text = Type.String({ minLength: 1, ...limit({ maxLength: TEXT_MAX_CHARS }) });
   const longText = Type.String(limit({ maxLength: TEXT_MAX_CHARS }));
-  const textBlock = closed({ type: Type.Literal('text'), text });
-  const base64Source = closed({
+  const textBlock = Closed({ type: Type.Literal('text'), text });
+  const base64Source = Closed({
     type: Type.Literal('base64'),
     media_type: Type.String({ minLength: 1, ...limit({ maxLength: 255 }) }),
     data: Type.String(limit({ maxLength: BASE64_DATA_MAX_CHARS })),
   });
-  const urlSource = closed({ type: Type.Literal('url'), url: Type.String({ minLength: 1, ...limit({ maxLength: 2048 }) }) });
-  const fileSource = closed({ type: Type.Literal('file'), file_id: FileId });
-  const plainTextSource = closed({ type: Type.Literal('text'), media_type: Type.Literal('text/plain'), data: longText });
-  const imageBlock = closed({
+  const urlSource = Closed({ type: Type.Literal('url'), url: Type.String({ minLength: 1, ...limit({ maxLength: 2048 }) }) });
+  const fileSource = Closed({ type: Type.Literal('file'), file_id: FileId });
+  const plainTextSource = Closed({ type: Type.Literal('text'), media_type: Type.Literal('text/plain'), data: longText });
+  const imageBlock = Closed({
     type: Type.Literal('image'),
     source: Type.Union([base64Source, urlSource, fileSource], { description: 'must be a base64, url or file source' }),
   });
-  const documentBlock = closed({
+  const documentBlock = Closed({
     type: Type.Literal('document'),
     source: Type.Union([base64Source, plainTextSource, urlSource, fileSource], {
       description: 'must be a base64, text, url or file source',
@@ -92,22 +90,22 @@ function eventSchemas(bounded: boolean) {
     title: Type.Optional(orNull(Type.String(limit({ maxLength: 1024 })))),
     context: Type.Optional(orNull(longText)),
   });
-  const redactedBlock = closed({ type: Type.Literal('redacted') });
+  const redactedBlock = Closed({ type: Type.Literal('redacted') });
   const userContentBlock = Type.Union([textBlock, imageBlock, documentBlock, redactedBlock], {
     description: 'must be a text, image, document or redacted block',
   });
   const blocks = <T extends TSchema>(block: T) => Type.Array(block, limit({ maxItems: CONTENT_BLOCKS_MAX }));
 
-  const textRubric = closed({ type: Type.Literal('text'), content: Type.String({ maxLength: 262144 }) });
-  const fileRubric = closed({ type: Type.Literal('file'), file_id: FileId });
+  const textRubric = Closed({ type: Type.Literal('text'), content: Type.String({ maxLength: 262144 }) });
+  const fileRubric = Closed({ type: Type.Literal('file'), file_id: FileId });
   const rubric = Type.Union([textRubric, fileRubric], { description: 'must be a text or file rubric' });
   return {
     textBlock,
     userContentBlock,
     rubric,
-    userMessage: closed({ type: Type.Literal('user.message'), content: blocks(userContentBlock) }),
+    userMessage: Closed({ type: Type.Literal('user.message'), content: blocks(userContentBlock) }),
     outcomeDescription: longText,
-    systemMessage: closed({ type: Type.Literal('system.message'), content: blocks(textBlock) }),
+    systemMessage: Closed({ type: Type.Literal('system.message'), content: blocks(textBlock) }),
   };
 }
 
@@ -120,14 +118,14 @@ export const Rubric = responseEvents.rubric;
 export const UserMessageEvent = responseEvents.userMessage;
 
 export const DEFAULT_MAX_ITERATIONS = 3;
-export const UserDefineOutcomeEventParams = closed({
+export const UserDefineOutcomeEventParams = Closed({
   type: Type.Literal('user.define_outcome'),
   description: requestEvents.outcomeDescription,
   rubric: requestEvents.rubric,
   max_iterations: Type.Optional(orNull(Type.Integer({ minimum: 1, maximum: 20 }))),
 });
 /** Response form: `max_iterations` resolved (3 when it was omitted or null). */
-export const UserDefineOutcomeEvent = closed({
+export const UserDefineOutcomeEvent = Closed({
   type: Type.Literal('user.define_outcome'),
   description: Type.String(),
   rubric: Rubric,
@@ -151,8 +149,8 @@ const InitialEventParamsList = Type.Array(InitialEventParams, { minItems: 1, max
 
 export const Checkout = Type.Union(
   [
-    closed({ type: Type.Literal('branch'), name: Type.String({ minLength: 1, maxLength: 255 }) }),
-    closed({ type: Type.Literal('commit'), sha: Type.String({ minLength: 7, maxLength: 64 }) }),
+    Closed({ type: Type.Literal('branch'), name: Type.String({ minLength: 1, maxLength: 255 }) }),
+    Closed({ type: Type.Literal('commit'), sha: Type.String({ minLength: 7, maxLength: 64 }) }),
   ],
   { description: 'must be a branch or commit checkout' },
 );
@@ -187,7 +185,7 @@ const RepositoryUrl = Type.String({
 /** `github_repository` is the SDK's name for the same kind; accepted and echoed as sent. */
 export const REPOSITORY_RESOURCE_TYPES = ['hosted_repository', 'github_repository'] as const;
 const repositoryParams = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
-  closed({
+  Closed({
     type: Type.Literal(kind),
     url: RepositoryUrl,
     /** Write-only: stored encrypted, never returned, never logged. */
@@ -196,17 +194,17 @@ const repositoryParams = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(
     checkout: Type.Optional(orNull(Checkout, 'must be a branch or commit checkout, or null')),
   });
 const repositoryConfig = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
-  closed({ type: Type.Literal(kind), url: Type.String(), mount_path: Type.String(), checkout: Nullable(Checkout) });
+  Closed({ type: Type.Literal(kind), url: Type.String(), mount_path: Type.String(), checkout: Nullable(Checkout) });
 
-export const FileResourceParams = closed({
+export const FileResourceParams = Closed({
   type: Type.Literal('file'),
   file_id: FileId,
   mount_path: Type.Optional(orNull(MountPath)),
 });
-export const FileResourceConfig = closed({ type: Type.Literal('file'), file_id: Type.String(), mount_path: Type.String() });
+export const FileResourceConfig = Closed({ type: Type.Literal('file'), file_id: Type.String(), mount_path: Type.String() });
 
 export const MemoryStoreAccess = Type.Union([Type.Literal('read_write'), Type.Literal('read_only')]);
-export const MemoryStoreResourceParams = closed({
+export const MemoryStoreResourceParams = Closed({
   type: Type.Literal('memory_store'),
   memory_store_id: Type.String({
     minLength: 1,
@@ -217,7 +215,7 @@ export const MemoryStoreResourceParams = closed({
   access: Type.Optional(orNull(MemoryStoreAccess, 'must be one of "read_write", "read_only" or null')),
   instructions: Type.Optional(orNull(Type.String({ maxLength: 4096 }))),
 });
-export const MemoryStoreResourceConfig = closed({
+export const MemoryStoreResourceConfig = Closed({
   type: Type.Literal('memory_store'),
   memory_store_id: Type.String(),
   access: MemoryStoreAccess,
@@ -245,7 +243,7 @@ export type SessionResourceConfig = Static<typeof SessionResourceConfig>;
 export const AgentParam = Type.Union(
   [
     Type.String({ minLength: 1, maxLength: 128 }),
-    closed({
+    Closed({
       type: Type.Literal('agent'),
       id: Type.String({ minLength: 1, maxLength: 128 }),
       version: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX })),
@@ -255,14 +253,14 @@ export const AgentParam = Type.Union(
 );
 export type AgentParam = Static<typeof AgentParam>;
 
-export const ScheduleParams = closed({
+export const ScheduleParams = Closed({
   type: Type.Literal('cron'),
   expression: Type.String({ minLength: 1, maxLength: 256 }),
   timezone: Type.String({ minLength: 1 }),
 });
 export type ScheduleParams = Static<typeof ScheduleParams>;
 
-export const Schedule = closed({
+export const Schedule = Closed({
   type: Type.Literal('cron'),
   expression: Type.String(),
   timezone: Type.String(),
@@ -271,9 +269,9 @@ export const Schedule = closed({
 });
 export type Schedule = Static<typeof Schedule>;
 
-export const Budget = closed({
+export const Budget = Closed({
   type: Type.Literal('limit'),
-  max_list_cost: closed({
+  max_list_cost: Closed({
     currency: Type.Literal('USD'),
     amount: Type.String({
       pattern: '^(0|[1-9][0-9]{0,17})$',
@@ -286,7 +284,7 @@ export type Budget = Static<typeof Budget>;
 // ---------------------------------------------------------------------------------------------
 // Create request and the deployment itself
 
-export const DeploymentCreateRequest = closed({
+export const DeploymentCreateRequest = Closed({
   name: Type.String({ minLength: 1, maxLength: 256 }),
   description: Type.Optional(orNull(Type.String({ maxLength: 2048 }))),
   agent: AgentParam,
@@ -304,10 +302,10 @@ export const DeploymentStatus = Type.Union([Type.Literal('active'), Type.Literal
 export type DeploymentStatus = Static<typeof DeploymentStatus>;
 
 export const PausedReason = Type.Union([
-  closed({ type: Type.Literal('manual') }),
-  closed({
+  Closed({ type: Type.Literal('manual') }),
+  Closed({
     type: Type.Literal('error'),
-    error: closed({ type: Type.Union(PAUSING_RUN_ERRORS.map((t) => Type.Literal(t))) }),
+    error: Closed({ type: Type.Union(PAUSING_RUN_ERRORS.map((t) => Type.Literal(t))) }),
   }),
 ]);
 export type PausedReason = Static<typeof PausedReason>;
@@ -322,11 +320,11 @@ export const RunConfiguration = {
   vault_ids: Type.Array(Type.String()),
   initial_events: Type.Array(InitialEvent),
   resources: Type.Array(SessionResourceConfig),
-  metadata: Type.Record(Type.String(), Type.String()),
+  metadata: StoredMetadata,
 };
 
 /** As returned: every field present except `budget`, which is omitted when none is set. */
-export const Deployment = closed({
+export const Deployment = Closed({
   type: Type.Literal('deployment'),
   id: Type.String(),
   name: Type.String(),
@@ -344,15 +342,12 @@ export type Deployment = Static<typeof Deployment>;
 // Listing
 
 /** Filters as the deployments service receives them, already checked for consistency. */
-export const DeploymentListFilters = Type.Object(
-  {
-    agent_id: Type.Optional(IdOf('agent')),
-    status: Type.Optional(DeploymentStatus),
-    ...InclusiveCreatedAtBounds,
-    include_archived: Type.Boolean(),
-  },
-  { additionalProperties: false },
-);
+export const DeploymentListFilters = Closed({
+  agent_id: Type.Optional(IdOf('agent')),
+  status: Type.Optional(DeploymentStatus),
+  ...InclusiveCreatedAtBounds,
+  include_archived: Type.Boolean(),
+});
 export type DeploymentListFilters = Static<typeof DeploymentListFilters>;
 
 export const DeploymentListRequest = ListRequest(DeploymentListFilters);
@@ -370,7 +365,7 @@ export const DeploymentListReply = ListReply(Deployment);
  * empty patch. A replaced `resources` list carries its repository tokens again: stored tokens are
  * bound to the list they came with.
  */
-export const DeploymentUpdateRequest = closed({
+export const DeploymentUpdateRequest = Closed({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   description: Type.Optional(orNull(Type.String({ maxLength: 2048 }))),
   agent: Type.Optional(AgentParam),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable } from './common';
+import { Closed, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
 import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /** The environment resource (SDK `BetaEnvironment`): where sessions run. Only `cloud` exists here. */
@@ -8,68 +8,50 @@ import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateR
 const Hosts = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 256 });
 const PackageList = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 256 });
 
-const UnrestrictedNetwork = Type.Object({ type: Type.Literal('unrestricted') }, { additionalProperties: false });
-const LimitedNetwork = Type.Object(
-  {
-    type: Type.Literal('limited'),
-    allow_mcp_servers: Type.Boolean(),
-    allow_package_managers: Type.Boolean(),
-    allowed_hosts: Type.Array(Type.String()),
-  },
-  { additionalProperties: false },
-);
-const LimitedNetworkParams = Type.Object(
-  {
-    type: Type.Literal('limited'),
-    allow_mcp_servers: Type.Optional(Nullable(Type.Boolean())),
-    allow_package_managers: Type.Optional(Nullable(Type.Boolean())),
-    allowed_hosts: Type.Optional(Nullable(Hosts)),
-  },
-  { additionalProperties: false },
-);
+const UnrestrictedNetwork = Closed({ type: Type.Literal('unrestricted') });
+const LimitedNetwork = Closed({
+  type: Type.Literal('limited'),
+  allow_mcp_servers: Type.Boolean(),
+  allow_package_managers: Type.Boolean(),
+  allowed_hosts: Type.Array(Type.String()),
+});
+const LimitedNetworkParams = Closed({
+  type: Type.Literal('limited'),
+  allow_mcp_servers: Type.Optional(Nullable(Type.Boolean())),
+  allow_package_managers: Type.Optional(Nullable(Type.Boolean())),
+  allowed_hosts: Type.Optional(Nullable(Hosts)),
+});
 
 export const PACKAGE_MANAGERS = ['apt', 'cargo', 'gem', 'go', 'npm', 'pip'] as const;
 export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
 
-const Packages = Type.Object(
-  {
-    type: Type.Literal('packages'),
-    apt: Type.Array(Type.String()),
-    cargo: Type.Array(Type.String()),
-    gem: Type.Array(Type.String()),
-    go: Type.Array(Type.String()),
-    npm: Type.Array(Type.String()),
-    pip: Type.Array(Type.String()),
-  },
-  { additionalProperties: false },
-);
-const PackagesParams = Type.Object(
-  {
-    type: Type.Optional(Type.Literal('packages')),
-    apt: Type.Optional(Nullable(PackageList)),
-    cargo: Type.Optional(Nullable(PackageList)),
-    gem: Type.Optional(Nullable(PackageList)),
-    go: Type.Optional(Nullable(PackageList)),
-    npm: Type.Optional(Nullable(PackageList)),
-    pip: Type.Optional(Nullable(PackageList)),
-  },
-  { additionalProperties: false },
-);
+const Packages = Closed({
+  type: Type.Literal('packages'),
+  apt: Type.Array(Type.String()),
+  cargo: Type.Array(Type.String()),
+  gem: Type.Array(Type.String()),
+  go: Type.Array(Type.String()),
+  npm: Type.Array(Type.String()),
+  pip: Type.Array(Type.String()),
+});
+const PackagesParams = Closed({
+  type: Type.Optional(Type.Literal('packages')),
+  apt: Type.Optional(Nullable(PackageList)),
+  cargo: Type.Optional(Nullable(PackageList)),
+  gem: Type.Optional(Nullable(PackageList)),
+  go: Type.Optional(Nullable(PackageList)),
+  npm: Type.Optional(Nullable(PackageList)),
+  pip: Type.Optional(Nullable(PackageList)),
+});
 
-export const CloudConfig = Type.Object(
-  { type: Type.Literal('cloud'), networking: Type.Union([UnrestrictedNetwork, LimitedNetwork]), packages: Packages },
-  { additionalProperties: false },
-);
+export const CloudConfig = Closed({ type: Type.Literal('cloud'), networking: Type.Union([UnrestrictedNetwork, LimitedNetwork]), packages: Packages });
 export type CloudConfig = Static<typeof CloudConfig>;
 
-export const CloudConfigParams = Type.Object(
-  {
-    type: Type.Literal('cloud'),
-    networking: Type.Optional(Type.Union([UnrestrictedNetwork, LimitedNetworkParams, Type.Null()])),
-    packages: Type.Optional(Nullable(PackagesParams)),
-  },
-  { additionalProperties: false },
-);
+export const CloudConfigParams = Closed({
+  type: Type.Literal('cloud'),
+  networking: Type.Optional(Type.Union([UnrestrictedNetwork, LimitedNetworkParams, Type.Null()])),
+  packages: Type.Optional(Nullable(PackagesParams)),
+});
 export type CloudConfigParams = Static<typeof CloudConfigParams>;
 
 const ConfigParam = Type.Union([CloudConfigParams, Type.Null()], {
@@ -79,41 +61,32 @@ const ConfigParam = Type.Union([CloudConfigParams, Type.Null()], {
 const EnvironmentName = Type.String({ minLength: 1, maxLength: 256 });
 const EnvironmentDescription = Type.String({ maxLength: 2048 });
 
-export const EnvironmentCreateBody = Type.Object(
-  {
-    name: EnvironmentName,
-    description: Type.Optional(Nullable(EnvironmentDescription)),
-    config: Type.Optional(ConfigParam),
-    metadata: Type.Optional(Metadata),
-  },
-  { additionalProperties: false },
-);
+export const EnvironmentCreateBody = Closed({
+  name: EnvironmentName,
+  description: Type.Optional(Nullable(EnvironmentDescription)),
+  config: Type.Optional(ConfigParam),
+  metadata: Type.Optional(Metadata),
+});
 export type EnvironmentCreateBody = Static<typeof EnvironmentCreateBody>;
 
 /** Patch: omitted fields are preserved; `config` is replaced whole. */
-export const EnvironmentUpdateBody = Type.Object(
-  {
-    name: Type.Optional(Nullable(EnvironmentName)),
-    description: Type.Optional(Nullable(EnvironmentDescription)),
-    config: Type.Optional(ConfigParam),
-    metadata: Type.Optional(Nullable(MetadataPatch)),
-  },
-  { additionalProperties: false },
-);
+export const EnvironmentUpdateBody = Closed({
+  name: Type.Optional(Nullable(EnvironmentName)),
+  description: Type.Optional(Nullable(EnvironmentDescription)),
+  config: Type.Optional(ConfigParam),
+  metadata: Type.Optional(Nullable(MetadataPatch)),
+});
 export type EnvironmentUpdateBody = Static<typeof EnvironmentUpdateBody>;
 
-export const Environment = Type.Object(
-  {
-    type: Type.Literal('environment'),
-    id: Type.String(),
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    config: CloudConfig,
-    metadata: Type.Record(Type.String(), Type.String()),
-    ...LifecycleTimestamps,
-  },
-  { additionalProperties: false },
-);
+export const Environment = Closed({
+  type: Type.Literal('environment'),
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  config: CloudConfig,
+  metadata: StoredMetadata,
+  ...LifecycleTimestamps,
+});
 export type Environment = Static<typeof Environment>;
 
 export const EnvironmentDeleted = Deleted('environment_deleted');
@@ -126,7 +99,7 @@ export const UpdateEnvironmentRequest = UpdateRequest('environment_id', 'environ
 export const EnvironmentListRequest = ListRequest(EnvironmentListFilters);
 export const EnvironmentListReply = ListReply(Environment);
 
-export const EnvironmentEventPayload = Type.Object({ environment_id: IdParam }, { additionalProperties: false });
+export const EnvironmentEventPayload = Closed({ environment_id: IdParam });
 export const environmentEvents = {
   archived: defineEvent('catalog', 'catalog.environment.archived', EnvironmentEventPayload),
   deleted: defineEvent('catalog', 'catalog.environment.deleted', EnvironmentEventPayload),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable } from './common';
+import { Closed, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
 import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /** The memory store resource (SDK `BetaManagedAgentsMemoryStore`); its contents are not served here. */
@@ -8,39 +8,30 @@ import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateR
 const MemoryStoreName = Type.String({ minLength: 1, maxLength: 256 });
 const MemoryStoreDescription = Type.String({ maxLength: 2048 });
 
-export const MemoryStoreCreateBody = Type.Object(
-  {
-    name: MemoryStoreName,
-    description: Type.Optional(MemoryStoreDescription),
-    metadata: Type.Optional(Metadata),
-  },
-  { additionalProperties: false },
-);
+export const MemoryStoreCreateBody = Closed({
+  name: MemoryStoreName,
+  description: Type.Optional(MemoryStoreDescription),
+  metadata: Type.Optional(Metadata),
+});
 export type MemoryStoreCreateBody = Static<typeof MemoryStoreCreateBody>;
 
 /** Patch: omitted (or null) name is preserved; null description clears it. */
-export const MemoryStoreUpdateBody = Type.Object(
-  {
-    name: Type.Optional(Nullable(MemoryStoreName)),
-    description: Type.Optional(Nullable(MemoryStoreDescription)),
-    metadata: Type.Optional(Nullable(MetadataPatch)),
-  },
-  { additionalProperties: false },
-);
+export const MemoryStoreUpdateBody = Closed({
+  name: Type.Optional(Nullable(MemoryStoreName)),
+  description: Type.Optional(Nullable(MemoryStoreDescription)),
+  metadata: Type.Optional(Nullable(MetadataPatch)),
+});
 export type MemoryStoreUpdateBody = Static<typeof MemoryStoreUpdateBody>;
 
-export const MemoryStore = Type.Object(
-  {
-    type: Type.Literal('memory_store'),
-    id: Type.String(),
-    name: Type.String(),
-    /** Always a string per the SDK; empty when none was given. */
-    description: Type.String(),
-    metadata: Type.Record(Type.String(), Type.String()),
-    ...LifecycleTimestamps,
-  },
-  { additionalProperties: false },
-);
+export const MemoryStore = Closed({
+  type: Type.Literal('memory_store'),
+  id: Type.String(),
+  name: Type.String(),
+  /** Always a string per the SDK; empty when none was given. */
+  description: Type.String(),
+  metadata: StoredMetadata,
+  ...LifecycleTimestamps,
+});
 export type MemoryStore = Static<typeof MemoryStore>;
 
 export const MemoryStoreDeleted = Deleted('memory_store_deleted');
@@ -53,7 +44,7 @@ export const UpdateMemoryStoreRequest = UpdateRequest('memory_store_id', 'memory
 export const MemoryStoreListRequest = ListRequest(MemoryStoreListFilters);
 export const MemoryStoreListReply = ListReply(MemoryStore);
 
-export const MemoryStoreEventPayload = Type.Object({ memory_store_id: IdParam }, { additionalProperties: false });
+export const MemoryStoreEventPayload = Closed({ memory_store_id: IdParam });
 export const memoryStoreEvents = {
   archived: defineEvent('catalog', 'catalog.memory_store.archived', MemoryStoreEventPayload),
   deleted: defineEvent('catalog', 'catalog.memory_store.deleted', MemoryStoreEventPayload),

@@ -1,6 +1,6 @@
 import { Type, type TBoolean, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 import type { IdKind } from '../ids/ids';
-import { IdOf, Nullable, Timestamp } from './common';
+import { Closed, IdOf, Nullable, Timestamp } from './common';
 
 /**
  * The shapes every tenant-owned resource repeats (agents, environments, memory stores, files,
@@ -11,15 +11,15 @@ import { IdOf, Nullable, Timestamp } from './common';
 
 /** `{ <key>: <id of kind> }`, closed: the bus request that names one resource. */
 export const IdRequest = <K extends string>(key: K, kind: IdKind) =>
-  Type.Object({ [key]: IdOf(kind) } as { [P in K]: TString }, { additionalProperties: false });
+  Closed({ [key]: IdOf(kind) } as { [P in K]: TString });
 
 /** `{ <key>: <id of kind>, update: <body> }`, closed: the bus form of an update (the id first). */
 export const UpdateRequest = <K extends string, B extends TSchema>(key: K, kind: IdKind, update: B) =>
-  Type.Object({ [key]: IdOf(kind), update } as { [P in K]: TString } & { update: B }, { additionalProperties: false });
+  Closed({ [key]: IdOf(kind), update } as { [P in K]: TString } & { update: B });
 
 /** `{ type: '<resource>_deleted', id }`: what a delete answers. */
 export const Deleted = <T extends string>(type: T) =>
-  Type.Object({ type: Type.Literal(type), id: Type.String() }, { additionalProperties: false });
+  Closed({ type: Type.Literal(type), id: Type.String() });
 
 /** The lifecycle tail of a resource as returned; `archived_at` is null until it is archived. */
 export const LifecycleTimestamps = {
@@ -33,6 +33,4 @@ export const LifecycleTimestamps = {
  * `include_archived` (archived rows are listed only when asked), closed.
  */
 export const ArchivableListFilters = <P extends TProperties = {}>(filters: P = {} as P) =>
-  Type.Object({ ...filters, include_archived: Type.Boolean() } as P & { include_archived: TBoolean }, {
-    additionalProperties: false,
-  });
+  Closed({ ...filters, include_archived: Type.Boolean() } as P & { include_archived: TBoolean });

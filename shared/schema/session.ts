@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { CreatedAtBounds, IdOf, IdParam, Nullable, PagePosition } from './common';
+import { Closed, CreatedAtBounds, IdOf, IdParam, Nullable, PagePosition } from './common';
 import { IdRequest, LifecycleTimestamps } from './resource-shapes';
 import { Budget, RunConfiguration } from './deployment';
 import { AgentReference } from './deployment-run';
@@ -16,22 +16,19 @@ export const SESSION_STATUSES = ['rescheduling', 'running', 'idle', 'terminated'
 export const SessionStatus = Type.Union(SESSION_STATUSES.map((s) => Type.Literal(s)));
 export type SessionStatus = Static<typeof SessionStatus>;
 
-export const Session = Type.Object(
-  {
-    type: Type.Literal('session'),
-    id: Type.String(),
-    deployment_id: Nullable(Type.String()),
-    ...RunConfiguration,
-    budget: Nullable(Budget),
-    status: SessionStatus,
-    title: Nullable(Type.String()),
-    outcome_evaluations: Type.Array(Type.Unknown()),
-    stats: Type.Object({}, { additionalProperties: true }),
-    usage: Type.Object({}, { additionalProperties: true }),
-    ...LifecycleTimestamps,
-  },
-  { additionalProperties: false },
-);
+export const Session = Closed({
+  type: Type.Literal('session'),
+  id: Type.String(),
+  deployment_id: Nullable(Type.String()),
+  ...RunConfiguration,
+  budget: Nullable(Budget),
+  status: SessionStatus,
+  title: Nullable(Type.String()),
+  outcome_evaluations: Type.Array(Type.Unknown()),
+  stats: Type.Object({}, { additionalProperties: true }),
+  usage: Type.Object({}, { additionalProperties: true }),
+  ...LifecycleTimestamps,
+});
 export type Session = Static<typeof Session>;
 
 export const SessionListOrder = Type.Union([Type.Literal('asc'), Type.Literal('desc')]);
@@ -44,19 +41,16 @@ export type SessionListOrder = Static<typeof SessionListOrder>;
  * client ordered them). `order` is the direction of the list, a filter like the others so a
  * cursor is bound to it.
  */
-export const SessionListFilters = Type.Object(
-  {
-    deployment_id: Type.Optional(IdOf('deployment')),
-    agent_id: Type.Optional(IdOf('agent')),
-    agent_version: Type.Optional(Type.Integer({ minimum: 1 })),
-    ...CreatedAtBounds,
-    include_archived: Type.Boolean(),
-    memory_store_id: Type.Optional(IdOf('memoryStore')),
-    statuses: Type.Optional(Type.Array(SessionStatus, { minItems: 1 })),
-    order: SessionListOrder,
-  },
-  { additionalProperties: false },
-);
+export const SessionListFilters = Closed({
+  deployment_id: Type.Optional(IdOf('deployment')),
+  agent_id: Type.Optional(IdOf('agent')),
+  agent_version: Type.Optional(Type.Integer({ minimum: 1 })),
+  ...CreatedAtBounds,
+  include_archived: Type.Boolean(),
+  memory_store_id: Type.Optional(IdOf('memoryStore')),
+  statuses: Type.Optional(Type.Array(SessionStatus, { minItems: 1 })),
+  order: SessionListOrder,
+});
 export type SessionListFilters = Static<typeof SessionListFilters>;
 
 const Position = Type.Union([PagePosition, Type.Null()]);
@@ -66,17 +60,11 @@ const Position = Type.Union([PagePosition, Type.Null()]);
  * asks for the page following a position, `before` for the page preceding it, both in the
  * list's own order; at most one of them is set, neither for the first page.
  */
-export const SessionListRequest = Type.Object(
-  { filters: SessionListFilters, limit: Type.Integer({ minimum: 1, maximum: 1000 }), after: Position, before: Position },
-  { additionalProperties: false },
-);
+export const SessionListRequest = Closed({ filters: SessionListFilters, limit: Type.Integer({ minimum: 1, maximum: 1000 }), after: Position, before: Position });
 export type SessionListRequest = Static<typeof SessionListRequest>;
 
 /** `next`: the position the following page starts after (null on the last page); `prev`: the one the preceding page ends before (null on the first). */
-export const SessionListReply = Type.Object(
-  { data: Type.Array(Session), next: Position, prev: Position },
-  { additionalProperties: false },
-);
+export const SessionListReply = Closed({ data: Type.Array(Session), next: Position, prev: Position });
 export const SessionIdRequest = IdRequest('session_id', 'session');
 
 /**
@@ -87,20 +75,17 @@ export const SessionIdRequest = IdRequest('session_id', 'session');
  * the deployment says. Repository tokens stay sealed with their deployment; vault credentials
  * are resolved by the runtime from `vault_ids`.
  */
-export const SessionCreated = Type.Object(
-  {
-    session_id: IdParam,
-    deployment_id: IdParam,
-    deployment_run_id: IdParam,
-    organization_id: IdParam,
-    workspace_id: IdParam,
-    agent: AgentReference,
-    environment_id: IdParam,
-    /** At most what a deployment may name (DeploymentCreateRequest). */
-    vault_ids: Type.Array(IdParam, { maxItems: 50 }),
-  },
-  { additionalProperties: false },
-);
+export const SessionCreated = Closed({
+  session_id: IdParam,
+  deployment_id: IdParam,
+  deployment_run_id: IdParam,
+  organization_id: IdParam,
+  workspace_id: IdParam,
+  agent: AgentReference,
+  environment_id: IdParam,
+  /** At most what a deployment may name (DeploymentCreateRequest). */
+  vault_ids: Type.Array(IdParam, { maxItems: 50 }),
+});
 export type SessionCreated = Static<typeof SessionCreated>;
 
 export const sessionEvents = {

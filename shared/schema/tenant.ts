@@ -1,16 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Closed } from './common';
 
 export const KeyScope = Type.Union([Type.Literal('read_write'), Type.Literal('read_only')]);
 export type KeyScope = Static<typeof KeyScope>;
 
 /** Who is calling: travels with every bus request so each service scopes its queries. */
-export const Tenant = Type.Object(
-  {
-    organization_id: Type.String({ minLength: 1 }),
-    workspace_id: Type.String({ minLength: 1 }),
-    scope: KeyScope,
-    key_id: Type.String({ minLength: 1 }),
-  },
-  { additionalProperties: false },
-);
+export const Tenant = Closed({
+  organization_id: Type.String({ minLength: 1 }),
+  workspace_id: Type.String({ minLength: 1 }),
+  scope: KeyScope,
+  key_id: Type.String({ minLength: 1 }),
+});
 export type Tenant = Static<typeof Tenant>;

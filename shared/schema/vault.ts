@@ -1,35 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
+import { Closed, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
 import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
 /** A vault: a named, tenant-owned container of credentials (shape of the SDK's `BetaManagedAgentsVault`). */
-export const Vault = Type.Object(
-  {
-    type: Type.Literal('vault'),
-    id: Type.String(),
-    display_name: Type.String(),
-    metadata: Metadata,
-    ...LifecycleTimestamps,
-  },
-  { additionalProperties: false },
-);
+export const Vault = Closed({
+  type: Type.Literal('vault'),
+  id: Type.String(),
+  display_name: Type.String(),
+  metadata: Metadata,
+  ...LifecycleTimestamps,
+});
 export type Vault = Static<typeof Vault>;
 
 const DisplayName = Type.String({ minLength: 1, maxLength: 255 });
 
 /** `POST /v1/vaults` body. */
-export const VaultCreateRequest = Type.Object(
-  { display_name: DisplayName, metadata: Type.Optional(Metadata) },
-  { additionalProperties: false },
-);
+export const VaultCreateRequest = Closed({ display_name: DisplayName, metadata: Type.Optional(Metadata) });
 export type VaultCreateRequest = Static<typeof VaultCreateRequest>;
 
 /** `POST /v1/vaults/{id}` body: omitted or null fields are left as they are; metadata is a patch. */
-export const VaultUpdateRequest = Type.Object(
-  { display_name: Type.Optional(Nullable(DisplayName)), metadata: Type.Optional(Nullable(MetadataPatch)) },
-  { additionalProperties: false },
-);
+export const VaultUpdateRequest = Closed({ display_name: Type.Optional(Nullable(DisplayName)), metadata: Type.Optional(Nullable(MetadataPatch)) });
 export type VaultUpdateRequest = Static<typeof VaultUpdateRequest>;
 
 export const DeletedVault = Deleted('vault_deleted');
@@ -44,10 +35,7 @@ export const VaultUpdateBusRequest = UpdateRequest('vault_id', 'vault', VaultUpd
 export const VaultListRequest = ListRequest(VaultListFilters);
 export const VaultListReply = ListReply(Vault);
 
-export const VaultDeletedEvent = Type.Object(
-  { vault_id: IdParam, deleted_at: Timestamp },
-  { additionalProperties: false },
-);
+export const VaultDeletedEvent = Closed({ vault_id: IdParam, deleted_at: Timestamp });
 
 export const vaultEvents = {
   /** The vault, its data key and every credential in it are gone; references to it now dangle. */

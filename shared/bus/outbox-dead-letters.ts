@@ -1,8 +1,8 @@
 import { asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/connect';
+import type { Executor } from '../db/executor';
 import { OUTBOX_ERROR_MAX_CHARS, type OutboxTables } from '../db/outbox-table';
 
-type Executor = Pick<Database, 'select' | 'insert' | 'delete'>;
 type OutboxRow = OutboxTables['outbox']['$inferSelect'];
 
 /** An error as one short line for a row and a log: `name: message`, never the payload. */

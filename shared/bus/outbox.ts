@@ -1,20 +1,19 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { newId } from '../ids/ids';
+import type { Executor } from '../db/executor';
 import type { OutboxTable } from '../db/outbox-table';
+import type { Tenant } from '../schema/tenant';
 import type { EventEnvelope, EventType } from './event';
-
-/** The minimal insert surface of a drizzle transaction or database. */
-type Inserter = { insert: (table: OutboxTable) => { values: (row: OutboxTable['$inferInsert']) => PromiseLike<unknown> } };
 
 /**
  * Records an event in the caller's transaction. It reaches JetStream only if that transaction
  * commits, and then always (the relay retries until it does).
  */
 export async function recordEvent<P extends TSchema>(
-  tx: Inserter,
+  tx: Executor,
   outbox: OutboxTable,
   event: EventType<P>,
-  tenant: { organization_id: string; workspace_id: string },
+  tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>,
   data: Static<P>,
   now: Date,
 ): Promise<string> {

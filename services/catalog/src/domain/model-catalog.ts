@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { notFound } from '@shared/errors/api-error';
 import { Model, type ModelListQuery, type ModelPage } from '@shared/schema/model';
 import { validate } from '@shared/validation/validate';
+import { modelNotFound } from './not-found';
 
 const CatalogFile = Type.Array(Type.Omit(Model, ['type']));
 
@@ -20,7 +20,7 @@ export class ModelCatalog {
 
   get(id: string): Model {
     const model = this.models.find((m) => m.id === id);
-    if (!model) throw notFound(`model ${id} not found`);
+    if (!model) throw modelNotFound(id);
     return model;
   }
 

@@ -1,11 +1,11 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { agentEvents } from '@shared/schema/agent';
 import { findAgent } from '../db/agents';
 import { archiveOwnedRow } from '../db/archive-and-delete';
 import { agents } from '../db/schema';
+import { agentNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -18,6 +18,6 @@ export const archiveAgent =
     const archived = await archiveOwnedRow(deps, agents, tenant, id, { event: agentEvents.archived, data: { agent_id: id } });
     // The reply shows the latest version, which lives in its own table.
     const found = archived && (await findAgent(deps.db, tenant, id));
-    if (!found) throw notFound(`agent ${id} not found`);
+    if (!found) throw agentNotFound(id);
     return presentAgent(found.agent, found.version);
   };

@@ -1,10 +1,10 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { environmentEvents } from '@shared/schema/environment';
 import { archiveOwnedRow } from '../db/archive-and-delete';
 import { environments } from '../db/schema';
+import { environmentNotFound } from '../domain/not-found';
 import { presentEnvironment } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -15,6 +15,6 @@ export const archiveEnvironment =
   async ({ environment_id: id }, ctx) => {
     const announce = { event: environmentEvents.archived, data: { environment_id: id } };
     const row = await archiveOwnedRow(deps, environments, tenantOf(ctx), id, announce);
-    if (!row) throw notFound(`environment ${id} not found`);
+    if (!row) throw environmentNotFound(id);
     return presentEnvironment(row);
   };

@@ -1,10 +1,10 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { memoryStoreEvents } from '@shared/schema/memory-store';
 import { archiveOwnedRow } from '../db/archive-and-delete';
 import { memoryStores } from '../db/schema';
+import { memoryStoreNotFound } from '../domain/not-found';
 import { presentMemoryStore } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -15,6 +15,6 @@ export const archiveMemoryStore =
   async ({ memory_store_id: id }, ctx) => {
     const announce = { event: memoryStoreEvents.archived, data: { memory_store_id: id } };
     const row = await archiveOwnedRow(deps, memoryStores, tenantOf(ctx), id, announce);
-    if (!row) throw notFound(`memory store ${id} not found`);
+    if (!row) throw memoryStoreNotFound(id);
     return presentMemoryStore(row);
   };

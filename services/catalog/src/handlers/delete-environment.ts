@@ -1,11 +1,11 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { environmentEvents } from '@shared/schema/environment';
 import { deleteOwnedRow } from '../db/archive-and-delete';
 import { deleteEnvironment as deleteEnvironmentRows } from '../db/environments';
 import { environments } from '../db/schema';
+import { environmentNotFound } from '../domain/not-found';
 import type { CatalogDeps } from '../service';
 
 type S = typeof environmentSubjects.delete;
@@ -14,6 +14,6 @@ export const deleteEnvironment =
   async ({ environment_id: id }, ctx) => {
     const announce = { event: environmentEvents.deleted, data: { environment_id: id } };
     const deleted = await deleteOwnedRow(deps, environments, tenantOf(ctx), id, deleteEnvironmentRows, announce);
-    if (!deleted) throw notFound(`environment ${id} not found`);
+    if (!deleted) throw environmentNotFound(id);
     return { type: 'environment_deleted' as const, id };
   };

@@ -1,8 +1,8 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { findFile, readFileContent } from '../db/files';
+import { fileNotFound } from '../domain/not-found';
 import type { CatalogDeps } from '../service';
 
 type S = typeof fileSubjects.download;
@@ -10,7 +10,7 @@ export const downloadFile =
   (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
     const row = await findFile(deps.db, tenantOf(ctx), id);
-    if (!row) throw notFound(`file ${id} not found`);
+    if (!row) throw fileNotFound(id);
     const content = await readFileContent(deps.db, row);
     return { filename: row.filename, mime_type: row.mimeType, content_base64: content.toString('base64') };
   };

@@ -1,8 +1,8 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { findEnvironment } from '../db/environments';
+import { environmentNotFound } from '../domain/not-found';
 import { presentEnvironment } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -11,6 +11,6 @@ export const getEnvironment =
   (deps: CatalogDeps): Handler<S> =>
   async ({ environment_id: id }, ctx) => {
     const row = await findEnvironment(deps.db, tenantOf(ctx), id);
-    if (!row) throw notFound(`environment ${id} not found`);
+    if (!row) throw environmentNotFound(id);
     return presentEnvironment(row);
   };

@@ -1,8 +1,8 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { findFile } from '../db/files';
+import { fileNotFound } from '../domain/not-found';
 import { presentFile } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -11,6 +11,6 @@ export const getFile =
   (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
     const row = await findFile(deps.db, tenantOf(ctx), id);
-    if (!row) throw notFound(`file ${id} not found`);
+    if (!row) throw fileNotFound(id);
     return presentFile(row);
   };

@@ -2,10 +2,10 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
 import { findOwnedRow } from '@shared/db/find-owned-row';
-import { notFound } from '@shared/errors/api-error';
 import { findAgent, insertAgentVersion } from '../db/agents';
 import { agents } from '../db/schema';
 import { applyAgentUpdate, checkAgentUpdatable, definitionOf, sameDefinition } from '../domain/agent-definition';
+import { agentNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -18,7 +18,7 @@ export const updateAgent =
     await deps.db.transaction(async (tx) => {
       // The lock on the agent row makes concurrent updates of one agent run one after another.
       const agent = await findOwnedRow(tx, agents, tenant, id, { lock: true });
-      if (!agent) throw notFound(`agent ${id} not found`);
+      if (!agent) throw agentNotFound(id);
       checkAgentUpdatable(agent, patch.version);
       const current = await findAgent(tx, tenant, id);
       const before = definitionOf(current!.version);
@@ -28,6 +28,6 @@ export const updateAgent =
       }
     });
     const updated = await findAgent(deps.db, tenant, id);
-    if (!updated) throw notFound(`agent ${id} not found`);
+    if (!updated) throw agentNotFound(id);
     return presentAgent(updated.agent, updated.version);
   };

@@ -1,9 +1,9 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { findEnvironment, updateEnvironment as updateEnvironmentRow } from '../db/environments';
 import { applyEnvironmentUpdate } from '../domain/environment';
+import { environmentNotFound } from '../domain/not-found';
 import { presentEnvironment } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -15,7 +15,7 @@ export const updateEnvironment =
     const tenant = tenantOf(ctx);
     const row = await deps.db.transaction(async (tx) => {
       const current = await findEnvironment(tx, tenant, id, { lock: true });
-      if (!current) throw notFound(`environment ${id} not found`);
+      if (!current) throw environmentNotFound(id);
       const next = applyEnvironmentUpdate(current, patch, deps.clock.now());
       await updateEnvironmentRow(tx, id, next);
       return next;

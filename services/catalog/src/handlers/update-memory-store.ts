@@ -1,9 +1,9 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
-import { notFound } from '@shared/errors/api-error';
 import { findMemoryStore, updateMemoryStore as updateMemoryStoreRow } from '../db/memory-stores';
 import { applyMemoryStoreUpdate } from '../domain/memory-store';
+import { memoryStoreNotFound } from '../domain/not-found';
 import { presentMemoryStore } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
@@ -15,7 +15,7 @@ export const updateMemoryStore =
     const tenant = tenantOf(ctx);
     const row = await deps.db.transaction(async (tx) => {
       const current = await findMemoryStore(tx, tenant, id, { lock: true });
-      if (!current) throw notFound(`memory store ${id} not found`);
+      if (!current) throw memoryStoreNotFound(id);
       const next = applyMemoryStoreUpdate(current, patch, deps.clock.now());
       await updateMemoryStoreRow(tx, id, next);
       return next;

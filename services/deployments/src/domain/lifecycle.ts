@@ -1,5 +1,5 @@
 import type { EventType } from '@shared/bus/event';
-import { invalidRequest, notFound } from '@shared/errors/api-error';
+import { invalidRequest } from '@shared/errors/api-error';
 import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
 import type { PAUSING_RUN_ERRORS } from '@shared/schema/deployment-run';
 import type { DeploymentRow } from '../db/schema';
@@ -12,7 +12,6 @@ export interface LockedChange {
   event: DeploymentEvent;
 }
 
-export const deploymentNotFound = (id: string) => notFound(`deployment '${id}' not found`);
 export const archivedRefusal = (id: string, what: string) => invalidRequest(`deployment '${id}' is archived and cannot be ${what}`);
 
 /** Pausing a paused deployment keeps it as it is, reason included (it says why it stopped). */

@@ -1,7 +1,8 @@
 import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import type { Deployment } from '@shared/schema/deployment';
 import { changeDeploymentUnderLock } from '../db/deployment-queries';
-import { deploymentNotFound, type LockedChange } from '../domain/lifecycle';
+import type { LockedChange } from '../domain/lifecycle';
+import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
 import type { DeploymentRow } from '../db/schema';

@@ -3,7 +3,7 @@ import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import type { Executor } from '@shared/db/executor';
 import { retryTransient } from '@shared/db/retry-transient';
-import { conflict, invalidRequest, notFound } from '@shared/errors/api-error';
+import { conflict, invalidRequest } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
 import type { FireDeploymentReply, FireDeploymentRequest, RunError, TriggerContext } from '@shared/schema/deployment-run';
 import type { Tenant } from '@shared/schema/tenant';
@@ -13,7 +13,8 @@ import { findDeployment, setLastRunAt, applyLockedChange } from '../db/deploymen
 import { findRunForOccurrence, insertRun, isDuplicateKey } from '../db/run-queries';
 import type { DeploymentRow, DeploymentRunRow } from '../db/schema';
 import { newRun, newSession, pausesDeployment, scheduledFireRefusal } from '../domain/fire';
-import { errorPauseChange } from '../domain/lifecycle';
+import { archivedRefusal, errorPauseChange } from '../domain/lifecycle';
+import { deploymentNotFound } from '../domain/not-found';
 import { presentDeploymentRun } from '../domain/present';
 import { classifyReferences, referenceRunError, rowReferences } from '../domain/references';
 import type { DeploymentsDeps } from '../service';
@@ -116,8 +117,8 @@ async function refusalOrExisting(
     const reason = scheduledFireRefusal(row, scheduledAt);
     return reason ? { outcome: 'skipped', reason } : undefined;
   }
-  if (!row) throw notFound(`deployment '${id}' not found`);
-  if (row.archivedAt) throw invalidRequest(`deployment '${id}' is archived and cannot be run`);
+  if (!row) throw deploymentNotFound(id);
+  if (row.archivedAt) throw archivedRefusal(id, 'run');
   return undefined;
 }
 

@@ -1,8 +1,8 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
-import { notFound } from '@shared/errors/api-error';
 import { findRun } from '../db/run-queries';
+import { deploymentRunNotFound } from '../domain/not-found';
 import { presentDeploymentRun } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
 
@@ -11,6 +11,6 @@ export const getRun =
   (deps: DeploymentsDeps): Handler<typeof deploymentRunSubjects.get> =>
   async ({ deployment_run_id }, ctx) => {
     const row = await findRun(deps.db, tenantOf(ctx), deployment_run_id);
-    if (!row) throw notFound(`deployment run '${deployment_run_id}' not found`);
+    if (!row) throw deploymentRunNotFound(deployment_run_id);
     return presentDeploymentRun(row);
   };

@@ -1,8 +1,8 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
-import { notFound } from '@shared/errors/api-error';
 import { findSession } from '../db/session-queries';
+import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
 
@@ -11,6 +11,6 @@ export const getSession =
   (deps: DeploymentsDeps): Handler<typeof sessionSubjects.get> =>
   async ({ session_id }, ctx) => {
     const row = await findSession(deps.db, tenantOf(ctx), session_id);
-    if (!row) throw notFound(`session '${session_id}' not found`);
+    if (!row) throw sessionNotFound(session_id);
     return presentSession(row);
   };

@@ -15,7 +15,7 @@ import { setLogSink } from '@shared/log/logger';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentListFilters } from '@shared/schema/deployment';
 import { loadDeploymentsConfig } from '../services/deployments/src/config';
-import { deploymentPageQuery } from '../services/deployments/src/db/deployment-queries';
+import { deploymentPageQuery } from '../services/deployments/src/db/deployments';
 import { startDeployments } from '../services/deployments/src/start-deployments';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);

@@ -1,6 +1,6 @@
 import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import type { Deployment } from '@shared/schema/deployment';
-import { changeDeploymentUnderLock } from '../db/deployment-queries';
+import { changeDeploymentUnderLock } from '../db/deployments';
 import type { LockedChange } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';

@@ -4,7 +4,7 @@ import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { newId } from '@shared/ids/ids';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import { askAboutReferences } from '../clients/references';
-import { insertDeployment } from '../db/deployment-queries';
+import { insertDeployment } from '../db/deployments';
 import { newDeploymentRow, planDeploymentCreate } from '../domain/deployment-create';
 import { presentDeployment } from '../domain/present';
 import { classifyReferences, referenceRefusal } from '../domain/references';

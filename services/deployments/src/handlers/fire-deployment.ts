@@ -9,8 +9,8 @@ import type { FireDeploymentReply, FireDeploymentRequest, RunError, TriggerConte
 import type { Tenant } from '@shared/schema/tenant';
 import type { Static } from '@sinclair/typebox';
 import { askAboutReferences } from '../clients/references';
-import { findDeployment, setLastRunAt, applyLockedChange } from '../db/deployment-queries';
-import { findRunForOccurrence, insertRun, isDuplicateKey } from '../db/run-queries';
+import { findDeployment, setLastRunAt, applyLockedChange } from '../db/deployments';
+import { findRunForOccurrence, insertRun, isDuplicateKey } from '../db/runs';
 import type { DeploymentRow, DeploymentRunRow } from '../db/schema';
 import { newRun, newSession, pausesDeployment, scheduledFireRefusal } from '../domain/fire';
 import { archivedRefusal, errorPauseChange } from '../domain/lifecycle';

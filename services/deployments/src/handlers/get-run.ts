@@ -1,7 +1,7 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
-import { findRun } from '../db/run-queries';
+import { findRun } from '../db/runs';
 import { deploymentRunNotFound } from '../domain/not-found';
 import { presentDeploymentRun } from '../domain/present';
 import type { DeploymentsDeps } from '../service';

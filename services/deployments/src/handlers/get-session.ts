@@ -1,7 +1,7 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
-import { findSession } from '../db/session-queries';
+import { findSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
 import type { DeploymentsDeps } from '../service';

@@ -1,7 +1,7 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import { listDeploymentPage } from '../db/deployment-queries';
+import { listDeploymentPage } from '../db/deployments';
 import { presentDeployment } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
 

@@ -1,7 +1,7 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
-import { listRunPage } from '../db/run-queries';
+import { listRunPage } from '../db/runs';
 import { presentDeploymentRun } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
 

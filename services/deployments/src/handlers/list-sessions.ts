@@ -2,7 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { invalidRequest } from '@shared/errors/api-error';
-import { listSessionPage } from '../db/session-queries';
+import { listSessionPage } from '../db/sessions';
 import { presentSession } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
 

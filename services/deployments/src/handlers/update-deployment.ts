@@ -6,7 +6,7 @@ import type { Deployment, DeploymentUpdateRequest } from '@shared/schema/deploym
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import type { Tenant } from '@shared/schema/tenant';
 import { askAboutReferences } from '../clients/references';
-import { findDeployment, updateDeployment as writeDeployment } from '../db/deployment-queries';
+import { findDeployment, updateDeployment as writeDeployment } from '../db/deployments';
 import { planDeploymentUpdate, updatedRow } from '../domain/deployment-update';
 import { archivedRefusal } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';

@@ -2,6 +2,7 @@ import { and, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
 import { recordEvent } from '@shared/bus/outbox';
 import type { Database } from '@shared/db/connect';
 import type { Executor, ReadOptions } from '@shared/db/executor';
+import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import { ApiError } from '@shared/errors/api-error';
@@ -11,7 +12,6 @@ import type { Tenant } from '@shared/schema/tenant';
 import type { DeploymentEvent, LockedChange } from '../domain/lifecycle';
 import { presentDeploymentSnapshot } from '../domain/present';
 import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, outbox, type DeploymentRow } from './schema';
-
 
 export type SealedSecret = { resourceIndex: number; sealed: string };
 
@@ -85,16 +85,8 @@ export function deploymentPageQuery(
 }
 
 /** One deployment of the tenant; `lock` takes the row lock for the rest of the transaction. */
-export async function findDeployment(
-  db: Executor,
-  tenant: Tenant,
-  id: string,
-  options: ReadOptions = {},
-): Promise<DeploymentRow | undefined> {
-  const query = db.select().from(deployments).where(and(eq(deployments.id, id), ownedBy(deployments, tenant)));
-  const [row] = options.lock ? await query.for('update') : await query;
-  return row;
-}
+export const findDeployment = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions): Promise<DeploymentRow | undefined> =>
+  findOwnedRow(db, deployments, tenant, id, options);
 
 /**
  * Writes `next` over the stored row, only if that is still at `previous.revision` (`next`

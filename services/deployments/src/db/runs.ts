@@ -1,6 +1,7 @@
 import { and, eq, gt, gte, isNotNull, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import { recordEvent } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
+import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import { hasErrno } from '@shared/errors/cause-chain';
@@ -10,7 +11,7 @@ import { sessionEvents } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
 import { sessionCreatedEvent } from '../domain/fire';
 import { deploymentRuns, outbox, RUN_LIST_INDEXES, type DeploymentRunRow, type SessionRow } from './schema';
-import { insertSession } from './session-queries';
+import { insertSession } from './sessions';
 
 /** The run already recorded for a scheduled occurrence, if any (the idempotency key). */
 export async function findRunForOccurrence(db: Executor, deploymentId: string, scheduledAt: Date): Promise<DeploymentRunRow | undefined> {
@@ -21,13 +22,8 @@ export async function findRunForOccurrence(db: Executor, deploymentId: string, s
   return row;
 }
 
-export async function findRun(db: Executor, tenant: Tenant, id: string): Promise<DeploymentRunRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(deploymentRuns)
-    .where(and(eq(deploymentRuns.id, id), ownedBy(deploymentRuns, tenant)));
-  return row;
-}
+export const findRun = (db: Executor, tenant: Tenant, id: string): Promise<DeploymentRunRow | undefined> =>
+  findOwnedRow(db, deploymentRuns, tenant, id);
 
 /** One page of the tenant's runs, newest first, read in chunks within the page byte budget. */
 export function listRunPage<T>(

@@ -1,6 +1,7 @@
 import { and, eq, gt, gte, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '@shared/db/executor';
+import { findOwnedRow } from '@shared/db/find-owned-row';
 import { inListOrder, keysetAfter, readWithinBudget } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
@@ -20,10 +21,8 @@ export interface SessionPage<T> {
   prev: PagePosition | null;
 }
 
-export async function findSession(db: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> {
-  const [row] = await db.select().from(sessions).where(and(eq(sessions.id, id), ownedBy(sessions, tenant)));
-  return row;
-}
+export const findSession = (db: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>
+  findOwnedRow(db, sessions, tenant, id);
 
 /** The session and the memory stores it mounts (what the memory_store_id filter pages on), in the caller's transaction. */
 export async function insertSession(tx: Executor, row: SessionRow): Promise<void> {

@@ -1,11 +1,9 @@
 import type { BusClient } from '@shared/bus/bus-client';
 import type { BusServer } from '@shared/bus/bus-server';
-import type { OutboxRelay } from '@shared/bus/outbox-relay';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
-import type { Database } from '@shared/db/connect';
-import type { Clock } from '@shared/time/clock';
+import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
 import type { RepositoryUrlRules } from './domain/resources';
 import { archiveDeployment } from './handlers/archive-deployment';
 import { createDeployment } from './handlers/create-deployment';
@@ -21,18 +19,14 @@ import { runDeployment } from './handlers/run-deployment';
 import { unpauseDeployment } from './handlers/unpause-deployment';
 import { updateDeployment } from './handlers/update-deployment';
 
-/** What every deployments handler is given, built once by start-deployments.ts. */
-export interface DeploymentsDeps {
-  db: Database;
-  clock: Clock;
+/** What every deployments handler is given, built once by start-deployments.ts: the runtime's db, clock and relay, and these. */
+export interface DeploymentsDeps extends RuntimeDeps {
   /** Asks the catalog and the vaults service about references (clients/references.ts). */
   bus: BusClient;
   /** Wraps each deployment's data key, which seals its repository tokens. */
   masterKeys: MasterKeyRing;
   /** Which repository URL schemes are accepted (https only unless the setting allows http). */
   repositoryUrls: RepositoryUrlRules;
-  /** Told after a commit that recorded an event, so it is published without waiting for the poll. */
-  relay?: Pick<OutboxRelay, 'poke'>;
 }
 
 /** Wires the deployments service's bus subjects to their handlers; nothing else. */

@@ -22,6 +22,6 @@ export async function changeLockedDeployment(
   const now = deps.clock.now();
   const result = await changeDeploymentUnderLock(deps.db, tenantOf(ctx), id, now, change);
   if (!result) throw deploymentNotFound(id);
-  if (result.changed) deps.relay?.poke();
+  if (result.changed) deps.eventsRecorded();
   return presentDeployment(result.row, now);
 }

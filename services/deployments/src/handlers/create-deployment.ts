@@ -30,6 +30,6 @@ export const createDeployment =
     const now = deps.clock.now();
     const row = newDeploymentRow(id, tenant, request, plan, verdict.agent, dataKey, now);
     await deps.db.transaction((tx) => insertDeployment(tx, row, secrets, deploymentEvents.created));
-    deps.relay?.poke();
+    deps.eventsRecorded();
     return presentDeployment(row, now);
   };

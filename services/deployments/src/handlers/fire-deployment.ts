@@ -100,7 +100,7 @@ async function tryFire(
       return { reply: fired(run), recorded: true };
     }),
   );
-  if (outcome?.recorded) deps.relay?.poke();
+  if (outcome?.recorded) deps.eventsRecorded();
   return outcome ? outcome.reply : null;
 }
 

@@ -62,6 +62,6 @@ async function tryUpdate(
   const next = updatedRow(row, plan, verdict.agent, sealed?.dataKey, now);
   const written = await deps.db.transaction((tx) => writeDeployment(tx, row, next, deploymentEvents.updated, sealed?.secrets));
   if (!written) return null;
-  deps.relay?.poke();
+  deps.eventsRecorded();
   return presentDeployment(next, now);
 }

@@ -4,31 +4,25 @@
  * cannot exist (a 128-character file id), "accepted" means it passed validation and reached
  * the reference check: 404, never 400.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { ApiClient, ApiResponse } from '../support/api';
+import { beforeAll, describe, expect, test } from 'bun:test';
+import type { ApiResponse } from '../support/api';
 import {
   createMemoryStore,
   createVault,
   repository,
-  startDeploymentStack,
+  useDeploymentStack,
   userMessage,
-  type DeploymentWorld,
 } from '../support/fixtures';
 import { expectError } from '../support/expect';
-import type { Stack } from '../support/stack';
 
-let stack: Stack;
-let api: ApiClient;
-let world: DeploymentWorld;
+const t = useDeploymentStack();
 let memoryStoreId: string;
 let vaultIds: string[];
 
 beforeAll(async () => {
-  ({ stack, api, world } = await startDeploymentStack());
-  memoryStoreId = (await createMemoryStore(api)).id;
-  vaultIds = (await Promise.all(Array.from({ length: 51 }, () => createVault(api)))).map((v) => v.id);
+  memoryStoreId = (await createMemoryStore(t.api)).id;
+  vaultIds = (await Promise.all(Array.from({ length: 51 }, () => createVault(t.api)))).map((v) => v.id);
 });
-afterAll(() => stack?.stop());
 
 const s = (n: number, c = 'a') => c.repeat(n);
 const cron = (expression: string, timezone = 'UTC') => ({ schedule: { type: 'cron', expression, timezone } });
@@ -68,8 +62,8 @@ const LIMITS: LimitRow[] = [
   { limit: 'agent id string max 128', ok: () => ({ agent: s(128) }), okStatus: 404, past: () => ({ agent: s(129) }), path: 'agent:' },
   { limit: 'agent.id min 1', ok: () => ({ agent: { type: 'agent', id: 'a' } }), okStatus: 404, past: () => ({ agent: { type: 'agent', id: '' } }), path: 'agent.id:' },
   { limit: 'agent.id max 128', ok: () => ({ agent: { type: 'agent', id: s(128) } }), okStatus: 404, past: () => ({ agent: { type: 'agent', id: s(129) } }), path: 'agent.id:' },
-  { limit: 'agent.version min 1', ok: () => ({ agent: { type: 'agent', id: world.agent.id, version: 1 } }), past: () => ({ agent: { type: 'agent', id: world.agent.id, version: 0 } }), path: 'agent.version:' },
-  { limit: 'agent.version int32', ok: () => ({ agent: { type: 'agent', id: world.agent.id, version: 2147483647 } }), okStatus: 404, past: () => ({ agent: { type: 'agent', id: world.agent.id, version: 2147483648 } }), path: 'agent.version:' },
+  { limit: 'agent.version min 1', ok: () => ({ agent: { type: 'agent', id: t.world.agent.id, version: 1 } }), past: () => ({ agent: { type: 'agent', id: t.world.agent.id, version: 0 } }), path: 'agent.version:' },
+  { limit: 'agent.version int32', ok: () => ({ agent: { type: 'agent', id: t.world.agent.id, version: 2147483647 } }), okStatus: 404, past: () => ({ agent: { type: 'agent', id: t.world.agent.id, version: 2147483648 } }), path: 'agent.version:' },
   { limit: 'vault_ids max 50', ok: () => ({ vault_ids: vaultIds.slice(0, 50) }), past: () => ({ vault_ids: vaultIds }), path: 'vault_ids:' },
   { limit: 'initial_events min 1', ok: () => ({ initial_events: events(1) }), past: () => ({ initial_events: [] }), path: 'initial_events:' },
   { limit: 'initial_events max 50', ok: () => ({ initial_events: events(50) }), past: () => ({ initial_events: events(51) }), path: 'initial_events:' },
@@ -118,24 +112,24 @@ function expect400(res: ApiResponse, pathPrefix: string) {
 describe('Limits table: POST /v1/deployments', () => {
   for (const row of LIMITS) {
     test(`${row.limit}: at the boundary`, async () => {
-      const res = await api('POST', '/v1/deployments', { body: world.body(row.ok()) });
+      const res = await t.api('POST', '/v1/deployments', { body: t.world.body(row.ok()) });
       if (res.status !== (row.okStatus ?? 200)) console.error(row.limit, res.status, JSON.stringify(res.body).slice(0, 300));
       expect(res.status).toBe(row.okStatus ?? 200);
     });
     test(`${row.limit}: one past`, async () => {
-      expect400(await api('POST', '/v1/deployments', { body: world.body(row.past()) }), row.path);
+      expect400(await t.api('POST', '/v1/deployments', { body: t.world.body(row.past()) }), row.path);
     });
   }
 
   test('upcoming_runs_at: up to 5 entries', async () => {
-    const res = await api('POST', '/v1/deployments', { body: world.body(cron('*/5 * * * *')) });
+    const res = await t.api('POST', '/v1/deployments', { body: t.world.body(cron('*/5 * * * *')) });
     expect(res.status).toBe(200);
     expect(res.body.schedule.upcoming_runs_at).toHaveLength(5);
   });
 
   test('max_iterations: default 3 when omitted or null', async () => {
-    const res = await api('POST', '/v1/deployments', {
-      body: world.body({ initial_events: [outcome({}), outcome({ max_iterations: null }), outcome({ max_iterations: 7 })] }),
+    const res = await t.api('POST', '/v1/deployments', {
+      body: t.world.body({ initial_events: [outcome({}), outcome({ max_iterations: null }), outcome({ max_iterations: 7 })] }),
     });
     expect(res.status).toBe(200);
     expect(res.body.initial_events.map((e: any) => e.max_iterations)).toEqual([3, 3, 7]);
@@ -144,14 +138,14 @@ describe('Limits table: POST /v1/deployments', () => {
 
 describe('Limits table: GET /v1/deployments limit', () => {
   test('default 20, maximum 100, 101 and 0 refused', async () => {
-    await Promise.all(Array.from({ length: 21 }, () => api('POST', '/v1/deployments', { body: world.body() })));
-    const all = await api('GET', '/v1/deployments', { query: { limit: '100' } });
+    await Promise.all(Array.from({ length: 21 }, () => t.api('POST', '/v1/deployments', { body: t.world.body() })));
+    const all = await t.api('GET', '/v1/deployments', { query: { limit: '100' } });
     expect(all.status).toBe(200);
     expect(all.body.data.length).toBeGreaterThan(20);
-    const byDefault = await api('GET', '/v1/deployments');
+    const byDefault = await t.api('GET', '/v1/deployments');
     expect(byDefault.body.data).toHaveLength(20);
     expect(byDefault.body.next_page).toBeString();
-    expect400(await api('GET', '/v1/deployments', { query: { limit: '101' } }), 'limit:');
-    expect400(await api('GET', '/v1/deployments', { query: { limit: '0' } }), 'limit:');
+    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '101' } }), 'limit:');
+    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '0' } }), 'limit:');
   });
 });

@@ -2,12 +2,12 @@
  * POST /v1/deployments: the interface's known error conditions and PRODUCT.md section 4 rules,
  * each through the real gateway and services.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
 import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 import { setLogSink } from '@shared/log/logger';
-import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
+import { apiClient } from '../support/api';
 import {
   archive,
   createAgent,
@@ -20,35 +20,26 @@ import {
   MODELS,
   remove,
   repository,
-  startDeploymentStack,
   uploadFile,
+  useDeploymentStack,
   userMessage,
-  type DeploymentWorld,
 } from '../support/fixtures';
 import { expectError } from '../support/expect';
-import type { Stack } from '../support/stack';
 
-let stack: Stack;
-let api: ApiClient;
-let world: DeploymentWorld;
+const t = useDeploymentStack();
 
-beforeAll(async () => {
-  ({ stack, api, world } = await startDeploymentStack());
-});
-afterAll(() => stack?.stop());
-
-const post = (body: unknown) => api('POST', '/v1/deployments', { body });
+const post = (body: unknown) => t.api('POST', '/v1/deployments', { body });
 
 const systemMessage = (text = 'Be brief') => ({ type: 'system.message', content: [{ type: 'text', text }] });
 const outcome = (rubric: Record<string, unknown>) => ({ type: 'user.define_outcome', description: 'Write it', rubric });
 
 describe('the response', () => {
   test('is the deployment exactly as the Resources table says, with resolved defaults', async () => {
-    const file = await uploadFile(api);
-    const store = await createMemoryStore(api);
-    const vault = await createVault(api);
+    const file = await uploadFile(t.api);
+    const store = await createMemoryStore(t.api);
+    const vault = await createVault(t.api);
     const res = await post(
-      world.body({
+      t.world.body({
         description: null,
         vault_ids: [vault.id],
         metadata: { team: 'ops' },
@@ -69,8 +60,8 @@ describe('the response', () => {
     );
     expect(d.type).toBe('deployment');
     expect(d.id).toMatch(/^depl_[0-9A-Za-z]{24}$/);
-    expect(d.agent).toEqual({ type: 'agent', id: world.agent.id, version: world.agent.version });
-    expect(d.environment_id).toBe(world.environment.id);
+    expect(d.agent).toEqual({ type: 'agent', id: t.world.agent.id, version: t.world.agent.version });
+    expect(d.environment_id).toBe(t.world.environment.id);
     expect(d.vault_ids).toEqual([vault.id]);
     expect(d.metadata).toEqual({ team: 'ops' });
     expect(d.description).toBeNull();
@@ -92,16 +83,16 @@ describe('the response', () => {
   });
 
   test('budget is absent when none is set (omitted or null) and echoed when set', async () => {
-    const none = await createDeployment(api, world.body());
+    const none = await createDeployment(t.api, t.world.body());
     expect('budget' in none).toBe(false);
-    const nulled = await createDeployment(api, world.body({ budget: null, schedule: null, description: 'd' }));
+    const nulled = await createDeployment(t.api, t.world.body({ budget: null, schedule: null, description: 'd' }));
     expect('budget' in nulled).toBe(false);
     const budget = { type: 'limit', max_list_cost: { currency: 'USD', amount: '2500' } };
-    expect((await createDeployment(api, world.body({ budget }))).budget).toEqual(budget);
+    expect((await createDeployment(t.api, t.world.body({ budget }))).budget).toEqual(budget);
   });
 
   test('content blocks of every kind are accepted and echoed', async () => {
-    const file = await uploadFile(api);
+    const file = await uploadFile(t.api);
     const content = [
       { type: 'text', text: 'Look at these' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
@@ -113,49 +104,49 @@ describe('the response', () => {
       { type: 'document', source: { type: 'file', file_id: file.id } },
       { type: 'redacted' },
     ];
-    const d = await createDeployment(api, world.body({ initial_events: [{ type: 'user.message', content }] }));
+    const d = await createDeployment(t.api, t.world.body({ initial_events: [{ type: 'user.message', content }] }));
     expect(d.initial_events).toEqual([{ type: 'user.message', content }]);
   });
 });
 
 describe('request shape', () => {
   const cases: Array<[string, () => unknown, string]> = [
-    ['unknown top-level property', () => world.body({ colour: 'blue' }), 'colour: unknown property'],
-    ['unknown property in an event', () => world.body({ initial_events: [{ ...userMessage(), id: 'x' }] }), 'initial_events.0.id: unknown property'],
-    ['unknown property in a content block', () => world.body({ initial_events: [{ type: 'user.message', content: [{ type: 'text', text: 'x', cache_control: {} }] }] }), 'initial_events.0.content.0.cache_control: unknown property'],
-    ['unknown property in a source', () => world.body({ initial_events: [{ type: 'user.message', content: [{ type: 'image', source: { type: 'url', url: 'u', x: 1 } }] }] }), 'initial_events.0.content.0.source.x: unknown property'],
-    ['unknown property in a resource', () => world.body({ resources: [repository({ branch: 'main' })] }), 'resources.0.branch: unknown property'],
-    ['unknown property in a checkout', () => world.body({ resources: [repository({ checkout: { type: 'branch', name: 'm', x: 1 } })] }), 'resources.0.checkout.x: unknown property'],
-    ['unknown property in the agent', () => world.body({ agent: { type: 'agent', id: 'a', extra: 1 } }), 'agent.extra: unknown property'],
-    ['unknown property in the schedule', () => world.body({ schedule: { type: 'cron', expression: '* * * * *', timezone: 'UTC', x: 1 } }), 'schedule.x: unknown property'],
-    ['unknown property in the budget amount', () => world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '1', x: 1 } } }), 'budget.max_list_cost.x: unknown property'],
-    ['missing name', () => ({ ...world.body(), name: undefined }), 'name: is required'],
-    ['missing agent', () => ({ ...world.body(), agent: undefined }), 'agent:'],
-    ['missing environment_id', () => ({ ...world.body(), environment_id: undefined }), 'environment_id: is required'],
-    ['missing initial_events', () => ({ ...world.body(), initial_events: undefined }), 'initial_events: is required'],
-    ['null name', () => world.body({ name: null }), 'name: must be a string'],
-    ['unknown event type', () => world.body({ initial_events: [{ type: 'user.interrupt' }] }), 'initial_events.0:'],
-    ['user.tool_result is not an initial event', () => world.body({ initial_events: [{ type: 'user.tool_result', tool_use_id: 'x' }] }), 'initial_events.0:'],
-    ['image block in a system.message', () => world.body({ initial_events: [userMessage(), { type: 'system.message', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] }), 'initial_events.1.content.0.'],
-    ['unknown resource type', () => world.body({ resources: [{ type: 'volume' }] }), 'resources.0:'],
-    ['repository without a token', () => world.body({ resources: [{ type: 'hosted_repository', url: 'https://github.com/a/b' }] }), 'resources.0.authorization_token: is required'],
-    ['repository without a url', () => world.body({ resources: [{ type: 'hosted_repository', authorization_token: 't' }] }), 'resources.0.url: is required'],
-    ['unknown checkout kind', () => world.body({ resources: [repository({ checkout: { type: 'tag', name: 'v1' } })] }), 'resources.0.checkout:'],
-    ['memory store id without prefix', () => world.body({ resources: [{ type: 'memory_store', memory_store_id: 'store_1' }] }), 'resources.0.memory_store_id:'],
-    ['memory store access outside the enum', () => world.body({ resources: [{ type: 'memory_store', memory_store_id: 'memstore_x', access: 'write' }] }), 'resources.0.access:'],
-    ['schedule kind other than cron', () => world.body({ schedule: { type: 'interval', expression: '* * * * *', timezone: 'UTC' } }), 'schedule'],
-    ['schedule without timezone', () => world.body({ schedule: { type: 'cron', expression: '* * * * *' } }), 'schedule.timezone: is required'],
-    ['schedule without expression', () => world.body({ schedule: { type: 'cron', timezone: 'UTC' } }), 'schedule.expression: is required'],
-    ['budget kind other than limit', () => world.body({ budget: { type: 'soft', max_list_cost: { currency: 'USD', amount: '1' } } }), 'budget'],
-    ['budget amount as a number', () => world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: 100 } } }), 'budget.max_list_cost.amount:'],
-    ['budget amount negative', () => world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '-1' } } }), 'budget.max_list_cost.amount:'],
-    ['budget amount decimal', () => world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '1.50' } } }), 'budget.max_list_cost.amount:'],
-    ['budget currency lowercase', () => world.body({ budget: { type: 'limit', max_list_cost: { currency: 'usd', amount: '1' } } }), 'budget.max_list_cost.currency:'],
-    ['metadata value not a string', () => world.body({ metadata: { a: 1 } }), 'metadata.a:'],
-    ['agent version not an integer', () => world.body({ agent: { type: 'agent', id: 'a', version: 1.5 } }), 'agent.version:'],
-    ['agent object of another type', () => world.body({ agent: { type: 'model', id: 'a' } }), 'agent'],
-    ['vault id not a string', () => world.body({ vault_ids: [1] }), 'vault_ids.0:'],
-    ['body is an array', () => [world.body()], 'body:'],
+    ['unknown top-level property', () => t.world.body({ colour: 'blue' }), 'colour: unknown property'],
+    ['unknown property in an event', () => t.world.body({ initial_events: [{ ...userMessage(), id: 'x' }] }), 'initial_events.0.id: unknown property'],
+    ['unknown property in a content block', () => t.world.body({ initial_events: [{ type: 'user.message', content: [{ type: 'text', text: 'x', cache_control: {} }] }] }), 'initial_events.0.content.0.cache_control: unknown property'],
+    ['unknown property in a source', () => t.world.body({ initial_events: [{ type: 'user.message', content: [{ type: 'image', source: { type: 'url', url: 'u', x: 1 } }] }] }), 'initial_events.0.content.0.source.x: unknown property'],
+    ['unknown property in a resource', () => t.world.body({ resources: [repository({ branch: 'main' })] }), 'resources.0.branch: unknown property'],
+    ['unknown property in a checkout', () => t.world.body({ resources: [repository({ checkout: { type: 'branch', name: 'm', x: 1 } })] }), 'resources.0.checkout.x: unknown property'],
+    ['unknown property in the agent', () => t.world.body({ agent: { type: 'agent', id: 'a', extra: 1 } }), 'agent.extra: unknown property'],
+    ['unknown property in the schedule', () => t.world.body({ schedule: { type: 'cron', expression: '* * * * *', timezone: 'UTC', x: 1 } }), 'schedule.x: unknown property'],
+    ['unknown property in the budget amount', () => t.world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '1', x: 1 } } }), 'budget.max_list_cost.x: unknown property'],
+    ['missing name', () => ({ ...t.world.body(), name: undefined }), 'name: is required'],
+    ['missing agent', () => ({ ...t.world.body(), agent: undefined }), 'agent:'],
+    ['missing environment_id', () => ({ ...t.world.body(), environment_id: undefined }), 'environment_id: is required'],
+    ['missing initial_events', () => ({ ...t.world.body(), initial_events: undefined }), 'initial_events: is required'],
+    ['null name', () => t.world.body({ name: null }), 'name: must be a string'],
+    ['unknown event type', () => t.world.body({ initial_events: [{ type: 'user.interrupt' }] }), 'initial_events.0:'],
+    ['user.tool_result is not an initial event', () => t.world.body({ initial_events: [{ type: 'user.tool_result', tool_use_id: 'x' }] }), 'initial_events.0:'],
+    ['image block in a system.message', () => t.world.body({ initial_events: [userMessage(), { type: 'system.message', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] }), 'initial_events.1.content.0.'],
+    ['unknown resource type', () => t.world.body({ resources: [{ type: 'volume' }] }), 'resources.0:'],
+    ['repository without a token', () => t.world.body({ resources: [{ type: 'hosted_repository', url: 'https://github.com/a/b' }] }), 'resources.0.authorization_token: is required'],
+    ['repository without a url', () => t.world.body({ resources: [{ type: 'hosted_repository', authorization_token: 't' }] }), 'resources.0.url: is required'],
+    ['unknown checkout kind', () => t.world.body({ resources: [repository({ checkout: { type: 'tag', name: 'v1' } })] }), 'resources.0.checkout:'],
+    ['memory store id without prefix', () => t.world.body({ resources: [{ type: 'memory_store', memory_store_id: 'store_1' }] }), 'resources.0.memory_store_id:'],
+    ['memory store access outside the enum', () => t.world.body({ resources: [{ type: 'memory_store', memory_store_id: 'memstore_x', access: 'write' }] }), 'resources.0.access:'],
+    ['schedule kind other than cron', () => t.world.body({ schedule: { type: 'interval', expression: '* * * * *', timezone: 'UTC' } }), 'schedule'],
+    ['schedule without timezone', () => t.world.body({ schedule: { type: 'cron', expression: '* * * * *' } }), 'schedule.timezone: is required'],
+    ['schedule without expression', () => t.world.body({ schedule: { type: 'cron', timezone: 'UTC' } }), 'schedule.expression: is required'],
+    ['budget kind other than limit', () => t.world.body({ budget: { type: 'soft', max_list_cost: { currency: 'USD', amount: '1' } } }), 'budget'],
+    ['budget amount as a number', () => t.world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: 100 } } }), 'budget.max_list_cost.amount:'],
+    ['budget amount negative', () => t.world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '-1' } } }), 'budget.max_list_cost.amount:'],
+    ['budget amount decimal', () => t.world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '1.50' } } }), 'budget.max_list_cost.amount:'],
+    ['budget currency lowercase', () => t.world.body({ budget: { type: 'limit', max_list_cost: { currency: 'usd', amount: '1' } } }), 'budget.max_list_cost.currency:'],
+    ['metadata value not a string', () => t.world.body({ metadata: { a: 1 } }), 'metadata.a:'],
+    ['agent version not an integer', () => t.world.body({ agent: { type: 'agent', id: 'a', version: 1.5 } }), 'agent.version:'],
+    ['agent object of another type', () => t.world.body({ agent: { type: 'model', id: 'a' } }), 'agent'],
+    ['vault id not a string', () => t.world.body({ vault_ids: [1] }), 'vault_ids.0:'],
+    ['body is an array', () => [t.world.body()], 'body:'],
   ];
   for (const [name, body, message] of cases) {
     test(`${name}: 400 naming the path`, async () => {
@@ -166,7 +157,7 @@ describe('request shape', () => {
   }
 
   test('malformed JSON: 400', async () => {
-    const res = await api('POST', '/v1/deployments', { rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' } });
+    const res = await t.api('POST', '/v1/deployments', { rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' } });
     expectError(res, 400, 'invalid_request_error', 'malformed JSON');
   });
 });
@@ -187,7 +178,7 @@ describe('schedule', () => {
   ];
   for (const [name, expression, path] of rejected) {
     test(`extended or invalid cron (${name}): 400 ${path} saying what is wrong`, async () => {
-      const res = await post(world.body({ schedule: { type: 'cron', expression, timezone: 'UTC' } }));
+      const res = await post(t.world.body({ schedule: { type: 'cron', expression, timezone: 'UTC' } }));
       expectError(res, 400, 'invalid_request_error');
       expect(res.body.error.message).toStartWith(path);
       expect(res.body.error.message.length).toBeGreaterThan(path.length + 5);
@@ -195,7 +186,7 @@ describe('schedule', () => {
   }
   for (const timezone of ['Mars/Olympus_Mons', 'america/new_york', 'EST+5', ' UTC']) {
     test(`invalid timezone ${JSON.stringify(timezone)}: 400 naming schedule.timezone`, async () => {
-      const res = await post(world.body({ schedule: { type: 'cron', expression: '0 9 * * 1-5', timezone } }));
+      const res = await post(t.world.body({ schedule: { type: 'cron', expression: '0 9 * * 1-5', timezone } }));
       expectError(res, 400, 'invalid_request_error');
       expect(res.body.error.message).toStartWith('schedule.timezone:');
     });
@@ -207,7 +198,7 @@ describe('schedule', () => {
     ['30 2 * * 0', 'UTC'],
   ]) {
     test(`valid cron ${expression} in ${timezone}: 5 upcoming runs, ascending, in the future`, async () => {
-      const d = await createDeployment(api, world.body({ schedule: { type: 'cron', expression, timezone } }));
+      const d = await createDeployment(t.api, t.world.body({ schedule: { type: 'cron', expression, timezone } }));
       expect(d.schedule.type).toBe('cron');
       expect(d.schedule.expression).toBe(expression);
       expect(d.schedule.timezone).toBe(timezone);
@@ -222,62 +213,62 @@ describe('schedule', () => {
 
 describe('agent resolution', () => {
   test('a string pins the latest version; an object pins the version given', async () => {
-    const agent = await createAgent(api);
-    const v2 = await createAgentVersion(api, agent);
+    const agent = await createAgent(t.api);
+    const v2 = await createAgentVersion(t.api, agent);
     expect(v2.version).toBe(2);
-    expect((await createDeployment(api, world.body({ agent: agent.id }))).agent).toEqual({ type: 'agent', id: agent.id, version: 2 });
-    expect((await createDeployment(api, world.body({ agent: { type: 'agent', id: agent.id } }))).agent.version).toBe(2);
-    expect((await createDeployment(api, world.body({ agent: { type: 'agent', id: agent.id, version: 1 } }))).agent.version).toBe(1);
+    expect((await createDeployment(t.api, t.world.body({ agent: agent.id }))).agent).toEqual({ type: 'agent', id: agent.id, version: 2 });
+    expect((await createDeployment(t.api, t.world.body({ agent: { type: 'agent', id: agent.id } }))).agent.version).toBe(2);
+    expect((await createDeployment(t.api, t.world.body({ agent: { type: 'agent', id: agent.id, version: 1 } }))).agent.version).toBe(1);
   });
 
   test('an agent that does not exist: 404', async () => {
-    expectError(await post(world.body({ agent: 'agent_doesnotexist000000000000' })), 404, 'not_found_error', 'agent_doesnotexist');
-    expectError(await post(world.body({ agent: { type: 'agent', id: 'agent_nope' } })), 404, 'not_found_error');
+    expectError(await post(t.world.body({ agent: 'agent_doesnotexist000000000000' })), 404, 'not_found_error', 'agent_doesnotexist');
+    expectError(await post(t.world.body({ agent: { type: 'agent', id: 'agent_nope' } })), 404, 'not_found_error');
   });
 
   test('a version that does not exist: 404', async () => {
-    expectError(await post(world.body({ agent: { type: 'agent', id: world.agent.id, version: 99 } })), 404, 'not_found_error', '99');
+    expectError(await post(t.world.body({ agent: { type: 'agent', id: t.world.agent.id, version: 99 } })), 404, 'not_found_error', '99');
   });
 
   test('an archived agent: 400 naming the agent', async () => {
-    const agent = await createAgent(api);
-    await archive(api, 'agent', agent.id);
-    expectError(await post(world.body({ agent: agent.id })), 400, 'invalid_request_error', agent.id, 'archived');
+    const agent = await createAgent(t.api);
+    await archive(t.api, 'agent', agent.id);
+    expectError(await post(t.world.body({ agent: agent.id })), 400, 'invalid_request_error', agent.id, 'archived');
   });
 });
 
 describe('references must exist in the tenant and not be archived', () => {
   test('environment: 404 missing, 400 archived', async () => {
-    expectError(await post(world.body({ environment_id: 'env_missing' })), 404, 'not_found_error', 'environment_id', 'env_missing');
-    const env = await createEnvironment(api);
-    await archive(api, 'environment', env.id);
-    expectError(await post(world.body({ environment_id: env.id })), 400, 'invalid_request_error', 'environment_id', env.id);
+    expectError(await post(t.world.body({ environment_id: 'env_missing' })), 404, 'not_found_error', 'environment_id', 'env_missing');
+    const env = await createEnvironment(t.api);
+    await archive(t.api, 'environment', env.id);
+    expectError(await post(t.world.body({ environment_id: env.id })), 400, 'invalid_request_error', 'environment_id', env.id);
   });
 
   test('vaults: 404 missing, 400 archived', async () => {
-    const ok = await createVault(api);
-    expectError(await post(world.body({ vault_ids: [ok.id, 'vlt_missing'] })), 404, 'not_found_error', 'vault_ids.1', 'vlt_missing');
-    const archived = await createVault(api);
-    await archive(api, 'vault', archived.id);
-    expectError(await post(world.body({ vault_ids: [archived.id] })), 400, 'invalid_request_error', 'vault_ids.0', archived.id);
+    const ok = await createVault(t.api);
+    expectError(await post(t.world.body({ vault_ids: [ok.id, 'vlt_missing'] })), 404, 'not_found_error', 'vault_ids.1', 'vlt_missing');
+    const archived = await createVault(t.api);
+    await archive(t.api, 'vault', archived.id);
+    expectError(await post(t.world.body({ vault_ids: [archived.id] })), 400, 'invalid_request_error', 'vault_ids.0', archived.id);
   });
 
   test('resource files: 404 missing or deleted', async () => {
-    expectError(await post(world.body({ resources: [{ type: 'file', file_id: 'file_missing' }] })), 404, 'not_found_error', 'resources.0.file_id');
-    const file = await uploadFile(api);
-    await remove(api, 'file', file.id);
-    expectError(await post(world.body({ resources: [{ type: 'file', file_id: file.id }] })), 404, 'not_found_error', file.id);
+    expectError(await post(t.world.body({ resources: [{ type: 'file', file_id: 'file_missing' }] })), 404, 'not_found_error', 'resources.0.file_id');
+    const file = await uploadFile(t.api);
+    await remove(t.api, 'file', file.id);
+    expectError(await post(t.world.body({ resources: [{ type: 'file', file_id: file.id }] })), 404, 'not_found_error', file.id);
   });
 
   test('rubric files: 404 missing; an existing one is accepted', async () => {
     expectError(
-      await post(world.body({ initial_events: [outcome({ type: 'file', file_id: 'file_missing' })] })),
+      await post(t.world.body({ initial_events: [outcome({ type: 'file', file_id: 'file_missing' })] })),
       404,
       'not_found_error',
       'initial_events.0.rubric.file_id',
     );
-    const file = await uploadFile(api, 'rubric.md', '# Rubric');
-    const d = await createDeployment(api, world.body({ initial_events: [outcome({ type: 'file', file_id: file.id })] }));
+    const file = await uploadFile(t.api, 'rubric.md', '# Rubric');
+    const d = await createDeployment(t.api, t.world.body({ initial_events: [outcome({ type: 'file', file_id: file.id })] }));
     expect(d.initial_events[0].rubric).toEqual({ type: 'file', file_id: file.id });
   });
 
@@ -286,42 +277,42 @@ describe('references must exist in the tenant and not be archived', () => {
     const document = (file_id: string) => ({ type: 'document', source: { type: 'file', file_id } });
     const message = (...blocks: unknown[]) => ({ type: 'user.message', content: [{ type: 'text', text: 'See attached' }, ...blocks] });
     expectError(
-      await post(world.body({ initial_events: [message(image('file_missing'))] })),
+      await post(t.world.body({ initial_events: [message(image('file_missing'))] })),
       404,
       'not_found_error',
       'initial_events.0.content.1.source.file_id', 'file_missing',
     );
-    const file = await uploadFile(api, 'report.txt');
+    const file = await uploadFile(t.api, 'report.txt');
     expectError(
-      await post(world.body({ initial_events: [message(image(file.id)), message(document(file.id), document('file_gone'))] })),
+      await post(t.world.body({ initial_events: [message(image(file.id)), message(document(file.id), document('file_gone'))] })),
       404,
       'not_found_error',
       'initial_events.1.content.2.source.file_id', 'file_gone',
     );
-    const gone = await uploadFile(api, 'gone.txt');
-    await remove(api, 'file', gone.id);
-    expectError(await post(world.body({ initial_events: [message(document(gone.id))] })), 404, 'not_found_error', 'initial_events.0.content.1.source.file_id', gone.id);
+    const gone = await uploadFile(t.api, 'gone.txt');
+    await remove(t.api, 'file', gone.id);
+    expectError(await post(t.world.body({ initial_events: [message(document(gone.id))] })), 404, 'not_found_error', 'initial_events.0.content.1.source.file_id', gone.id);
 
     // The same file in a resource, a block and a rubric is one reference, asked about once.
     const events = [message(image(file.id), document(file.id)), outcome({ type: 'file', file_id: file.id })];
-    const d = await createDeployment(api, world.body({ initial_events: events, resources: [{ type: 'file', file_id: file.id }] }));
+    const d = await createDeployment(t.api, t.world.body({ initial_events: events, resources: [{ type: 'file', file_id: file.id }] }));
     expect(d.initial_events[0].content.slice(1)).toEqual([image(file.id), document(file.id)]);
     // Base64 and URL sources refer to no file.
     const inline = { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } };
-    expect((await createDeployment(api, world.body({ initial_events: [message(inline)] }))).initial_events[0].content[1]).toEqual(inline);
+    expect((await createDeployment(t.api, t.world.body({ initial_events: [message(inline)] }))).initial_events[0].content[1]).toEqual(inline);
   });
 
   test('memory stores: 404 missing, 400 archived', async () => {
     expectError(
-      await post(world.body({ resources: [{ type: 'memory_store', memory_store_id: 'memstore_missing' }] })),
+      await post(t.world.body({ resources: [{ type: 'memory_store', memory_store_id: 'memstore_missing' }] })),
       404,
       'not_found_error',
       'resources.0.memory_store_id',
     );
-    const store = await createMemoryStore(api);
-    await archive(api, 'memory_store', store.id);
+    const store = await createMemoryStore(t.api);
+    await archive(t.api, 'memory_store', store.id);
     expectError(
-      await post(world.body({ resources: [{ type: 'memory_store', memory_store_id: store.id }] })),
+      await post(t.world.body({ resources: [{ type: 'memory_store', memory_store_id: store.id }] })),
       400,
       'invalid_request_error',
       'resources.0.memory_store_id', store.id,
@@ -329,20 +320,20 @@ describe('references must exist in the tenant and not be archived', () => {
   });
 
   test("another tenant's agent, environment, vault, file and memory store: 404", async () => {
-    const other = apiClient(stack.url, (await stack.createKey()).secret);
+    const other = apiClient(t.stack.url, (await t.stack.createKey()).secret);
     const theirs = await deploymentWorld(other);
     const [vault, file, store] = await Promise.all([createVault(other), uploadFile(other), createMemoryStore(other)]);
-    expectError(await post(world.body({ agent: theirs.agent.id })), 404, 'not_found_error');
-    expectError(await post(world.body({ environment_id: theirs.environment.id })), 404, 'not_found_error');
-    expectError(await post(world.body({ vault_ids: [vault.id] })), 404, 'not_found_error');
-    expectError(await post(world.body({ resources: [{ type: 'file', file_id: file.id }] })), 404, 'not_found_error');
-    expectError(await post(world.body({ resources: [{ type: 'memory_store', memory_store_id: store.id }] })), 404, 'not_found_error');
+    expectError(await post(t.world.body({ agent: theirs.agent.id })), 404, 'not_found_error');
+    expectError(await post(t.world.body({ environment_id: theirs.environment.id })), 404, 'not_found_error');
+    expectError(await post(t.world.body({ vault_ids: [vault.id] })), 404, 'not_found_error');
+    expectError(await post(t.world.body({ resources: [{ type: 'file', file_id: file.id }] })), 404, 'not_found_error');
+    expectError(await post(t.world.body({ resources: [{ type: 'memory_store', memory_store_id: store.id }] })), 404, 'not_found_error');
   });
 });
 
 describe('system.message', () => {
   test('accepted once, last, right after a user.message, on a model that supports it', async () => {
-    const d = await createDeployment(api, world.body({ initial_events: [userMessage(), systemMessage()] }));
+    const d = await createDeployment(t.api, t.world.body({ initial_events: [userMessage(), systemMessage()] }));
     expect(d.initial_events[1]).toEqual(systemMessage());
   });
   const misplaced: Array<[string, () => unknown[], string]> = [
@@ -353,14 +344,14 @@ describe('system.message', () => {
   ];
   for (const [name, events, path] of misplaced) {
     test(`${name}: 400`, async () => {
-      const res = await post(world.body({ initial_events: events() }));
+      const res = await post(t.world.body({ initial_events: events() }));
       expectError(res, 400, 'invalid_request_error', 'system.message');
       expect(res.body.error.message).toStartWith(path);
     });
   }
   test("rejected when the agent's model does not accept system messages", async () => {
-    const agent = await createAgent(api, { model: MODELS.noSystemMessages });
-    const res = await post(world.body({ agent: agent.id, initial_events: [userMessage(), systemMessage()] }));
+    const agent = await createAgent(t.api, { model: MODELS.noSystemMessages });
+    const res = await post(t.world.body({ agent: agent.id, initial_events: [userMessage(), systemMessage()] }));
     expectError(res, 400, 'invalid_request_error', 'initial_events.1', MODELS.noSystemMessages);
   });
 });
@@ -368,14 +359,14 @@ describe('system.message', () => {
 describe('budget', () => {
   const budget = { type: 'limit', max_list_cost: { currency: 'USD', amount: '1000' } };
   test("rejected when the agent's model has no public list price", async () => {
-    const agent = await createAgent(api, { model: MODELS.unpriced });
-    expectError(await post(world.body({ agent: agent.id, budget })), 400, 'invalid_request_error', 'budget', MODELS.unpriced);
+    const agent = await createAgent(t.api, { model: MODELS.unpriced });
+    expectError(await post(t.world.body({ agent: agent.id, budget })), 400, 'invalid_request_error', 'budget', MODELS.unpriced);
     // Without a budget the same agent deploys fine.
-    expect((await post(world.body({ agent: agent.id }))).status).toBe(200);
+    expect((await post(t.world.body({ agent: agent.id }))).status).toBe(200);
   });
   test('accepted on a priced model, 0 included', async () => {
-    expect((await post(world.body({ budget }))).status).toBe(200);
-    expect((await post(world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '0' } } }))).status).toBe(200);
+    expect((await post(t.world.body({ budget }))).status).toBe(200);
+    expect((await post(t.world.body({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '0' } } }))).status).toBe(200);
   });
 });
 
@@ -388,19 +379,19 @@ describe('mount paths', () => {
   ];
   for (const [name, resources, path] of cases) {
     test(`duplicate: ${name}: 400`, async () => {
-      const res = await post(world.body({ resources: resources() }));
+      const res = await post(t.world.body({ resources: resources() }));
       expectError(res, 400, 'invalid_request_error');
       expect(res.body.error.message).toStartWith(path);
     });
   }
   test('the same file twice at different paths is fine', async () => {
-    const file = await uploadFile(api);
-    const d = await createDeployment(api, world.body({ resources: [{ type: 'file', file_id: file.id }, { type: 'file', file_id: file.id, mount_path: '/a' }] }));
+    const file = await uploadFile(t.api);
+    const d = await createDeployment(t.api, t.world.body({ resources: [{ type: 'file', file_id: file.id }, { type: 'file', file_id: file.id, mount_path: '/a' }] }));
     expect(d.resources.map((r: any) => r.mount_path)).toEqual([`/mnt/session/uploads/${file.id}`, '/a']);
   });
   test('a repository URL with no name needs a mount path', async () => {
-    expectError(await post(world.body({ resources: [repository({ url: 'https://github.com/' })] })), 400, 'invalid_request_error', 'resources.0');
-    expect((await post(world.body({ resources: [repository({ url: 'https://github.com/', mount_path: '/src' })] }))).status).toBe(200);
+    expectError(await post(t.world.body({ resources: [repository({ url: 'https://github.com/' })] })), 400, 'invalid_request_error', 'resources.0');
+    expect((await post(t.world.body({ resources: [repository({ url: 'https://github.com/', mount_path: '/src' })] }))).status).toBe(200);
   });
 });
 
@@ -411,7 +402,7 @@ describe('the repository token', () => {
     const previous = setLogSink((line) => lines.push(line));
     let d: any;
     try {
-      d = await createDeployment(api, world.body({ resources: [repository({ mount_path: '/a' }), repository({ authorization_token: token, mount_path: '/b' })] }));
+      d = await createDeployment(t.api, t.world.body({ resources: [repository({ mount_path: '/a' }), repository({ authorization_token: token, mount_path: '/b' })] }));
     } finally {
       setLogSink(previous);
     }
@@ -419,7 +410,7 @@ describe('the repository token', () => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain(token);
 
-    const { db } = stack.service('deployments').database;
+    const { db } = t.stack.service('deployments').database;
     const [rows] = (await db.execute(sql`SELECT * FROM deployments WHERE id = ${d.id}`)) as unknown as [any[]];
     const row = rows[0];
     expect(JSON.stringify(row)).not.toContain(token);
@@ -439,8 +430,8 @@ describe('the repository token', () => {
 
 describe('events', () => {
   test('creation records deployments.created with revision 1 in the outbox', async () => {
-    const d = await createDeployment(api, world.body({ schedule: { type: 'cron', expression: '0 9 * * *', timezone: 'Europe/Paris' } }));
-    const { db } = stack.service('deployments').database;
+    const d = await createDeployment(t.api, t.world.body({ schedule: { type: 'cron', expression: '0 9 * * *', timezone: 'Europe/Paris' } }));
+    const { db } = t.stack.service('deployments').database;
     const [rows] = (await db.execute(sql`SELECT subject, payload FROM outbox WHERE subject = 'deployments.created'`)) as unknown as [any[]];
     const events = rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
     const mine = events.find((e) => e.data.deployment_id === d.id);
@@ -458,28 +449,28 @@ describe('events', () => {
   });
 
   test('a rejected request records nothing', async () => {
-    const { db } = stack.service('deployments').database;
+    const { db } = t.stack.service('deployments').database;
     const count = async () =>
       Number(((await db.execute(sql`SELECT COUNT(*) AS n FROM outbox`)) as unknown as [Array<{ n: number }>])[0][0].n);
     const before = await count();
-    await post(world.body({ environment_id: 'env_missing' }));
+    await post(t.world.body({ environment_id: 'env_missing' }));
     expect(await count()).toBe(before);
   });
 });
 
 describe('errors part', () => {
   test('no credentials: 401; read-only key: 403', async () => {
-    expectError(await apiClient(stack.url)('POST', '/v1/deployments', { body: world.body() }), 401, 'authentication_error');
-    const readOnly = apiClient(stack.url, (await stack.createKey({ scope: 'read_only' })).secret);
-    expectError(await readOnly('POST', '/v1/deployments', { body: world.body() }), 403, 'permission_error');
+    expectError(await apiClient(t.stack.url)('POST', '/v1/deployments', { body: t.world.body() }), 401, 'authentication_error');
+    const readOnly = apiClient(t.stack.url, (await t.stack.createKey({ scope: 'read_only' })).secret);
+    expectError(await readOnly('POST', '/v1/deployments', { body: t.world.body() }), 403, 'permission_error');
   });
   test('deployments service down: 503 overloaded_error', async () => {
-    await stack.stopService('deployments');
+    await t.stack.stopService('deployments');
     try {
-      expectError(await post(world.body()), 503, 'overloaded_error');
+      expectError(await post(t.world.body()), 503, 'overloaded_error');
     } finally {
-      await stack.startService('deployments');
+      await t.stack.startService('deployments');
     }
-    expect((await post(world.body())).status).toBe(200);
+    expect((await post(t.world.body())).status).toBe(200);
   });
 });

@@ -4,15 +4,11 @@
  * one, and paging on visits every item exactly once. The service reads a page in chunks, so one
  * list never holds more than a chunk of stored rows, whatever `limit` says.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { beforeAll, expect, test } from 'bun:test';
 import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '@shared/db/keyset-page';
-import type { ApiClient } from '../support/api';
-import { createDeployment, startDeploymentStack, userMessage, type DeploymentWorld } from '../support/fixtures';
-import type { Stack } from '../support/stack';
+import { createDeployment, useDeploymentStack, userMessage } from '../support/fixtures';
 
-let stack: Stack;
-let api: ApiClient;
-let world: DeploymentWorld;
+const t = useDeploymentStack();
 const created: string[] = [];
 
 /** About 1.5 MiB once stored: six 262144-character text blocks. */
@@ -20,23 +16,21 @@ const largeEvents = (n: number) =>
   Array.from({ length: 6 }, (_, i) => userMessage(`${n}.${i} `.padEnd(262144, String.fromCharCode(97 + ((n + i) % 26)))));
 
 beforeAll(async () => {
-  ({ stack, api, world } = await startDeploymentStack());
   // Older small ones first, so that more rows exist than one chunk holds.
-  for (let n = 0; n < LIST_READ_CHUNK; n += 1) created.push((await createDeployment(api, world.body({ name: `old ${n}` }))).id);
+  for (let n = 0; n < LIST_READ_CHUNK; n += 1) created.push((await createDeployment(t.api, t.world.body({ name: `old ${n}` }))).id);
   for (let n = 0; n < 12; n += 1) {
-    created.push((await createDeployment(api, world.body({ name: `large ${n}`, initial_events: largeEvents(n) }))).id);
+    created.push((await createDeployment(t.api, t.world.body({ name: `large ${n}`, initial_events: largeEvents(n) }))).id);
   }
   // Small ones after the large ones: they come first (newest first) and share a page.
-  for (let n = 0; n < 3; n += 1) created.push((await createDeployment(api, world.body({ name: `small ${n}` }))).id);
+  for (let n = 0; n < 3; n += 1) created.push((await createDeployment(t.api, t.world.body({ name: `small ${n}` }))).id);
 }, 120_000);
-afterAll(() => stack?.stop());
 
 test('every page of ?limit=100 stays within the byte budget and every deployment comes exactly once', async () => {
   const seen: string[] = [];
   const sizes: number[] = [];
   let page: string | undefined;
   do {
-    const response = await api('GET', '/v1/deployments', { query: { limit: '100', page } });
+    const response = await t.api('GET', '/v1/deployments', { query: { limit: '100', page } });
     expect(response.status).toBe(200);
     expect(response.body.data.length).toBeGreaterThanOrEqual(1);
     const bytes = Buffer.byteLength(JSON.stringify(response.body.data));
@@ -54,7 +48,7 @@ test('every page of ?limit=100 stays within the byte budget and every deployment
 
 test('a list reads its rows in chunks: no query of ?limit=100 fetches more than a chunk and one', async () => {
   // Observes the deployments service's own pool (nothing is faked): the rows each list query returned.
-  const pool = stack.service('deployments').database.pool;
+  const pool = t.stack.service('deployments').database.pool;
   const query = pool.query;
   const fetched: number[] = [];
   pool.query = (async (...args: Parameters<typeof query>) => {
@@ -64,7 +58,7 @@ test('a list reads its rows in chunks: no query of ?limit=100 fetches more than 
     return result;
   }) as typeof query;
   try {
-    const response = await api('GET', '/v1/deployments', { query: { limit: '100' } });
+    const response = await t.api('GET', '/v1/deployments', { query: { limit: '100' } });
     expect(response.status).toBe(200);
     expect(response.body.next_page).toBeString();
     expect(fetched.length).toBeGreaterThan(0);

@@ -2,23 +2,14 @@
  * upcoming_runs_at is computed from the injected clock with literal wall-clock semantics: the
  * exact next five occurrences, a local time skipped by DST never listed, one repeated listed twice.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { ManualClock } from '@shared/time/clock';
-import type { ApiClient } from '../support/api';
 import { expectOk } from '../support/expect';
-import { createDeployment, startDeploymentStack, type DeploymentWorld } from '../support/fixtures';
-import type { Stack } from '../support/stack';
+import { createDeployment, useDeploymentStack } from '../support/fixtures';
 
 const clock = new ManualClock('2026-03-07T12:00:00.000Z');
-let stack: Stack;
-let api: ApiClient;
-let world: DeploymentWorld;
-
-beforeAll(async () => {
-  ({ stack, api, world } = await startDeploymentStack({ clock }));
-});
-afterAll(() => stack?.stop());
+const t = useDeploymentStack({ clock });
 
 const schedule = (expression: string, timezone: string) => ({ schedule: { type: 'cron', expression, timezone } });
 
@@ -40,7 +31,7 @@ const DST_CASES = [
 for (const { name, now, expression, upcoming } of DST_CASES) {
   test(name, async () => {
     clock.set(now);
-    const d = await createDeployment(api, world.body(schedule(expression, 'America/New_York')));
+    const d = await createDeployment(t.api, t.world.body(schedule(expression, 'America/New_York')));
     expect(d.created_at).toBe(now);
     expect(d.schedule.upcoming_runs_at).toEqual(upcoming);
   });
@@ -48,10 +39,10 @@ for (const { name, now, expression, upcoming } of DST_CASES) {
 
 test('occurrences are strictly after now and move with the clock when listed', async () => {
   clock.set('2026-06-01T08:59:59.999Z');
-  const d = await createDeployment(api, world.body(schedule('0 9 * * 1-5', 'UTC')));
+  const d = await createDeployment(t.api, t.world.body(schedule('0 9 * * 1-5', 'UTC')));
   expect(d.schedule.upcoming_runs_at[0]).toBe('2026-06-01T09:00:00.000Z');
   clock.set('2026-06-01T09:00:00.000Z');
-  const listed = (await api('GET', '/v1/deployments', { query: { limit: '100' } })).body.data.find((x: any) => x.id === d.id);
+  const listed = (await t.api('GET', '/v1/deployments', { query: { limit: '100' } })).body.data.find((x: any) => x.id === d.id);
   expect(listed.schedule.upcoming_runs_at).toEqual([
     '2026-06-02T09:00:00.000Z',
     '2026-06-03T09:00:00.000Z',
@@ -63,14 +54,14 @@ test('occurrences are strictly after now and move with the clock when listed', a
 
 test('archived: upcoming_runs_at is empty, the schedule and last_run_at are kept; paused: still listed', async () => {
   clock.set('2026-06-10T00:00:00.000Z');
-  const archived = await createDeployment(api, world.body(schedule('0 * * * *', 'Asia/Kolkata')));
-  const paused = await createDeployment(api, world.body(schedule('0 * * * *', 'Asia/Kolkata')));
-  const { db } = stack.service('deployments').database;
+  const archived = await createDeployment(t.api, t.world.body(schedule('0 * * * *', 'Asia/Kolkata')));
+  const paused = await createDeployment(t.api, t.world.body(schedule('0 * * * *', 'Asia/Kolkata')));
+  const { db } = t.stack.service('deployments').database;
   await db.execute(
     sql`UPDATE deployments SET archived_at = '2026-06-10 00:00:01.000', last_run_at = '2026-06-09 23:30:00.000' WHERE id = ${archived.id}`,
   );
-  expectOk(await api('POST', `/v1/deployments/${paused.id}/pause`), 'pause');
-  const listed = (await api('GET', '/v1/deployments', { query: { limit: '100', include_archived: 'true' } })).body.data;
+  expectOk(await t.api('POST', `/v1/deployments/${paused.id}/pause`), 'pause');
+  const listed = (await t.api('GET', '/v1/deployments', { query: { limit: '100', include_archived: 'true' } })).body.data;
   const a = listed.find((x: any) => x.id === archived.id);
   expect(a.schedule).toEqual({
     type: 'cron',

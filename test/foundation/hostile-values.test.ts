@@ -4,37 +4,31 @@
  * collation or in the wrong case (item 7), repository URLs and mount paths (item 15), and the
  * size limits the interface leaves open (item 2).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { ApiClient, ApiResponse } from '../support/api';
+import { beforeAll, describe, expect, test } from 'bun:test';
+import type { ApiResponse } from '../support/api';
 import {
   createDeployment,
   createVault,
   repository,
-  startDeploymentStack,
+  useDeploymentStack,
   userMessage,
-  type DeploymentWorld,
 } from '../support/fixtures';
 import { expectError } from '../support/expect';
-import type { Stack } from '../support/stack';
 
-let stack: Stack;
-let api: ApiClient;
-let world: DeploymentWorld;
+const t = useDeploymentStack();
 let deploymentId: string;
 let vaultId: string;
 let credentialId: string;
 
 beforeAll(async () => {
-  ({ stack, api, world } = await startDeploymentStack());
-  deploymentId = (await createDeployment(api, world.body())).id;
-  vaultId = (await createVault(api)).id;
-  const credential = await api('POST', `/v1/vaults/${vaultId}/credentials`, {
+  deploymentId = (await createDeployment(t.api, t.world.body())).id;
+  vaultId = (await createVault(t.api)).id;
+  const credential = await t.api('POST', `/v1/vaults/${vaultId}/credentials`, {
     body: { display_name: 'ci', auth: { type: 'static_bearer', mcp_server_url: 'https://mcp.example.com', token: 't0k' } },
   });
   expect(credential.status).toBe(200);
   credentialId = credential.body.id;
 });
-afterAll(() => stack?.stop());
 
 function expect400(response: ApiResponse, path: string) {
   expectError(response, 400, 'invalid_request_error');
@@ -46,14 +40,14 @@ const withLoneSurrogate = (body: unknown) => JSON.stringify(body).replaceAll('LO
 
 describe('lone surrogates are refused at validation (item 5)', () => {
   const cases: Array<[string, () => unknown, string]> = [
-    ['a metadata value', () => world.body({ metadata: { team: 'oncall LONE' } }), 'metadata.team'],
-    ['a metadata key', () => world.body({ metadata: { 'teamLONE': 'oncall' } }), 'metadata'],
-    ['event text', () => world.body({ initial_events: [userMessage('hello LONE')] }), 'initial_events.0.content.0.text'],
-    ['a repository URL', () => world.body({ resources: [repository({ url: 'https://github.com/acme/LONE.git', mount_path: '/w' })] }), 'resources.0.url'],
+    ['a metadata value', () => t.world.body({ metadata: { team: 'oncall LONE' } }), 'metadata.team'],
+    ['a metadata key', () => t.world.body({ metadata: { 'teamLONE': 'oncall' } }), 'metadata'],
+    ['event text', () => t.world.body({ initial_events: [userMessage('hello LONE')] }), 'initial_events.0.content.0.text'],
+    ['a repository URL', () => t.world.body({ resources: [repository({ url: 'https://github.com/acme/LONE.git', mount_path: '/w' })] }), 'resources.0.url'],
   ];
   for (const [where, body, path] of cases) {
     test(`in ${where}: 400 naming the field`, async () => {
-      const response = await api('POST', '/v1/deployments', {
+      const response = await t.api('POST', '/v1/deployments', {
         rawBody: withLoneSurrogate(body()),
         headers: { 'content-type': 'application/json' },
       });
@@ -63,12 +57,12 @@ describe('lone surrogates are refused at validation (item 5)', () => {
   }
 
   test('a vault display name and the update path too', async () => {
-    const vault = await api('POST', '/v1/vaults', {
+    const vault = await t.api('POST', '/v1/vaults', {
       rawBody: withLoneSurrogate({ display_name: 'vault LONE' }),
       headers: { 'content-type': 'application/json' },
     });
     expect400(vault, 'display_name');
-    const update = await api('POST', `/v1/deployments/${deploymentId}`, {
+    const update = await t.api('POST', `/v1/deployments/${deploymentId}`, {
       rawBody: withLoneSurrogate({ metadata: { k: 'LONE' } }),
       headers: { 'content-type': 'application/json' },
     });
@@ -76,7 +70,7 @@ describe('lone surrogates are refused at validation (item 5)', () => {
   });
 
   test('a well-formed pair (an emoji) is stored and echoed', async () => {
-    const deployment = await createDeployment(api, world.body({ metadata: { mood: 'ok \u{1F600}' } }));
+    const deployment = await createDeployment(t.api, t.world.body({ metadata: { mood: 'ok \u{1F600}' } }));
     expect(deployment.metadata.mood).toBe('ok \u{1F600}');
   });
 });
@@ -86,12 +80,12 @@ describe('ids match exactly, checked before any lookup (item 7)', () => {
     `/v1/deployments/${deploymentId}`,
     `/v1/vaults/${vaultId}`,
     `/v1/vaults/${vaultId}/credentials/${credentialId}`,
-    `/v1/agents/${world.agent.id}`,
-    `/v1/environments/${world.environment.id}`,
+    `/v1/agents/${t.world.agent.id}`,
+    `/v1/environments/${t.world.environment.id}`,
   ];
 
   test('the real ids are served', async () => {
-    for (const path of itemRoutes()) expect((await api('GET', path)).status).toBe(200);
+    for (const path of itemRoutes()) expect((await t.api('GET', path)).status).toBe(200);
   });
 
   for (const [label, mangle] of [
@@ -105,7 +99,7 @@ describe('ids match exactly, checked before any lookup (item 7)', () => {
         const id = path.split('/').pop()!;
         const mangled = path.slice(0, -id.length) + mangle(id);
         if (mangled === path) continue; // a digit has no case
-        const response = await api('GET', mangled);
+        const response = await t.api('GET', mangled);
         expect({ path: mangled, status: response.status }).toEqual({ path: mangled, status: 404 });
         expect(response.body.error.type).toBe('not_found_error');
       }
@@ -115,7 +109,7 @@ describe('ids match exactly, checked before any lookup (item 7)', () => {
   test('a path id that is not valid percent-encoding: 404 with the envelope, never 500', async () => {
     for (const bad of ['%FF', '%', '%E0%A4', '%C0%AF', '%ED%A0%80']) {
       for (const path of [`/v1/deployments/${bad}`, `/v1/vaults/${vaultId}/credentials/${bad}`, `/v1/agents/${bad}`, `/v1/models/${bad}`]) {
-        const response = await api('GET', path);
+        const response = await t.api('GET', path);
         expect({ path, status: response.status, type: response.body.error?.type }).toEqual({ path, status: 404, type: 'not_found_error' });
       }
     }
@@ -123,41 +117,41 @@ describe('ids match exactly, checked before any lookup (item 7)', () => {
 
   test('a foreign prefix with the same random part: 404', async () => {
     const body = deploymentId.slice('depl_'.length);
-    expect((await api('GET', `/v1/deployments/vlt_${body}`)).status).toBe(404);
-    expect((await api('GET', `/v1/vaults/depl_${body}`)).status).toBe(404);
+    expect((await t.api('GET', `/v1/deployments/vlt_${body}`)).status).toBe(404);
+    expect((await t.api('GET', `/v1/vaults/depl_${body}`)).status).toBe(404);
   });
 
   test('a mutation through a padded id touches nothing', async () => {
-    expect((await api('POST', `/v1/deployments/${deploymentId}%20/pause`)).status).toBe(404);
-    expect((await api('GET', `/v1/deployments/${deploymentId}`)).body.status).toBe('active');
-    expect((await api('DELETE', `/v1/vaults/${vaultId}%20`)).status).toBe(404);
-    expect((await api('GET', `/v1/vaults/${vaultId}`)).status).toBe(200);
+    expect((await t.api('POST', `/v1/deployments/${deploymentId}%20/pause`)).status).toBe(404);
+    expect((await t.api('GET', `/v1/deployments/${deploymentId}`)).body.status).toBe('active');
+    expect((await t.api('DELETE', `/v1/vaults/${vaultId}%20`)).status).toBe(404);
+    expect((await t.api('GET', `/v1/vaults/${vaultId}`)).status).toBe(200);
   });
 
   test('body references with padding or the wrong case are not found', async () => {
-    const padded = await api('POST', '/v1/deployments', { body: world.body({ environment_id: `${world.environment.id} ` }) });
+    const padded = await t.api('POST', '/v1/deployments', { body: t.world.body({ environment_id: `${t.world.environment.id} ` }) });
     expect(padded.status).toBe(404);
     expect(padded.body.error.message).toContain('environment_id');
-    const agent = await api('POST', '/v1/deployments', { body: world.body({ agent: `${world.agent.id}\t` }) });
+    const agent = await t.api('POST', '/v1/deployments', { body: t.world.body({ agent: `${t.world.agent.id}\t` }) });
     expect(agent.status).toBe(404);
-    const vault = await api('POST', '/v1/deployments', { body: world.body({ vault_ids: [`${vaultId} `] }) });
+    const vault = await t.api('POST', '/v1/deployments', { body: t.world.body({ vault_ids: [`${vaultId} `] }) });
     expect(vault.status).toBe(404);
     expect(vault.body.error.message).toContain('vault_ids.0');
-    const upper = await api('POST', '/v1/deployments', { body: world.body({ vault_ids: [vaultId.toUpperCase()] }) });
+    const upper = await t.api('POST', '/v1/deployments', { body: t.world.body({ vault_ids: [vaultId.toUpperCase()] }) });
     expect(upper.status).toBe(404);
   });
 
   test('an id filter that is not an id is an invalid filter value: 400 naming it', async () => {
-    expect400(await api('GET', '/v1/deployments', { query: { agent_id: `${world.agent.id} ` } }), 'agent_id');
-    expect400(await api('GET', '/v1/deployment_runs', { query: { deployment_id: deploymentId.toUpperCase() } }), 'deployment_id');
-    expect400(await api('GET', '/v1/sessions', { query: { deployment_id: `${deploymentId}\t` } }), 'deployment_id');
+    expect400(await t.api('GET', '/v1/deployments', { query: { agent_id: `${t.world.agent.id} ` } }), 'agent_id');
+    expect400(await t.api('GET', '/v1/deployment_runs', { query: { deployment_id: deploymentId.toUpperCase() } }), 'deployment_id');
+    expect400(await t.api('GET', '/v1/sessions', { query: { deployment_id: `${deploymentId}\t` } }), 'deployment_id');
   });
 
   test('id references get the length limit of the ids they name', async () => {
-    expect400(await api('POST', '/v1/deployments', { body: world.body({ vault_ids: ['v'.repeat(129)] }) }), 'vault_ids.0');
+    expect400(await t.api('POST', '/v1/deployments', { body: t.world.body({ vault_ids: ['v'.repeat(129)] }) }), 'vault_ids.0');
     expect400(
-      await api('POST', '/v1/deployments', {
-        body: world.body({ resources: [{ type: 'memory_store', memory_store_id: `memstore_${'m'.repeat(120)}` }] }),
+      await t.api('POST', '/v1/deployments', {
+        body: t.world.body({ resources: [{ type: 'memory_store', memory_store_id: `memstore_${'m'.repeat(120)}` }] }),
       }),
       'resources.0.memory_store_id',
     );
@@ -165,7 +159,7 @@ describe('ids match exactly, checked before any lookup (item 7)', () => {
 });
 
 describe('repository resources (item 15)', () => {
-  const create = (resource: Record<string, unknown>) => api('POST', '/v1/deployments', { body: world.body({ resources: [resource] }) });
+  const create = (resource: Record<string, unknown>) => t.api('POST', '/v1/deployments', { body: t.world.body({ resources: [resource] }) });
 
   test('the url must be https without credentials', async () => {
     for (const url of [
@@ -192,17 +186,17 @@ describe('repository resources (item 15)', () => {
       expect({ mount_path, status: response.status }).toEqual({ mount_path, status: 400 });
       expect(response.body.error.message.startsWith('resources.0.mount_path:')).toBe(true);
     }
-    const file = await api('POST', '/v1/deployments', {
-      body: world.body({ resources: [{ type: 'file', file_id: 'file_missing', mount_path: '/x/../../etc' }] }),
+    const file = await t.api('POST', '/v1/deployments', {
+      body: t.world.body({ resources: [{ type: 'file', file_id: 'file_missing', mount_path: '/x/../../etc' }] }),
     });
     expect400(file, 'resources.0.mount_path');
   });
 
   test('a mount path is stored normalised, and duplicates compare after normalisation', async () => {
-    const deployment = await createDeployment(api, world.body({ resources: [repository({ mount_path: '/x/./y//z/' })] }));
+    const deployment = await createDeployment(t.api, t.world.body({ resources: [repository({ mount_path: '/x/./y//z/' })] }));
     expect(deployment.resources[0].mount_path).toBe('/x/y/z');
-    const duplicate = await api('POST', '/v1/deployments', {
-      body: world.body({ resources: [repository({ mount_path: '/x/./y' }), repository({ mount_path: '/x/y' })] }),
+    const duplicate = await t.api('POST', '/v1/deployments', {
+      body: t.world.body({ resources: [repository({ mount_path: '/x/./y' }), repository({ mount_path: '/x/y' })] }),
     });
     expect400(duplicate, 'resources.1.mount_path');
     expect(duplicate.body.error.message).toContain('resources.0');
@@ -212,9 +206,9 @@ describe('repository resources (item 15)', () => {
 describe('size limits where the interface is silent (item 2)', () => {
   const text = (n: number) => 'a'.repeat(n);
   test('a text block holds at most 262144 characters', async () => {
-    expect((await api('POST', '/v1/deployments', { body: world.body({ initial_events: [userMessage(text(262144))] }) })).status).toBe(200);
+    expect((await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [userMessage(text(262144))] }) })).status).toBe(200);
     expect400(
-      await api('POST', '/v1/deployments', { body: world.body({ initial_events: [userMessage(text(262145))] }) }),
+      await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [userMessage(text(262145))] }) }),
       'initial_events.0.content.0.text',
     );
   });
@@ -222,28 +216,28 @@ describe('size limits where the interface is silent (item 2)', () => {
   test('a user.message holds at most 100 content blocks', async () => {
     const blocks = (n: number) => Array.from({ length: n }, () => ({ type: 'text', text: 'x' }));
     const event = (n: number) => ({ type: 'user.message', content: blocks(n) });
-    expect((await api('POST', '/v1/deployments', { body: world.body({ initial_events: [event(100)] }) })).status).toBe(200);
-    expect400(await api('POST', '/v1/deployments', { body: world.body({ initial_events: [event(101)] }) }), 'initial_events.0.content');
+    expect((await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [event(100)] }) })).status).toBe(200);
+    expect400(await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [event(101)] }) }), 'initial_events.0.content');
   });
 
   test('the outcome description is bounded like a text block', async () => {
     const outcome = (n: number) => ({ type: 'user.define_outcome', description: text(n), rubric: { type: 'text', content: 'ok' } });
-    expect400(await api('POST', '/v1/deployments', { body: world.body({ initial_events: [outcome(262145)] }) }), 'initial_events.0.description');
+    expect400(await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [outcome(262145)] }) }), 'initial_events.0.description');
   });
 
   test('initial_events together hold at most 2 MiB, resources at most 1 MiB', async () => {
     const nine = Array.from({ length: 9 }, () => userMessage(text(250_000)));
-    const events = await api('POST', '/v1/deployments', { body: world.body({ initial_events: nine }) });
+    const events = await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: nine }) });
     expect400(events, 'initial_events');
     expect(events.body.error.message).toContain('2097152 bytes');
     // 300 repositories of 4 KB each (URL and token): within every per-field limit, 1.2 MB together.
     const many = Array.from({ length: 300 }, (_, i) =>
       repository({ url: `https://github.com/acme/${text(2000)}.git`, authorization_token: text(2000), mount_path: `/w/${i}` }),
     );
-    const resources = await api('POST', '/v1/deployments', { body: world.body({ resources: many }) });
+    const resources = await t.api('POST', '/v1/deployments', { body: t.world.body({ resources: many }) });
     expect400(resources, 'resources');
     expect(resources.body.error.message).toContain('1048576 bytes');
-    const update = await api('POST', `/v1/deployments/${deploymentId}`, { body: { initial_events: nine } });
+    const update = await t.api('POST', `/v1/deployments/${deploymentId}`, { body: { initial_events: nine } });
     expect400(update, 'initial_events');
   });
 });

@@ -3,7 +3,7 @@
  * gateway and services: the SDK's patch semantics field by field, the status invariants, the
  * events every change records, and the optimistic lock under concurrent updates.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
 import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
@@ -21,33 +21,27 @@ import {
   MODELS,
   remove,
   repository,
-  startDeploymentStack,
   uploadFile,
+  useDeploymentStack,
   userMessage,
-  type DeploymentWorld,
 } from '../support/fixtures';
-import type { Stack } from '../support/stack';
 import { expectError, expectOk } from '../support/expect';
 
 const clock = new ManualClock('2026-06-01T08:00:00.000Z');
-let stack: Stack;
-let api: ApiClient;
+const t = useDeploymentStack({ clock, services: ['catalog', 'deployments', 'vaults'] });
 let otherApi: ApiClient;
-let world: DeploymentWorld;
 
 beforeAll(async () => {
-  ({ stack, api, world } = await startDeploymentStack({ clock, services: ['catalog', 'deployments', 'vaults'] }));
-  otherApi = apiClient(stack.url, (await stack.createKey()).secret);
+  otherApi = apiClient(t.stack.url, (await t.stack.createKey()).secret);
 });
-afterAll(() => stack?.stop());
 
-const db = () => stack.service('deployments').database.db;
+const db = () => t.stack.service('deployments').database.db;
 const tick = () => clock.advance(1_000);
-const get = (id: string) => api('GET', `/v1/deployments/${id}`);
-const update = (id: string, body: unknown) => api('POST', `/v1/deployments/${id}`, { body });
-const action = (id: string, what: 'pause' | 'unpause' | 'archive' | 'run', client = api) =>
+const get = (id: string) => t.api('GET', `/v1/deployments/${id}`);
+const update = (id: string, body: unknown) => t.api('POST', `/v1/deployments/${id}`, { body });
+const action = (id: string, what: 'pause' | 'unpause' | 'archive' | 'run', client = t.api) =>
   client('POST', `/v1/deployments/${id}/${what}`);
-const fresh = (overrides: Record<string, unknown> = {}) => createDeployment(api, world.body(overrides));
+const fresh = (overrides: Record<string, unknown> = {}) => createDeployment(t.api, t.world.body(overrides));
 
 async function events(id: string) {
   const rows = await db().select().from(outbox).orderBy(asc(outbox.id));
@@ -86,17 +80,17 @@ describe('GET /v1/deployments/{id}', () => {
 
   test('needs the versioning headers and refuses unknown query parameters', async () => {
     const created = await fresh();
-    expectError(await api('GET', `/v1/deployments/${created.id}`, { headers: { 'anthropic-version': null } }), 400, 'invalid_request_error', 'anthropic-version');
-    expectError(await api('POST', `/v1/deployments/${created.id}/pause`, { headers: { 'anthropic-beta': null } }), 400, 'invalid_request_error', 'anthropic-beta');
-    expectError(await api('GET', `/v1/deployments/${created.id}`, { query: { expand: 'x' } }), 400, 'invalid_request_error', 'expand');
-    expectError(await api('GET', `/v1/deployments/${created.id}`, { query: { beta: null } }), 400, 'invalid_request_error', 'beta');
+    expectError(await t.api('GET', `/v1/deployments/${created.id}`, { headers: { 'anthropic-version': null } }), 400, 'invalid_request_error', 'anthropic-version');
+    expectError(await t.api('POST', `/v1/deployments/${created.id}/pause`, { headers: { 'anthropic-beta': null } }), 400, 'invalid_request_error', 'anthropic-beta');
+    expectError(await t.api('GET', `/v1/deployments/${created.id}`, { query: { expand: 'x' } }), 400, 'invalid_request_error', 'expand');
+    expectError(await t.api('GET', `/v1/deployments/${created.id}`, { query: { beta: null } }), 400, 'invalid_request_error', 'beta');
   });
 });
 
 describe('POST /v1/deployments/{id}: patch semantics per field', () => {
   test('an empty patch preserves every field; updated_at and the revision move', async () => {
-    const file = await uploadFile(api);
-    const vault = await createVault(api);
+    const file = await uploadFile(t.api);
+    const vault = await createVault(t.api);
     const created = await fresh({
       description: 'keep me',
       vault_ids: [vault.id],
@@ -132,42 +126,42 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
   });
 
   test('agent: a string re-pins the latest version, an object pins its version; cannot be cleared', async () => {
-    const agent = await createAgent(api);
+    const agent = await createAgent(t.api);
     const d = await fresh({ agent: agent.id });
     expect(d.agent).toEqual({ type: 'agent', id: agent.id, version: 1 });
-    const v2 = await createAgentVersion(api, agent);
+    const v2 = await createAgentVersion(t.api, agent);
     expect(expectOk(await update(d.id, { name: 'kept pin' })).agent.version).toBe(1);
     expect(expectOk(await update(d.id, { agent: agent.id })).agent).toEqual({ type: 'agent', id: agent.id, version: v2.version });
     expect(expectOk(await update(d.id, { agent: { type: 'agent', id: agent.id, version: 1 } })).agent.version).toBe(1);
     expectError(await update(d.id, { agent: { type: 'agent', id: agent.id, version: 9 } }), 404, 'not_found_error', 'agent');
     expectError(await update(d.id, { agent: 'agent_missing' }), 404, 'not_found_error', 'agent_missing');
     expectError(await update(d.id, { agent: null }), 400, 'invalid_request_error', 'agent');
-    const archived = await createAgent(api);
-    await archive(api, 'agent', archived.id);
+    const archived = await createAgent(t.api);
+    await archive(t.api, 'agent', archived.id);
     expectError(await update(d.id, { agent: archived.id }), 400, 'invalid_request_error', archived.id, 'archived');
     expect(expectOk(await get(d.id)).agent.version).toBe(1);
   });
 
   test('environment_id: replaced and checked; cannot be cleared', async () => {
     const d = await fresh();
-    const next = await createEnvironment(api);
+    const next = await createEnvironment(t.api);
     expect(expectOk(await update(d.id, { environment_id: next.id })).environment_id).toBe(next.id);
     expectError(await update(d.id, { environment_id: 'env_missing' }), 404, 'not_found_error', 'environment_id');
-    const gone = await createEnvironment(api);
-    await archive(api, 'environment', gone.id);
+    const gone = await createEnvironment(t.api);
+    await archive(t.api, 'environment', gone.id);
     expectError(await update(d.id, { environment_id: gone.id }), 400, 'invalid_request_error', 'environment_id', 'archived');
     expectError(await update(d.id, { environment_id: null }), 400, 'invalid_request_error', 'environment_id');
   });
 
   test('vault_ids: replaced whole; null or [] clears; each checked', async () => {
-    const [a, b] = await Promise.all([createVault(api), createVault(api)]);
+    const [a, b] = await Promise.all([createVault(t.api), createVault(t.api)]);
     const d = await fresh({ vault_ids: [a.id] });
     expect(expectOk(await update(d.id, { vault_ids: [b.id, a.id] })).vault_ids).toEqual([b.id, a.id]);
     expect(expectOk(await update(d.id, { vault_ids: null })).vault_ids).toEqual([]);
     await update(d.id, { vault_ids: [a.id] });
     expect(expectOk(await update(d.id, { vault_ids: [] })).vault_ids).toEqual([]);
     expectError(await update(d.id, { vault_ids: [a.id, 'vlt_missing'] }), 404, 'not_found_error', 'vault_ids.1');
-    await archive(api, 'vault', b.id);
+    await archive(t.api, 'vault', b.id);
     expectError(await update(d.id, { vault_ids: [b.id] }), 400, 'invalid_request_error', 'vault_ids.0', 'archived');
     expectError(await update(d.id, { vault_ids: Array.from({ length: 51 }, (_, i) => `vlt_${i}`) }), 400, 'invalid_request_error', 'vault_ids');
   });
@@ -187,11 +181,11 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
     );
     const imageOf = (file_id: string) => ({ type: 'user.message', content: [{ type: 'image', source: { type: 'file', file_id } }] });
     expectError(await update(d.id, { initial_events: [imageOf('file_missing')] }), 404, 'not_found_error', 'initial_events.0.content.0.source.file_id');
-    const file = await uploadFile(api);
+    const file = await uploadFile(t.api);
     expect(expectOk(await update(d.id, { initial_events: [imageOf(file.id)] })).initial_events).toEqual([imageOf(file.id)]);
     const system = { type: 'system.message', content: [{ type: 'text', text: 'Be brief' }] };
     expectError(await update(d.id, { initial_events: [system, userMessage()] }), 400, 'invalid_request_error', 'final event');
-    const quiet = await createAgent(api, { model: MODELS.noSystemMessages });
+    const quiet = await createAgent(t.api, { model: MODELS.noSystemMessages });
     const q = await fresh({ agent: quiet.id });
     expectError(await update(q.id, { initial_events: [userMessage(), system] }), 400, 'invalid_request_error', 'system.message');
     // Moving a deployment whose events carry a system.message to such an agent is refused too.
@@ -200,7 +194,7 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
   });
 
   test('resources: replaced whole with their tokens re-sealed; null or [] clears them and their tokens', async () => {
-    const file = await uploadFile(api);
+    const file = await uploadFile(t.api);
     const d = await fresh({ resources: [repository({ authorization_token: 'ghp_first' })] });
     const updated = expectOk(
       await update(d.id, {
@@ -285,7 +279,7 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
     expect('budget' in cleared).toBe(false);
     expectError(await update(d.id, { budget: { type: 'limit', max_list_cost: { currency: 'EUR', amount: '1' } } }), 400, 'invalid_request_error', 'budget');
 
-    const unpriced = await createAgent(api, { model: MODELS.unpriced });
+    const unpriced = await createAgent(t.api, { model: MODELS.unpriced });
     const u = await fresh({ agent: unpriced.id });
     expectError(await update(u.id, { budget }), 400, 'invalid_request_error', 'budget', 'list price');
     const b = await fresh({ budget });
@@ -297,7 +291,7 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
     const d = await fresh();
     expectError(await update(d.id, { colour: 'red' }), 400, 'invalid_request_error', 'colour');
     expectError(await update(d.id, { schedule: { type: 'cron', expression: '0 9 * * *', timezone: 'UTC', extra: 1 } }), 400, 'invalid_request_error', 'schedule.extra');
-    expectError(await api('POST', `/v1/deployments/${d.id}`, { rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request_error');
+    expectError(await t.api('POST', `/v1/deployments/${d.id}`, { rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request_error');
   });
 });
 
@@ -324,7 +318,7 @@ describe('pause, unpause, archive', () => {
       ['deployments.updated', 3, 'paused'],
       ['deployments.unpaused', 4, 'active'],
     ]);
-    const listed = expectOk(await api('GET', '/v1/deployments', { query: { status: 'paused', limit: '100' } }));
+    const listed = expectOk(await t.api('GET', '/v1/deployments', { query: { status: 'paused', limit: '100' } }));
     expect(listed.data.map((x: any) => x.id)).not.toContain(d.id);
   });
 
@@ -351,16 +345,16 @@ describe('pause, unpause, archive', () => {
       ['deployments.paused', 2, 'paused', false],
       ['deployments.archived', 3, 'active', true],
     ]);
-    const live = expectOk(await api('GET', '/v1/deployments', { query: { limit: '100' } }));
+    const live = expectOk(await t.api('GET', '/v1/deployments', { query: { limit: '100' } }));
     expect(live.data.map((x: any) => x.id)).not.toContain(d.id);
   });
 
   test('action routes take no body and no unknown query; a read-only key may not call them', async () => {
     const d = await fresh();
-    expectError(await api('POST', `/v1/deployments/${d.id}/pause`, { body: { reason: 'x' } }), 400, 'invalid_request_error', 'body');
-    expectError(await api('POST', `/v1/deployments/${d.id}/pause`, { query: { now: '1' } }), 400, 'invalid_request_error', 'now');
-    expect(expectOk(await api('POST', `/v1/deployments/${d.id}/pause`, { body: {} })).status).toBe('paused');
-    const readOnly = apiClient(stack.url, (await stack.createKey({ scope: 'read_only' })).secret);
+    expectError(await t.api('POST', `/v1/deployments/${d.id}/pause`, { body: { reason: 'x' } }), 400, 'invalid_request_error', 'body');
+    expectError(await t.api('POST', `/v1/deployments/${d.id}/pause`, { query: { now: '1' } }), 400, 'invalid_request_error', 'now');
+    expect(expectOk(await t.api('POST', `/v1/deployments/${d.id}/pause`, { body: {} })).status).toBe('paused');
+    const readOnly = apiClient(t.stack.url, (await t.stack.createKey({ scope: 'read_only' })).secret);
     expectError(await readOnly('POST', `/v1/deployments/${d.id}/unpause`), 403, 'permission_error');
   });
 });
@@ -389,9 +383,9 @@ describe('run now', () => {
   });
 
   test('a manual run whose reference broke records the failed run and never pauses', async () => {
-    const vault = await createVault(api);
+    const vault = await createVault(t.api);
     const d = await fresh({ vault_ids: [vault.id] });
-    await remove(api, 'vault', vault.id);
+    await remove(t.api, 'vault', vault.id);
     const run = expectOk(await action(d.id, 'run'));
     expect(run.session_id).toBeNull();
     expect(run.error).toEqual({ type: 'vault_not_found_error', message: expect.stringContaining(vault.id) });
@@ -418,15 +412,15 @@ describe('concurrent updates', () => {
 describe('with the catalog away', () => {
   test('a patch naming no reference still applies; one that needs the catalog is 503 and changes nothing', async () => {
     const d = await fresh({ metadata: { a: '1' } });
-    await stack.stopService('catalog');
+    await t.stack.stopService('catalog');
     try {
       const renamed = expectOk(await update(d.id, { name: 'offline rename', metadata: { b: '2' }, schedule: null, vault_ids: [] }));
       expect([renamed.name, renamed.metadata]).toEqual(['offline rename', { a: '1', b: '2' }]);
-      expectError(await update(d.id, { agent: world.agent.id, name: 'not applied' }), 503, 'overloaded_error');
+      expectError(await update(d.id, { agent: t.world.agent.id, name: 'not applied' }), 503, 'overloaded_error');
       expect(expectOk(await get(d.id)).name).toBe('offline rename');
       expect(expectOk(await action(d.id, 'pause')).status).toBe('paused');
     } finally {
-      await stack.startService('catalog');
+      await t.stack.startService('catalog');
     }
   });
 });

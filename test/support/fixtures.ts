@@ -3,6 +3,7 @@
  * is made through the public HTTP routes, the way a client would, so tests exercise the real
  * services and never reach into another service's database.
  */
+import { afterAll, beforeAll } from 'bun:test';
 import { apiClient, type ApiClient } from './api';
 import { expectOk } from './expect';
 import { Stack, type StackOptions } from './stack';
@@ -98,14 +99,28 @@ export async function twoTenants(stack: Stack) {
   return { api: apiClient(stack.url, mine.secret), other: apiClient(stack.url, theirs.secret), mine, theirs };
 }
 
+/** What most deployment tests start from: a running stack, a new tenant's client and a deployment world in that tenant. */
+export interface DeploymentStack {
+  stack: Stack;
+  api: ApiClient;
+  world: DeploymentWorld;
+}
+
 /**
- * What most deployment tests start from: a running stack, a new tenant's client and a
- * deployment world in that tenant. The caller stops the stack (afterAll).
+ * A DeploymentStack for the whole test file: started in beforeAll, stopped in afterAll. The
+ * returned object is empty until then, so read its fields inside tests and hooks (or in
+ * closures they call), never at module load. The file's own beforeAll hooks, registered
+ * after this call, run after the stack is up.
  */
-export async function startDeploymentStack(options: StackOptions = {}): Promise<{ stack: Stack; api: ApiClient; world: DeploymentWorld }> {
-  const stack = await Stack.start(options);
-  const api = apiClient(stack.url, (await stack.createKey()).secret);
-  return { stack, api, world: await deploymentWorld(api) };
+export function useDeploymentStack(options: StackOptions = {}): DeploymentStack {
+  const started = {} as DeploymentStack;
+  beforeAll(async () => {
+    const stack = await Stack.start(options);
+    const api = apiClient(stack.url, (await stack.createKey()).secret);
+    Object.assign(started, { stack, api, world: await deploymentWorld(api) });
+  });
+  afterAll(() => started.stack?.stop());
+  return started;
 }
 
 export async function createDeployment(api: ApiClient, body: Record<string, unknown>) {

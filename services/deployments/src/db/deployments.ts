@@ -1,11 +1,11 @@
 import { and, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
 import { recordEvent } from '@shared/bus/outbox';
-import type { Database } from '@shared/db/connect';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import { ApiError } from '@shared/errors/api-error';
+import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentListFilters } from '@shared/schema/deployment';
 import type { Tenant } from '@shared/schema/tenant';
@@ -132,24 +132,30 @@ export async function applyLockedChange(tx: Executor, current: DeploymentRow, ch
 }
 
 /**
- * Pause, unpause and archive (handlers/change-locked-deployment.ts): reads the deployment under its row lock and applies `change`,
- * which returns the changed row and its event, or null to leave it as it is (an idempotent
- * repeat; no revision, no event). Undefined when the tenant has no such deployment.
+ * The step pause, unpause and archive share: reads the deployment under its row lock and
+ * applies `change` (domain/lifecycle.ts), which returns the changed row and its event, written
+ * with the next revision in the same transaction, or null to leave it as it is (an idempotent
+ * repeat; no revision, no event); wakes the relay after a commit that recorded the event. These
+ * need nothing from other services, so they lock rather than retry like an update does.
+ * Returns the deployment as it now is and the time of the change (its presenter's `now`);
+ * undefined when the tenant has no such deployment.
  */
 export async function changeDeploymentUnderLock(
-  db: Database,
+  deps: RuntimeDeps,
   tenant: Tenant,
   id: string,
-  now: Date,
   change: (row: DeploymentRow, now: Date) => LockedChange | null,
-): Promise<{ row: DeploymentRow; changed: boolean } | undefined> {
-  return db.transaction(async (tx) => {
+): Promise<{ row: DeploymentRow; now: Date } | undefined> {
+  const now = deps.clock.now();
+  const result = await deps.db.transaction(async (tx) => {
     const current = await findDeployment(tx, tenant, id, { lock: true });
     if (!current) return undefined;
     const changed = change(current, now);
     if (!changed) return { row: current, changed: false };
     return { row: await applyLockedChange(tx, current, changed, now), changed: true };
   });
+  if (result?.changed) deps.eventsRecorded();
+  return result && { row: result.row, now };
 }
 
 /** Bookkeeping of a successful scheduled run; not a change of the deployment (no revision bump). */

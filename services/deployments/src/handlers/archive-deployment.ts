@@ -1,11 +1,17 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { changeDeploymentUnderLock } from '../db/deployments';
 import { archiveChange } from '../domain/lifecycle';
+import { deploymentNotFound } from '../domain/not-found';
+import { presentDeployment } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
-import { changeLockedDeployment } from './change-locked-deployment';
 
 /** Archives a deployment, one-way: it never fires again; archiving again changes nothing. */
 export const archiveDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.archive> =>
-  ({ deployment_id }, ctx) =>
-    changeLockedDeployment(deps, ctx, deployment_id, archiveChange);
+  async ({ deployment_id }, ctx) => {
+    const changed = await changeDeploymentUnderLock(deps, tenantOf(ctx), deployment_id, archiveChange);
+    if (!changed) throw deploymentNotFound(deployment_id);
+    return presentDeployment(changed.row, changed.now);
+  };

@@ -1,11 +1,17 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { changeDeploymentUnderLock } from '../db/deployments';
 import { pauseChange } from '../domain/lifecycle';
+import { deploymentNotFound } from '../domain/not-found';
+import { presentDeployment } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
-import { changeLockedDeployment } from './change-locked-deployment';
 
 /** Pauses a deployment: it stops firing until unpaused; pausing again changes nothing. */
 export const pauseDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.pause> =>
-  ({ deployment_id }, ctx) =>
-    changeLockedDeployment(deps, ctx, deployment_id, pauseChange);
+  async ({ deployment_id }, ctx) => {
+    const changed = await changeDeploymentUnderLock(deps, tenantOf(ctx), deployment_id, pauseChange);
+    if (!changed) throw deploymentNotFound(deployment_id);
+    return presentDeployment(changed.row, changed.now);
+  };

@@ -1,11 +1,17 @@
 import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { changeDeploymentUnderLock } from '../db/deployments';
 import { unpauseChange } from '../domain/lifecycle';
+import { deploymentNotFound } from '../domain/not-found';
+import { presentDeployment } from '../domain/present';
 import type { DeploymentsDeps } from '../service';
-import { changeLockedDeployment } from './change-locked-deployment';
 
 /** Unpauses a deployment: it fires again from its next occurrence; unpausing an active one changes nothing. */
 export const unpauseDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.unpause> =>
-  ({ deployment_id }, ctx) =>
-    changeLockedDeployment(deps, ctx, deployment_id, unpauseChange);
+  async ({ deployment_id }, ctx) => {
+    const changed = await changeDeploymentUnderLock(deps, tenantOf(ctx), deployment_id, unpauseChange);
+    if (!changed) throw deploymentNotFound(deployment_id);
+    return presentDeployment(changed.row, changed.now);
+  };

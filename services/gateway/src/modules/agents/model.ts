@@ -1,11 +1,10 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { agentSubjects } from '@shared/bus/subjects/catalog';
 import { AgentModelConfigParams } from '@shared/schema/agent';
-import { QueryBoolean } from '@shared/schema/common';
 import { validate } from '@shared/validation/validate';
-import { createdAtRange } from '../../domain/created-at';
 import { jsonBody, type RawBody } from '../../http/raw-body';
-import { pagedQuery, pageRoute } from '../../routing/pagination';
+import { archivableListQuery } from '../../routing/archivable-list-query';
+import { pageRoute } from '../../routing/pagination';
 import type { BodyReader } from '../../routing/route';
 
 export const AgentGetQuery = Type.Object(
@@ -13,14 +12,7 @@ export const AgentGetQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const createdAt = createdAtRange('gte', 'lte');
-
-export const agentListRoute = pageRoute({
-  endpoint: 'agents.list',
-  query: pagedQuery({ ...createdAt.query, include_archived: Type.Optional(QueryBoolean) }),
-  subject: agentSubjects.list,
-  toFilters: (q) => ({ ...createdAt.filters(q), include_archived: q.include_archived === 'true' }),
-});
+export const agentListRoute = pageRoute({ endpoint: 'agents.list', subject: agentSubjects.list, ...archivableListQuery });
 
 /**
  * An agent body. `model` is a string-or-object union, for which the shared validator can only

@@ -1,20 +1,15 @@
-import { Type } from '@sinclair/typebox';
 import { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
-import { QueryBoolean } from '@shared/schema/common';
 import { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '@shared/schema/memory-store';
-import { createdAtRange } from '../../domain/created-at';
-import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
+import { archivableListQuery } from '../../routing/archivable-list-query';
+import { pageRoute, servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
 
-const createdAt = createdAtRange('gte', 'lte');
-
 export const memoryStoreListRoute = pageRoute({
   endpoint: 'memory_stores.list',
-  query: pagedQuery({ ...createdAt.query, include_archived: Type.Optional(QueryBoolean) }),
   subject: memoryStoreSubjects.list,
-  toFilters: (q) => ({ ...createdAt.filters(q), include_archived: q.include_archived === 'true' }),
+  ...archivableListQuery,
 });
 
 /** /v1/memory_stores: memory stores sessions mount, served by the catalog service. */

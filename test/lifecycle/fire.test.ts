@@ -177,27 +177,20 @@ describe('auto-pause', () => {
     fix: () => Record<string, unknown>;
   }
   const fileIn = (file_id: string) => ({ type: 'file', file_id });
-  const memoryStore = (memory_store_id: string) => ({ resources: [{ type: 'memory_store', memory_store_id }] });
+  /** What makes and uses each kind of reference that can break both ways (archived and deleted). */
+  const vault = { make: () => createVault(api), uses: (id: string) => ({ vault_ids: [id] }) };
+  const environment = {
+    make: () => createEnvironment(api),
+    uses: (id: string) => ({ environment_id: id }),
+    fix: () => ({ environment_id: base.environment.id }),
+  };
+  const memoryStore = { make: () => createMemoryStore(api), uses: (memory_store_id: string) => ({ resources: [{ type: 'memory_store', memory_store_id }] }) };
   const breakages: Breakage[] = [
-    { kind: 'deleted vault', error: 'vault_not_found_error', make: () => createVault(api), uses: (id) => ({ vault_ids: [id] }), breakIt: (id) => remove(api, 'vault', id), fix: () => ({ vault_ids: [] }) },
-    { kind: 'archived vault', error: 'vault_archived_error', make: () => createVault(api), uses: (id) => ({ vault_ids: [id] }), breakIt: (id) => archive(api, 'vault', id), fix: () => ({ vault_ids: null }) },
+    { kind: 'deleted vault', error: 'vault_not_found_error', ...vault, breakIt: (id) => remove(api, 'vault', id), fix: () => ({ vault_ids: [] }) },
+    { kind: 'archived vault', error: 'vault_archived_error', ...vault, breakIt: (id) => archive(api, 'vault', id), fix: () => ({ vault_ids: null }) },
     { kind: 'archived agent', error: 'agent_archived_error', make: () => createAgent(api), uses: (id) => ({ agent: id }), breakIt: (id) => archive(api, 'agent', id), fix: () => ({ agent: base.agent.id }) },
-    {
-      kind: 'archived environment',
-      error: 'environment_archived_error',
-      make: () => createEnvironment(api),
-      uses: (id) => ({ environment_id: id }),
-      breakIt: (id) => archive(api, 'environment', id),
-      fix: () => ({ environment_id: base.environment.id }),
-    },
-    {
-      kind: 'deleted environment',
-      error: 'environment_not_found_error',
-      make: () => createEnvironment(api),
-      uses: (id) => ({ environment_id: id }),
-      breakIt: (id) => remove(api, 'environment', id),
-      fix: () => ({ environment_id: base.environment.id }),
-    },
+    { kind: 'archived environment', error: 'environment_archived_error', ...environment, breakIt: (id) => archive(api, 'environment', id) },
+    { kind: 'deleted environment', error: 'environment_not_found_error', ...environment, breakIt: (id) => remove(api, 'environment', id) },
     { kind: 'deleted file resource', error: 'file_not_found_error', make: () => uploadFile(api), uses: (id) => ({ resources: [fileIn(id)] }), breakIt: (id) => remove(api, 'file', id), fix: () => ({ resources: [] }) },
     {
       kind: 'deleted rubric file',
@@ -223,8 +216,8 @@ describe('auto-pause', () => {
       breakIt: (id) => remove(api, 'file', id),
       fix: () => ({ initial_events: [userMessage()] }),
     },
-    { kind: 'archived memory store', error: 'memory_store_archived_error', make: () => createMemoryStore(api), uses: memoryStore, breakIt: (id) => archive(api, 'memory_store', id), fix: () => ({ resources: null }) },
-    { kind: 'deleted memory store', error: 'session_resource_not_found_error', make: () => createMemoryStore(api), uses: memoryStore, breakIt: (id) => remove(api, 'memory_store', id), fix: () => ({ resources: [] }) },
+    { kind: 'archived memory store', error: 'memory_store_archived_error', ...memoryStore, breakIt: (id) => archive(api, 'memory_store', id), fix: () => ({ resources: null }) },
+    { kind: 'deleted memory store', error: 'session_resource_not_found_error', ...memoryStore, breakIt: (id) => remove(api, 'memory_store', id), fix: () => ({ resources: [] }) },
   ];
 
   test('each broken reference records the failed run and pauses with its error; manual runs still work while paused', async () => {

@@ -2,30 +2,24 @@
  * GET /v1/deployment_runs and /v1/sessions: every filter, exact time bounds, keyset pages
  * newest first (ties broken by id), cursor binding, and tenant isolation.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { systemContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { newId } from '@shared/ids/ids';
-import type { Tenant } from '@shared/schema/tenant';
 import { ManualClock } from '@shared/time/clock';
-import type { ApiClient } from '../support/api';
-import { createDeployment, createVault, deploymentWorld, remove, twoTenants } from '../support/fixtures';
+import { createDeployment, createVault, deploymentWorld, remove, useTwoTenantStack } from '../support/fixtures';
 import { allPages } from '../support/pages';
-import { Stack } from '../support/stack';
 import { expectError, expectOk } from '../support/expect';
 
 const clock = new ManualClock('2026-07-01T00:00:00.000Z');
-let stack: Stack;
-let api: ApiClient;
-let tenant: Tenant;
-let otherApi: ApiClient;
+const t = useTwoTenantStack({ clock, services: ['catalog', 'deployments', 'vaults'] });
 let scheduledDeployment: any;
 let brokenDeployment: any;
 /** Every run recorded, in creation order. */
 const runs: any[] = [];
 
 async function fireOnSchedule(deploymentId: string, scheduledAt: string) {
-  const reply = await stack.service('deployments').client.call(deploymentSubjects.fire, systemContext(newId('request'), tenant), {
+  const reply = await t.stack.service('deployments').client.call(deploymentSubjects.fire, systemContext(newId('request'), t.mine.tenant), {
     deployment_id: deploymentId,
     trigger: { type: 'schedule', scheduled_at: scheduledAt },
   });
@@ -34,37 +28,32 @@ async function fireOnSchedule(deploymentId: string, scheduledAt: string) {
 }
 
 beforeAll(async () => {
-  stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults'] });
-  const tenants = await twoTenants(stack);
-  ({ api, other: otherApi } = tenants);
-  tenant = tenants.mine.tenant;
-  const world = await deploymentWorld(api);
-  scheduledDeployment = await createDeployment(api, world.body({ schedule: { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' } }));
-  const vault = await createVault(api);
-  brokenDeployment = await createDeployment(api, world.body({ name: 'broken', vault_ids: [vault.id] }));
-  await remove(api, 'vault', vault.id);
+  const world = await deploymentWorld(t.api);
+  scheduledDeployment = await createDeployment(t.api, world.body({ schedule: { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' } }));
+  const vault = await createVault(t.api);
+  brokenDeployment = await createDeployment(t.api, world.body({ name: 'broken', vault_ids: [vault.id] }));
+  await remove(t.api, 'vault', vault.id);
 
   // 12 instants one second apart; at every third, three runs share the millisecond.
   for (let i = 0; i < 12; i++) {
     clock.advance(1_000);
-    runs.push(expectOk(await api('POST', `/v1/deployments/${scheduledDeployment.id}/run`)));
+    runs.push(expectOk(await t.api('POST', `/v1/deployments/${scheduledDeployment.id}/run`)));
     runs.push(await fireOnSchedule(scheduledDeployment.id, new Date(Date.parse('2026-07-01T00:05:00.000Z') + i * 300_000).toISOString()));
-    if (i % 3 === 0) runs.push(expectOk(await api('POST', `/v1/deployments/${brokenDeployment.id}/run`)));
+    if (i % 3 === 0) runs.push(expectOk(await t.api('POST', `/v1/deployments/${brokenDeployment.id}/run`)));
   }
 });
-afterAll(() => stack?.stop());
 
 /** Newest first: created_at descending, then id descending. */
 const newestFirst = (list: any[]) =>
   [...list].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
 const ids = (list: any[]) => list.map((r) => r.id);
 
-async function listRuns(query: Record<string, string>, client = api) {
+async function listRuns(query: Record<string, string>, client = t.api) {
   return expectOk(await client('GET', '/v1/deployment_runs', { query: { limit: '100', ...query } }));
 }
 
 /** Every item of every page of a list. */
-const walk = async (path: string, query: Record<string, string>) => (await allPages(api, path, query)).flat();
+const walk = async (path: string, query: Record<string, string>) => (await allPages(t.api, path, query)).flat();
 
 describe('GET /v1/deployment_runs', () => {
   test('lists every run of the tenant newest first, ties broken by id', async () => {
@@ -118,11 +107,11 @@ describe('GET /v1/deployment_runs', () => {
     const first = await listRuns({ limit: '2', trigger_type: 'manual' });
     const page = first.next_page as string;
     expect(page).toEqual(expect.any(String));
-    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'schedule', page } }), 400, 'invalid_request_error', 'invalid page cursor');
-    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '3', trigger_type: 'manual', page } }), 400, 'invalid_request_error', 'invalid page cursor');
-    expectError(await api('GET', '/v1/sessions', { query: { limit: '2', page } }), 400, 'invalid_request_error', 'invalid page cursor');
-    expectError(await otherApi('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page } }), 400, 'invalid_request_error', 'invalid page cursor');
-    expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page: page.slice(0, -2) + 'AA' } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'schedule', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployment_runs', { query: { limit: '3', trigger_type: 'manual', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/sessions', { query: { limit: '2', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.other('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployment_runs', { query: { limit: '2', trigger_type: 'manual', page: page.slice(0, -2) + 'AA' } }), 400, 'invalid_request_error', 'invalid page cursor');
   });
 
   test('invalid filter values, unknown or repeated parameters: 400 naming the parameter', async () => {
@@ -135,47 +124,47 @@ describe('GET /v1/deployment_runs', () => {
       [{ limit: '101' }, 'limit'],
       [{ status: 'paused' }, 'status'],
     ];
-    for (const [query, name] of bad) expectError(await api('GET', '/v1/deployment_runs', { query }), 400, 'invalid_request_error', name);
-    const url = new URL('/v1/deployment_runs?beta=true&has_error=true&has_error=false', stack.url);
-    const repeated = await fetch(url, { headers: { 'x-api-key': (await stack.createKey()).secret, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'managed-agents-2026-04-01' } });
+    for (const [query, name] of bad) expectError(await t.api('GET', '/v1/deployment_runs', { query }), 400, 'invalid_request_error', name);
+    const url = new URL('/v1/deployment_runs?beta=true&has_error=true&has_error=false', t.stack.url);
+    const repeated = await fetch(url, { headers: { 'x-api-key': (await t.stack.createKey()).secret, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'managed-agents-2026-04-01' } });
     expect(repeated.status).toBe(400);
-    expectError(await api('GET', '/v1/deployment_runs', { headers: { 'anthropic-beta': null } }), 400, 'invalid_request_error', 'anthropic-beta');
+    expectError(await t.api('GET', '/v1/deployment_runs', { headers: { 'anthropic-beta': null } }), 400, 'invalid_request_error', 'anthropic-beta');
   });
 
   test('GET /v1/deployment_runs/{id}; another tenant sees neither the run nor the list', async () => {
     const run = runs[1];
-    expect(expectOk(await api('GET', `/v1/deployment_runs/${run.id}`))).toEqual(run);
-    expectError(await otherApi('GET', `/v1/deployment_runs/${run.id}`), 404, 'not_found_error');
-    expectError(await api('GET', '/v1/deployment_runs/drun_missing'), 404, 'not_found_error');
-    expect((await listRuns({}, otherApi)).data).toEqual([]);
-    expect((await listRuns({ deployment_id: scheduledDeployment.id }, otherApi)).data).toEqual([]);
+    expect(expectOk(await t.api('GET', `/v1/deployment_runs/${run.id}`))).toEqual(run);
+    expectError(await t.other('GET', `/v1/deployment_runs/${run.id}`), 404, 'not_found_error');
+    expectError(await t.api('GET', '/v1/deployment_runs/drun_missing'), 404, 'not_found_error');
+    expect((await listRuns({}, t.other)).data).toEqual([]);
+    expect((await listRuns({ deployment_id: scheduledDeployment.id }, t.other)).data).toEqual([]);
   });
 });
 
 describe('GET /v1/sessions', () => {
   test('one session per successful run, newest first, filterable by deployment', async () => {
     const sessionIds = newestFirst(runs.filter((r) => r.session_id)).map((r) => r.session_id);
-    const all = expectOk(await api('GET', '/v1/sessions', { query: { limit: '100' } }));
+    const all = expectOk(await t.api('GET', '/v1/sessions', { query: { limit: '100' } }));
     expect(all.prev_page).toBeNull();
     expect(all.next_page).toBeNull();
     expect(all.data.map((s: any) => s.id).sort()).toEqual([...sessionIds].sort());
     expect(newestFirst(all.data).map((s: any) => s.id)).toEqual(all.data.map((s: any) => s.id));
     const paged = await walk('/v1/sessions', { limit: '5' });
     expect(paged.map((s) => s.id)).toEqual(all.data.map((s: any) => s.id));
-    const byDeployment = expectOk(await api('GET', '/v1/sessions', { query: { deployment_id: scheduledDeployment.id, limit: '100' } }));
+    const byDeployment = expectOk(await t.api('GET', '/v1/sessions', { query: { deployment_id: scheduledDeployment.id, limit: '100' } }));
     expect(byDeployment.data).toHaveLength(sessionIds.length);
-    expect(expectOk(await api('GET', '/v1/sessions', { query: { deployment_id: brokenDeployment.id } })).data).toEqual([]);
-    const firstPage = expectOk(await api('GET', '/v1/sessions', { query: { limit: '5' } }));
+    expect(expectOk(await t.api('GET', '/v1/sessions', { query: { deployment_id: brokenDeployment.id } })).data).toEqual([]);
+    const firstPage = expectOk(await t.api('GET', '/v1/sessions', { query: { limit: '5' } }));
     expect(firstPage).toEqual({ data: expect.any(Array), next_page: expect.any(String), prev_page: null });
   });
 
   test('GET /v1/sessions/{id}; tenant-scoped; unknown parameters refused', async () => {
     const run = runs[0];
-    const session = expectOk(await api('GET', `/v1/sessions/${run.session_id}`));
+    const session = expectOk(await t.api('GET', `/v1/sessions/${run.session_id}`));
     expect(session).toMatchObject({ type: 'session', id: run.session_id, deployment_id: scheduledDeployment.id, status: 'idle', created_at: run.created_at });
-    expectError(await otherApi('GET', `/v1/sessions/${run.session_id}`), 404, 'not_found_error');
-    expect(expectOk(await otherApi('GET', '/v1/sessions')).data).toEqual([]);
-    expectError(await api('GET', '/v1/sessions', { query: { order: 'oldest' } }), 400, 'invalid_request_error', 'order');
-    expectError(await api('GET', `/v1/sessions/${run.session_id}`, { query: { expand: '1' } }), 400, 'invalid_request_error', 'expand');
+    expectError(await t.other('GET', `/v1/sessions/${run.session_id}`), 404, 'not_found_error');
+    expect(expectOk(await t.other('GET', '/v1/sessions')).data).toEqual([]);
+    expectError(await t.api('GET', '/v1/sessions', { query: { order: 'oldest' } }), 400, 'invalid_request_error', 'order');
+    expectError(await t.api('GET', `/v1/sessions/${run.session_id}`, { query: { expand: '1' } }), 400, 'invalid_request_error', 'expand');
   });
 });

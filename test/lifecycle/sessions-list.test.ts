@@ -4,11 +4,9 @@
  * directions, cursor binding, invalid values, and the SDK's own auto-pagination.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { ManualClock } from '@shared/time/clock';
-import type { ApiClient } from '../support/api';
-import { createAgent, createAgentVersion, createDeployment, createEnvironment, createMemoryStore, twoTenants, userMessage } from '../support/fixtures';
-import { Stack } from '../support/stack';
+import { createAgent, createAgentVersion, createDeployment, createEnvironment, createMemoryStore, userMessage, useTwoTenantStack } from '../support/fixtures';
 import { expectError, expectOk } from '../support/expect';
 
 interface Made {
@@ -24,10 +22,7 @@ interface Made {
 type Query = Record<string, string | string[]>;
 
 const clock = new ManualClock('2026-08-01T00:00:00.000Z');
-let stack: Stack;
-let api: ApiClient;
-let otherApi: ApiClient;
-let apiKey: string;
+const t = useTwoTenantStack({ clock, services: ['catalog', 'deployments', 'vaults'] });
 /** Agent A has two versions (a deployment pinned to each), agent B one. */
 let agentA: any;
 let agentB: any;
@@ -40,21 +35,17 @@ let onB: any;
 const made: Made[] = [];
 
 beforeAll(async () => {
-  stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults'] });
-  const tenants = await twoTenants(stack);
-  ({ api, other: otherApi } = tenants);
-  apiKey = tenants.mine.secret;
 
-  const environment = await createEnvironment(api);
-  agentA = await createAgent(api);
-  await createAgentVersion(api, agentA);
-  agentB = await createAgent(api);
-  [storeOne, storeTwo] = [await createMemoryStore(api), await createMemoryStore(api)];
+  const environment = await createEnvironment(t.api);
+  agentA = await createAgent(t.api);
+  await createAgentVersion(t.api, agentA);
+  agentB = await createAgent(t.api);
+  [storeOne, storeTwo] = [await createMemoryStore(t.api), await createMemoryStore(t.api)];
   const store = (s: any) => ({ type: 'memory_store', memory_store_id: s.id });
   const body = (overrides: Record<string, unknown>) => ({ name: 'sessions', environment_id: environment.id, initial_events: [userMessage()], ...overrides });
-  pinnedToV1 = await createDeployment(api, body({ agent: { type: 'agent', id: agentA.id, version: 1 }, resources: [store(storeOne)] }));
-  onV2 = await createDeployment(api, body({ agent: agentA.id, resources: [store(storeOne), store(storeTwo)] }));
-  onB = await createDeployment(api, body({ agent: agentB.id }));
+  pinnedToV1 = await createDeployment(t.api, body({ agent: { type: 'agent', id: agentA.id, version: 1 }, resources: [store(storeOne)] }));
+  onV2 = await createDeployment(t.api, body({ agent: agentA.id, resources: [store(storeOne), store(storeTwo)] }));
+  onB = await createDeployment(t.api, body({ agent: agentB.id }));
   const facts = new Map([
     [pinnedToV1.id, { agent_id: agentA.id, agent_version: 1, stores: [storeOne.id] }],
     [onV2.id, { agent_id: agentA.id, agent_version: 2, stores: [storeOne.id, storeTwo.id] }],
@@ -67,16 +58,15 @@ beforeAll(async () => {
     clock.advance(1_000);
     const fired = i % 2 === 0 ? [pinnedToV1, onV2, onB, pinnedToV1] : [pinnedToV1, onV2, onB];
     for (const d of fired) {
-      const run = expectOk(await api('POST', `/v1/deployments/${d.id}/run`));
+      const run = expectOk(await t.api('POST', `/v1/deployments/${d.id}/run`));
       made.push({ id: run.session_id, created_at: run.created_at, deployment_id: d.id, ...facts.get(d.id)!, archived: false });
     }
   }
   // Nothing archives sessions yet; one is archived underneath to show the filter is honest.
   const archived = made.find((s) => s.deployment_id === onV2.id && s.created_at === '2026-08-01T00:00:03.000Z')!;
   archived.archived = true;
-  await stack.service('deployments').database.pool.query('UPDATE sessions SET archived_at = ? WHERE id = ?', [new Date('2026-08-02T00:00:00.000Z'), archived.id]);
+  await t.stack.service('deployments').database.pool.query('UPDATE sessions SET archived_at = ? WHERE id = ?', [new Date('2026-08-02T00:00:00.000Z'), archived.id]);
 });
-afterAll(() => stack?.stop());
 
 const newestFirst = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
   a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1;
@@ -88,7 +78,7 @@ function expected(keep: (s: Made) => boolean, order: 'asc' | 'desc' = 'desc', in
 }
 
 /** GET /v1/sessions; an array value repeats the parameter the SDK's way (`name[]=a&name[]=b`). */
-function list(query: Query, client = api) {
+function list(query: Query, client = t.api) {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value)) for (const v of value) search.append(`${name}[]`, v);
@@ -148,9 +138,9 @@ describe('filters', () => {
   });
 
   test('the SDK documentation\'s spelling of statuses, the parameter repeated without brackets, works too', async () => {
-    const repeated = expectOk(await api('GET', '/v1/sessions?statuses=idle&statuses=running&limit=100'));
+    const repeated = expectOk(await t.api('GET', '/v1/sessions?statuses=idle&statuses=running&limit=100'));
     expect(ids(repeated.data)).toEqual(expected(() => true));
-    const running = expectOk(await api('GET', '/v1/sessions?statuses=running'));
+    const running = expectOk(await t.api('GET', '/v1/sessions?statuses=running'));
     expect(running.data).toEqual([]);
   });
 
@@ -169,7 +159,7 @@ describe('filters', () => {
   test('another tenant sees none of them, whatever the filter', async () => {
     for (const query of [{}, { memory_store_id: storeOne.id }, { agent_id: agentA.id }, { deployment_id: onB.id, include_archived: 'true' }]) {
       expect((await page(query as Query)).data.length).toBeGreaterThan(0);
-      expect(expectOk(await list(query as Query, otherApi)).data).toEqual([]);
+      expect(expectOk(await list(query as Query, t.other)).data).toEqual([]);
     }
   });
 });
@@ -239,7 +229,7 @@ describe('cursors and validation', () => {
   test('a cursor, next or prev, only works with the filters, order and limit it was issued for', async () => {
     const query = { agent_id: agentA.id, statuses: ['idle', 'running'], order: 'asc', limit: '2' } as Query;
     const second = await page({ ...query, page: (await page(query)).next_page });
-    const invalid = async (q: Query, client = api) => expectError(await list(q, client), 400, 'invalid_request_error', 'invalid page cursor');
+    const invalid = async (q: Query, client = t.api) => expectError(await list(q, client), 400, 'invalid_request_error', 'invalid page cursor');
     for (const cursor of [second.next_page, second.prev_page]) {
       await invalid({ ...query, order: 'desc', page: cursor });
       await invalid({ ...query, statuses: ['idle'], page: cursor });
@@ -247,14 +237,14 @@ describe('cursors and validation', () => {
       await invalid({ ...query, agent_version: '1', page: cursor });
       await invalid({ ...query, include_archived: 'true', page: cursor });
       await invalid({ agent_id: agentA.id, statuses: ['idle', 'running'], limit: '2', page: cursor });
-      await invalid({ ...query, page: cursor }, otherApi);
+      await invalid({ ...query, page: cursor }, t.other);
       await invalid({ ...query, page: `${cursor.slice(0, -2)}AA` });
-      expectError(await api('GET', '/v1/deployment_runs', { query: { limit: '2', page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
+      expectError(await t.api('GET', '/v1/deployment_runs', { query: { limit: '2', page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
     }
     // The same set of statuses in another spelling is the same filter.
     const reordered = await page({ ...query, statuses: ['running', 'idle', 'idle'], page: second.next_page });
     expect(reordered.data.length).toBeGreaterThan(0);
-    const runs = expectOk(await api('GET', '/v1/deployment_runs', { query: { limit: '2' } }));
+    const runs = expectOk(await t.api('GET', '/v1/deployment_runs', { query: { limit: '2' } }));
     await invalid({ limit: '2', page: runs.next_page });
   });
 
@@ -281,7 +271,7 @@ describe('cursors and validation', () => {
       ['page=not-a-cursor', 'invalid page cursor'],
     ];
     for (const [search, name] of bad) {
-      const res = await api('GET', `/v1/sessions?${search}`);
+      const res = await t.api('GET', `/v1/sessions?${search}`);
       expect({ search, status: res.status }).toEqual({ search, status: 400 });
       expectError(res, 400, 'invalid_request_error', name);
     }
@@ -294,7 +284,7 @@ test('the SDK: filters, asc order and auto-pagination over the bidirectional cur
     requests++;
     return fetch(input, init);
   }) as typeof fetch;
-  const client = new Anthropic({ apiKey, baseURL: stack.url, maxRetries: 0, fetch: countingFetch });
+  const client = new Anthropic({ apiKey: t.mine.secret, baseURL: t.stack.url, maxRetries: 0, fetch: countingFetch });
   const params = { agent_id: agentA.id, statuses: ['idle' as const], order: 'asc' as const, limit: 2 };
   const want = expected((s) => s.agent_id === agentA.id, 'asc');
 

@@ -107,21 +107,34 @@ export interface DeploymentStack {
 }
 
 /**
- * A DeploymentStack for the whole test file: started in beforeAll, stopped in afterAll. The
- * returned object is empty until then, so read its fields inside tests and hooks (or in
- * closures they call), never at module load. The file's own beforeAll hooks, registered
+ * Starts what `start` builds in beforeAll and stops its stack in afterAll, for the whole test
+ * file. The returned object is empty until then, so read its fields inside tests and hooks (or
+ * in closures they call), never at module load. The file's own beforeAll hooks, registered
  * after this call, run after the stack is up.
  */
-export function useDeploymentStack(options: StackOptions = {}): DeploymentStack {
-  const started = {} as DeploymentStack;
+function useStarted<T extends { stack: Stack }>(start: () => Promise<T>): T {
+  const started = {} as T;
   beforeAll(async () => {
-    const stack = await Stack.start(options);
-    const api = apiClient(stack.url, (await stack.createKey()).secret);
-    Object.assign(started, { stack, api, world: await deploymentWorld(api) });
+    Object.assign(started, await start());
   });
   afterAll(() => started.stack?.stop());
   return started;
 }
+
+/** A DeploymentStack for the whole test file (see useStarted). */
+export const useDeploymentStack = (options: StackOptions = {}): DeploymentStack =>
+  useStarted(async () => {
+    const stack = await Stack.start(options);
+    const api = apiClient(stack.url, (await stack.createKey()).secret);
+    return { stack, api, world: await deploymentWorld(api) };
+  });
+
+/** A stack and twoTenants in it, for the whole test file (see useStarted). */
+export const useTwoTenantStack = (options: StackOptions = {}) =>
+  useStarted(async () => {
+    const stack = await Stack.start(options);
+    return { stack, ...(await twoTenants(stack)) };
+  });
 
 export async function createDeployment(api: ApiClient, body: Record<string, unknown>) {
   return expectOk(await api('POST', '/v1/deployments', { body }), 'creating deployment');

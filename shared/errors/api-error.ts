@@ -54,6 +54,15 @@ export class ApiError extends Error {
 export const invalidRequest = (message: string, status = 400) =>
   new ApiError('invalid_request_error', message, { status });
 export const notFound = (message = 'Not found') => new ApiError('not_found_error', message);
+
+/**
+ * What was looked up, or the error `missing` makes when nothing was found: the one spelling of
+ * "load it or answer 404" (`found(await findVault(...), () => vaultNotFound(id))`).
+ */
+export function found<T>(value: T | null | undefined, missing: () => ApiError): T {
+  if (value === null || value === undefined) throw missing();
+  return value;
+}
 export const conflict = (message: string) => new ApiError('invalid_request_error', message, { status: 409 });
 export const authenticationFailed = (message = 'Authentication error') =>
   new ApiError('authentication_error', message);

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { environmentEvents } from '@shared/schema/environment';
 import { archiveOwnedRow } from '../db/archive-and-delete';
@@ -14,7 +15,5 @@ export const archiveEnvironment =
   (deps: CatalogDeps): Handler<S> =>
   async ({ environment_id: id }, ctx) => {
     const announce = { event: environmentEvents.archived, data: { environment_id: id } };
-    const row = await archiveOwnedRow(deps, environments, tenantOf(ctx), id, announce);
-    if (!row) throw environmentNotFound(id);
-    return presentEnvironment(row);
+    return presentEnvironment(found(await archiveOwnedRow(deps, environments, tenantOf(ctx), id, announce), () => environmentNotFound(id)));
   };

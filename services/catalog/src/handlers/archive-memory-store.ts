@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { memoryStoreEvents } from '@shared/schema/memory-store';
 import { archiveOwnedRow } from '../db/archive-and-delete';
@@ -14,7 +15,5 @@ export const archiveMemoryStore =
   (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id }, ctx) => {
     const announce = { event: memoryStoreEvents.archived, data: { memory_store_id: id } };
-    const row = await archiveOwnedRow(deps, memoryStores, tenantOf(ctx), id, announce);
-    if (!row) throw memoryStoreNotFound(id);
-    return presentMemoryStore(row);
+    return presentMemoryStore(found(await archiveOwnedRow(deps, memoryStores, tenantOf(ctx), id, announce), () => memoryStoreNotFound(id)));
   };

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { findFile, readFileContent } from '../db/files';
 import { fileNotFound } from '../domain/not-found';
@@ -9,8 +10,7 @@ type S = typeof fileSubjects.download;
 export const downloadFile =
   (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
-    const row = await findFile(deps.db, tenantOf(ctx), id);
-    if (!row) throw fileNotFound(id);
+    const row = found(await findFile(deps.db, tenantOf(ctx), id), () => fileNotFound(id));
     const content = await readFileContent(deps.db, row);
     return { filename: row.filename, mime_type: row.mimeType, content_base64: content.toString('base64') };
   };

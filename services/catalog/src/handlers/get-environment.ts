@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { findEnvironment } from '../db/environments';
 import { environmentNotFound } from '../domain/not-found';
@@ -10,7 +11,5 @@ type S = typeof environmentSubjects.get;
 export const getEnvironment =
   (deps: CatalogDeps): Handler<S> =>
   async ({ environment_id: id }, ctx) => {
-    const row = await findEnvironment(deps.db, tenantOf(ctx), id);
-    if (!row) throw environmentNotFound(id);
-    return presentEnvironment(row);
+    return presentEnvironment(found(await findEnvironment(deps.db, tenantOf(ctx), id), () => environmentNotFound(id)));
   };

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { findFile } from '../db/files';
 import { fileNotFound } from '../domain/not-found';
@@ -10,7 +11,5 @@ type S = typeof fileSubjects.get;
 export const getFile =
   (deps: CatalogDeps): Handler<S> =>
   async ({ file_id: id }, ctx) => {
-    const row = await findFile(deps.db, tenantOf(ctx), id);
-    if (!row) throw fileNotFound(id);
-    return presentFile(row);
+    return presentFile(found(await findFile(deps.db, tenantOf(ctx), id), () => fileNotFound(id)));
   };

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { findMemoryStore } from '../db/memory-stores';
 import { memoryStoreNotFound } from '../domain/not-found';
@@ -10,7 +11,5 @@ type S = typeof memoryStoreSubjects.get;
 export const getMemoryStore =
   (deps: CatalogDeps): Handler<S> =>
   async ({ memory_store_id: id }, ctx) => {
-    const row = await findMemoryStore(deps.db, tenantOf(ctx), id);
-    if (!row) throw memoryStoreNotFound(id);
-    return presentMemoryStore(row);
+    return presentMemoryStore(found(await findMemoryStore(deps.db, tenantOf(ctx), id), () => memoryStoreNotFound(id)));
   };

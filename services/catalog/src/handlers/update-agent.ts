@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { findAgent, insertAgentVersion } from '../db/agents';
@@ -17,8 +18,7 @@ export const updateAgent =
     const tenant = tenantOf(ctx);
     await deps.db.transaction(async (tx) => {
       // The lock on the agent row makes concurrent updates of one agent run one after another.
-      const agent = await findOwnedRow(tx, agents, tenant, id, { lock: true });
-      if (!agent) throw agentNotFound(id);
+      const agent = found(await findOwnedRow(tx, agents, tenant, id, { lock: true }), () => agentNotFound(id));
       checkAgentUpdatable(agent, patch.version);
       const current = await findAgent(tx, tenant, id);
       const before = definitionOf(current!.version);
@@ -27,7 +27,6 @@ export const updateAgent =
         await insertAgentVersion(tx, id, agent.latestVersion + 1, after, deps.clock.now());
       }
     });
-    const updated = await findAgent(deps.db, tenant, id);
-    if (!updated) throw agentNotFound(id);
+    const updated = found(await findAgent(deps.db, tenant, id), () => agentNotFound(id));
     return presentAgent(updated.agent, updated.version);
   };

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { findEnvironment, updateEnvironment as updateEnvironmentRow } from '../db/environments';
 import { applyEnvironmentUpdate } from '../domain/environment';
@@ -14,8 +15,7 @@ export const updateEnvironment =
   async ({ environment_id: id, update: patch }, ctx) => {
     const tenant = tenantOf(ctx);
     const row = await deps.db.transaction(async (tx) => {
-      const current = await findEnvironment(tx, tenant, id, { lock: true });
-      if (!current) throw environmentNotFound(id);
+      const current = found(await findEnvironment(tx, tenant, id, { lock: true }), () => environmentNotFound(id));
       const next = applyEnvironmentUpdate(current, patch, deps.clock.now());
       await updateEnvironmentRow(tx, id, next);
       return next;

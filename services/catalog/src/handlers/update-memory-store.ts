@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { findMemoryStore, updateMemoryStore as updateMemoryStoreRow } from '../db/memory-stores';
 import { applyMemoryStoreUpdate } from '../domain/memory-store';
@@ -14,8 +15,7 @@ export const updateMemoryStore =
   async ({ memory_store_id: id, update: patch }, ctx) => {
     const tenant = tenantOf(ctx);
     const row = await deps.db.transaction(async (tx) => {
-      const current = await findMemoryStore(tx, tenant, id, { lock: true });
-      if (!current) throw memoryStoreNotFound(id);
+      const current = found(await findMemoryStore(tx, tenant, id, { lock: true }), () => memoryStoreNotFound(id));
       const next = applyMemoryStoreUpdate(current, patch, deps.clock.now());
       await updateMemoryStoreRow(tx, id, next);
       return next;

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { changeDeploymentUnderLock } from '../db/deployments';
 import { archiveChange } from '../domain/lifecycle';
@@ -11,7 +12,6 @@ import type { DeploymentsDeps } from '../service';
 export const archiveDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.archive> =>
   async ({ deployment_id }, ctx) => {
-    const changed = await changeDeploymentUnderLock(deps, tenantOf(ctx), deployment_id, archiveChange);
-    if (!changed) throw deploymentNotFound(deployment_id);
+    const changed = found(await changeDeploymentUnderLock(deps, tenantOf(ctx), deployment_id, archiveChange), () => deploymentNotFound(deployment_id));
     return presentDeployment(changed.row, changed.now);
   };

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { findDeployment } from '../db/deployments';
 import { deploymentNotFound } from '../domain/not-found';
@@ -9,7 +10,6 @@ import type { DeploymentsDeps } from '../service';
 export const getDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.get> =>
   async ({ deployment_id }, ctx) => {
-    const row = await findDeployment(deps.db, tenantOf(ctx), deployment_id);
-    if (!row) throw deploymentNotFound(deployment_id);
+    const row = found(await findDeployment(deps.db, tenantOf(ctx), deployment_id), () => deploymentNotFound(deployment_id));
     return presentDeployment(row, deps.clock.now());
   };

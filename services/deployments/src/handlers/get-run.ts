@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
 import { findRun } from '../db/runs';
 import { deploymentRunNotFound } from '../domain/not-found';
@@ -10,7 +11,5 @@ import type { DeploymentsDeps } from '../service';
 export const getRun =
   (deps: DeploymentsDeps): Handler<typeof deploymentRunSubjects.get> =>
   async ({ deployment_run_id }, ctx) => {
-    const row = await findRun(deps.db, tenantOf(ctx), deployment_run_id);
-    if (!row) throw deploymentRunNotFound(deployment_run_id);
-    return presentDeploymentRun(row);
+    return presentDeploymentRun(found(await findRun(deps.db, tenantOf(ctx), deployment_run_id), () => deploymentRunNotFound(deployment_run_id)));
   };

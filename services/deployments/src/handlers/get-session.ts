@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { findSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
@@ -10,7 +11,5 @@ import type { DeploymentsDeps } from '../service';
 export const getSession =
   (deps: DeploymentsDeps): Handler<typeof sessionSubjects.get> =>
   async ({ session_id }, ctx) => {
-    const row = await findSession(deps.db, tenantOf(ctx), session_id);
-    if (!row) throw sessionNotFound(session_id);
-    return presentSession(row);
+    return presentSession(found(await findSession(deps.db, tenantOf(ctx), session_id), () => sessionNotFound(session_id)));
   };

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { changeDeploymentUnderLock } from '../db/deployments';
 import { unpauseChange } from '../domain/lifecycle';
@@ -11,7 +12,6 @@ import type { DeploymentsDeps } from '../service';
 export const unpauseDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.unpause> =>
   async ({ deployment_id }, ctx) => {
-    const changed = await changeDeploymentUnderLock(deps, tenantOf(ctx), deployment_id, unpauseChange);
-    if (!changed) throw deploymentNotFound(deployment_id);
+    const changed = found(await changeDeploymentUnderLock(deps, tenantOf(ctx), deployment_id, unpauseChange), () => deploymentNotFound(deployment_id));
     return presentDeployment(changed.row, changed.now);
   };

@@ -1,7 +1,7 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import { conflict } from '@shared/errors/api-error';
+import { conflict, found } from '@shared/errors/api-error';
 import type { Deployment, DeploymentUpdateRequest } from '@shared/schema/deployment';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import type { Tenant } from '@shared/schema/tenant';
@@ -50,8 +50,7 @@ async function tryUpdate(
   id: string,
   update: DeploymentUpdateRequest,
 ): Promise<Deployment | null> {
-  const row = await findDeployment(deps.db, tenant, id);
-  if (!row) throw deploymentNotFound(id);
+  const row = found(await findDeployment(deps.db, tenant, id), () => deploymentNotFound(id));
   if (row.archivedAt) throw archivedRefusal(id, 'updated');
   const plan = planDeploymentUpdate(row, update, deps.repositoryUrls);
   const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { findVault, updateVault } from '../db/vaults';
 import { presentVault } from '../domain/present';
@@ -14,8 +15,7 @@ export const archiveVault =
   async ({ vault_id }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {
-      const row = await findVault(tx, tenant, vault_id, { lock: true });
-      if (!row) throw vaultNotFound(vault_id);
+      const row = found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
       if (row.archivedAt) return presentVault(row);
       const now = deps.clock.now();
       await updateVault(tx, vault_id, { archivedAt: now, updatedAt: now });

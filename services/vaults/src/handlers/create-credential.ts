@@ -2,7 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { unwrapDataKey } from '@shared/crypto/envelope';
-import { conflict, invalidRequest } from '@shared/errors/api-error';
+import { conflict, found, invalidRequest } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
 import { activeCredentialWithTarget, insertCredential } from '../db/credentials';
 import { findVault } from '../db/vaults';
@@ -27,8 +27,7 @@ export const createCredential =
     const auth = prepareAuth(credential.auth, now);
     const metadata = credential.metadata ?? {};
     return deps.db.transaction(async (tx) => {
-      const vault = await findVault(tx, tenant, vault_id, { lock: true });
-      if (!vault) throw vaultNotFound(vault_id);
+      const vault = found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
       if (vault.archivedAt) throw invalidRequest(`vault ${vault_id} is archived; it takes no new credentials`);
       if (await activeCredentialWithTarget(tx, vault_id, auth.target)) {
         throw conflict(`vault ${vault_id} already has an active credential for ${describeTarget(auth.target)}`);

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import { recordEvent } from '@shared/bus/outbox';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { vaultEvents } from '@shared/schema/vault';
@@ -22,8 +23,7 @@ export const deleteVault =
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
     await deps.db.transaction(async (tx) => {
-      const row = await findVault(tx, tenant, vault_id, { lock: true });
-      if (!row) throw vaultNotFound(vault_id);
+      const row = found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
       await deleteCredentialsOfVault(tx, vault_id);
       await deleteVaultRow(tx, vault_id);
       await recordEvent(tx, outbox, vaultEvents.deleted, tenant, { vault_id, deleted_at: now.toISOString() }, now);

@@ -1,5 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
+import { found } from '@shared/errors/api-error';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { findVault } from '../db/vaults';
 import { presentVault } from '../domain/present';
@@ -11,7 +12,5 @@ type S = typeof vaultSubjects.get;
 export const getVault =
   (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id }, ctx) => {
-    const row = await findVault(deps.db, tenantOf(ctx), vault_id);
-    if (!row) throw vaultNotFound(vault_id);
-    return presentVault(row);
+    return presentVault(found(await findVault(deps.db, tenantOf(ctx), vault_id), () => vaultNotFound(vault_id)));
   };

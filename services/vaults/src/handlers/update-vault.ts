@@ -1,7 +1,7 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
-import { invalidRequest } from '@shared/errors/api-error';
+import { found, invalidRequest } from '@shared/errors/api-error';
 import { findVault, updateVault as updateVaultRow } from '../db/vaults';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentVault } from '../domain/present';
@@ -16,8 +16,7 @@ export const updateVault =
   async ({ vault_id, update }, ctx) => {
     const tenant = tenantOf(ctx);
     return deps.db.transaction(async (tx) => {
-      const row = await findVault(tx, tenant, vault_id, { lock: true });
-      if (!row) throw vaultNotFound(vault_id);
+      const row = found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
       if (row.archivedAt) throw invalidRequest(`vault ${vault_id} is archived and cannot be changed`);
       const next = {
         ...row,

@@ -55,22 +55,20 @@ function describe(error: ValueError): string {
       return describeUnion(s);
     case ValueErrorType.StringPattern:
       return typeof s.description === 'string' ? s.description : `must match ${s.pattern}`;
-    case ValueErrorType.Integer:
-      return 'must be an integer';
-    case ValueErrorType.String:
-      return 'must be a string';
-    case ValueErrorType.Boolean:
-      return 'must be a boolean';
-    case ValueErrorType.Object:
-      return 'must be an object';
-    case ValueErrorType.Array:
-      return 'must be an array';
-    case ValueErrorType.Null:
-      return 'must be null';
     default:
-      return error.message.replace(/^Expected/, 'expected');
+      return WRONG_TYPE[error.type] ?? error.message.replace(/^Expected/, 'expected');
   }
 }
+
+/** A value of the wrong JSON type, said the same way for every field. */
+const WRONG_TYPE: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.Integer]: 'must be an integer',
+  [ValueErrorType.String]: 'must be a string',
+  [ValueErrorType.Boolean]: 'must be a boolean',
+  [ValueErrorType.Object]: 'must be an object',
+  [ValueErrorType.Array]: 'must be an array',
+  [ValueErrorType.Null]: 'must be null',
+};
 
 function describeUnion(schema: Record<string, unknown>): string {
   const variants = (schema.anyOf as Array<Record<string, unknown>> | undefined) ?? [];

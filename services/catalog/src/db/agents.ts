@@ -6,7 +6,7 @@ import type { AgentListFilters } from '@shared/schema/agent';
 import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
 import type { AgentDefinition } from '../domain/agent-definition';
-import { listFilters } from './list-filters';
+import { archivableListConditions } from '@shared/db/list-filters';
 import { agents, agentVersions, type AgentRow, type AgentVersionRow } from './schema';
 
 /** An agent with one of its versions: what every read of an agent answers with. */
@@ -86,7 +86,7 @@ export function listAgentPage<T>(
       .select()
       .from(agents)
       .innerJoin(agentVersions, and(eq(agentVersions.agentId, agents.id), eq(agentVersions.version, agents.latestVersion)))
-      .where(and(ownedBy(agents, tenant), ...listFilters(agents, request.filters), keysetAfter(agents, from)))
+      .where(and(ownedBy(agents, tenant), ...archivableListConditions(agents, request.filters), keysetAfter(agents, from)))
       .orderBy(...newestFirst(agents))
       .limit(count);
     return rows.map((r) => ({ agent: r.agents, version: r.agent_versions, id: r.agents.id, createdAt: r.agents.createdAt }));

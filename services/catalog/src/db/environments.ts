@@ -6,7 +6,7 @@ import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
 import type { EnvironmentListFilters } from '@shared/schema/environment';
 import type { Tenant } from '@shared/schema/tenant';
-import { listFilters } from './list-filters';
+import { archivableListConditions } from '@shared/db/list-filters';
 import { environments, type EnvironmentRow } from './schema';
 
 export const findEnvironment = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions) =>
@@ -34,4 +34,4 @@ export const listEnvironmentPage = <T>(
   tenant: Tenant,
   request: { filters: EnvironmentListFilters; limit: number; after: PagePosition | null },
   present: (row: EnvironmentRow) => T,
-) => readNewestFirstPage(db, environments, [ownedBy(environments, tenant), ...listFilters(environments, request.filters)], request, present);
+) => readNewestFirstPage(db, environments, [ownedBy(environments, tenant), ...archivableListConditions(environments, request.filters)], request, present);

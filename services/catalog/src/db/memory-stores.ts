@@ -6,7 +6,7 @@ import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
 import type { MemoryStoreListFilters } from '@shared/schema/memory-store';
 import type { Tenant } from '@shared/schema/tenant';
-import { listFilters } from './list-filters';
+import { archivableListConditions } from '@shared/db/list-filters';
 import { memoryStores, type MemoryStoreRow } from './schema';
 
 export const findMemoryStore = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions) =>
@@ -33,4 +33,4 @@ export const listMemoryStorePage = <T>(
   tenant: Tenant,
   request: { filters: MemoryStoreListFilters; limit: number; after: PagePosition | null },
   present: (row: MemoryStoreRow) => T,
-) => readNewestFirstPage(db, memoryStores, [ownedBy(memoryStores, tenant), ...listFilters(memoryStores, request.filters)], request, present);
+) => readNewestFirstPage(db, memoryStores, [ownedBy(memoryStores, tenant), ...archivableListConditions(memoryStores, request.filters)], request, present);

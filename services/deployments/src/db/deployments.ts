@@ -1,4 +1,5 @@
-import { and, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
+import { archivedConditions, createdAtConditions } from '@shared/db/list-filters';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { recordEvent } from '@shared/bus/outbox';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
@@ -68,12 +69,10 @@ export function deploymentPageQuery(
   count: number,
   after: PagePosition | null,
 ) {
-  const conditions: SQL[] = [ownedBy(deployments, tenant)];
-  if (!filters.include_archived) conditions.push(isNull(deployments.archivedAt));
+  const conditions: SQL[] = [ownedBy(deployments, tenant), ...archivedConditions(deployments.archivedAt, filters.include_archived)];
   if (filters.status !== undefined) conditions.push(eq(deployments.status, filters.status));
   if (filters.agent_id !== undefined) conditions.push(eq(deployments.agentId, filters.agent_id));
-  if (filters.created_at_gte !== undefined) conditions.push(gte(deployments.createdAt, new Date(filters.created_at_gte)));
-  if (filters.created_at_lte !== undefined) conditions.push(lte(deployments.createdAt, new Date(filters.created_at_lte)));
+  conditions.push(...createdAtConditions(deployments.createdAt, filters));
   const position = keysetAfter(deployments, after);
   if (position) conditions.push(position);
   return db

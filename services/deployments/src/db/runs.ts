@@ -1,4 +1,5 @@
-import { and, eq, gt, gte, isNotNull, isNull, lt, lte, type SQL } from 'drizzle-orm';
+import { createdAtConditions } from '@shared/db/list-filters';
+import { and, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { recordEvent } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
@@ -39,10 +40,7 @@ export function listRunPage<T>(
   if (filters.deployment_id !== undefined) conditions.push(eq(t.deploymentId, filters.deployment_id));
   if (filters.trigger_type !== undefined) conditions.push(eq(t.triggerType, filters.trigger_type));
   if (filters.has_error !== undefined) conditions.push(filters.has_error ? isNotNull(t.errorType) : isNull(t.errorType));
-  if (filters.created_at_gt !== undefined) conditions.push(gt(t.createdAt, new Date(filters.created_at_gt)));
-  if (filters.created_at_gte !== undefined) conditions.push(gte(t.createdAt, new Date(filters.created_at_gte)));
-  if (filters.created_at_lt !== undefined) conditions.push(lt(t.createdAt, new Date(filters.created_at_lt)));
-  if (filters.created_at_lte !== undefined) conditions.push(lte(t.createdAt, new Date(filters.created_at_lte)));
+  conditions.push(...createdAtConditions(t.createdAt, filters));
   const index = filters.deployment_id !== undefined ? RUN_LIST_INDEXES.deployment : RUN_LIST_INDEXES.all;
   const readChunk = (from: PagePosition | null, count: number) =>
     db

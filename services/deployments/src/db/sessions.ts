@@ -1,4 +1,5 @@
-import { and, eq, gt, gte, inArray, isNull, lt, lte, type SQL } from 'drizzle-orm';
+import { archivedConditions, createdAtConditions } from '@shared/db/list-filters';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
@@ -70,11 +71,8 @@ function filterConditions(tenant: Tenant, filters: SessionListFilters, created: 
   if (filters.statuses !== undefined) {
     conditions.push(filters.statuses.length === 1 ? eq(t.status, filters.statuses[0]) : inArray(t.status, filters.statuses));
   }
-  if (!filters.include_archived) conditions.push(isNull(t.archivedAt));
-  if (filters.created_at_gt !== undefined) conditions.push(gt(created, new Date(filters.created_at_gt)));
-  if (filters.created_at_gte !== undefined) conditions.push(gte(created, new Date(filters.created_at_gte)));
-  if (filters.created_at_lt !== undefined) conditions.push(lt(created, new Date(filters.created_at_lt)));
-  if (filters.created_at_lte !== undefined) conditions.push(lte(created, new Date(filters.created_at_lte)));
+  conditions.push(...archivedConditions(t.archivedAt, filters.include_archived));
+  conditions.push(...createdAtConditions(created, filters));
   return conditions;
 }
 

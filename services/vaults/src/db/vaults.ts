@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { archivedConditions } from '@shared/db/list-filters';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
@@ -34,8 +35,8 @@ export const listVaultPage = <T>(
   request: { filters: VaultListFilters; after: PagePosition | null; limit: number },
   present: (row: VaultRow) => T,
 ) => {
-  const archived = request.filters.include_archived ? undefined : isNull(vaults.archivedAt);
-  return readNewestFirstPage(db, vaults, [ownedBy(vaults, tenant), archived], request, present);
+  const archived = archivedConditions(vaults.archivedAt, request.filters.include_archived);
+  return readNewestFirstPage(db, vaults, [ownedBy(vaults, tenant), ...archived], request, present);
 };
 
 export async function insertVault(db: Executor, row: VaultRow): Promise<void> {

@@ -1,0 +1,34 @@
+import { gt, gte, isNull, lt, lte, type SQL } from 'drizzle-orm';
+import type { MySqlColumn } from 'drizzle-orm/mysql-core';
+
+/** The creation-time bounds a list may take (shared/schema/common.ts `CreatedAtBounds`). */
+export interface CreatedAtFilters {
+  created_at_gt?: string;
+  created_at_gte?: string;
+  created_at_lt?: string;
+  created_at_lte?: string;
+}
+
+/**
+ * A list's creation-time bounds as conditions on `column` (the column its keyset reads):
+ * `gt`/`lt` exclusive, `gte`/`lte` inclusive; an absent bound adds nothing.
+ */
+export function createdAtConditions(column: MySqlColumn, filters: CreatedAtFilters): SQL[] {
+  const bounds: Array<[string | undefined, typeof gt]> = [
+    [filters.created_at_gt, gt],
+    [filters.created_at_gte, gte],
+    [filters.created_at_lt, lt],
+    [filters.created_at_lte, lte],
+  ];
+  return bounds.filter(([at]) => at !== undefined).map(([at, compare]) => compare(column, new Date(at!)));
+}
+
+/** Archived rows are left out of a list unless it asks for them (`include_archived`). */
+export const archivedConditions = (archivedAt: MySqlColumn, includeArchived: boolean): SQL[] =>
+  includeArchived ? [] : [isNull(archivedAt)];
+
+/** The filters every archivable list shares: creation-time bounds and `include_archived`. */
+export const archivableListConditions = (
+  table: { createdAt: MySqlColumn; archivedAt: MySqlColumn },
+  filters: CreatedAtFilters & { include_archived: boolean },
+): SQL[] => [...createdAtConditions(table.createdAt, filters), ...archivedConditions(table.archivedAt, filters.include_archived)];

@@ -59,6 +59,13 @@ export const LIST_READ_CHUNK = 20;
  */
 export type KeysetChunkReader<R> = (from: PagePosition | null, count: number) => Promise<R[]>;
 
+/** What every forward list asks its db function for: its filters, a page size, and where to start. */
+export interface PageRequest<F> {
+  filters: F;
+  limit: number;
+  after: PagePosition | null;
+}
+
 /** A page as read: its items in reading order, where they start and end, and whether rows follow. */
 export interface PageRead<T> {
   data: T[];

@@ -1,3 +1,4 @@
+import type { PageRequest } from '@shared/db/keyset-page';
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '@shared/db/executor';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
@@ -78,7 +79,7 @@ export async function insertAgentVersion(
 export function listAgentPage<T>(
   db: Executor,
   tenant: Tenant,
-  request: { filters: AgentListFilters; limit: number; after: PagePosition | null },
+  request: PageRequest<AgentListFilters>,
   present: (found: AgentAtVersion) => T,
 ) {
   const readChunk = async (from: PagePosition | null, count: number) => {

@@ -1,9 +1,9 @@
+import type { PageRequest } from '@shared/db/keyset-page';
 import { eq } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
 import { ownedBy } from '@shared/db/owned-by';
-import type { PagePosition } from '@shared/schema/common';
 import type { EnvironmentListFilters } from '@shared/schema/environment';
 import type { Tenant } from '@shared/schema/tenant';
 import { archivableListConditions } from '@shared/db/list-filters';
@@ -32,6 +32,6 @@ export async function deleteEnvironment(tx: Executor, id: string): Promise<void>
 export const listEnvironmentPage = <T>(
   db: Executor,
   tenant: Tenant,
-  request: { filters: EnvironmentListFilters; limit: number; after: PagePosition | null },
+  request: PageRequest<EnvironmentListFilters>,
   present: (row: EnvironmentRow) => T,
 ) => readNewestFirstPage(db, environments, [ownedBy(environments, tenant), ...archivableListConditions(environments, request.filters)], request, present);

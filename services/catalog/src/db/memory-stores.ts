@@ -1,9 +1,9 @@
+import type { PageRequest } from '@shared/db/keyset-page';
 import { eq } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
 import { ownedBy } from '@shared/db/owned-by';
-import type { PagePosition } from '@shared/schema/common';
 import type { MemoryStoreListFilters } from '@shared/schema/memory-store';
 import type { Tenant } from '@shared/schema/tenant';
 import { archivableListConditions } from '@shared/db/list-filters';
@@ -31,6 +31,6 @@ export async function deleteMemoryStore(tx: Executor, id: string): Promise<void>
 export const listMemoryStorePage = <T>(
   db: Executor,
   tenant: Tenant,
-  request: { filters: MemoryStoreListFilters; limit: number; after: PagePosition | null },
+  request: PageRequest<MemoryStoreListFilters>,
   present: (row: MemoryStoreRow) => T,
 ) => readNewestFirstPage(db, memoryStores, [ownedBy(memoryStores, tenant), ...archivableListConditions(memoryStores, request.filters)], request, present);

@@ -1,3 +1,4 @@
+import type { PageRequest } from '@shared/db/keyset-page';
 import { archivedConditions, createdAtConditions } from '@shared/db/list-filters';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { recordEvent } from '@shared/bus/outbox';
@@ -53,9 +54,7 @@ function listIndexFor(filters: DeploymentListFilters): string {
 export function listDeploymentPage<T>(
   db: Executor,
   tenant: Tenant,
-  filters: DeploymentListFilters,
-  limit: number,
-  after: PagePosition | null,
+  { filters, limit, after }: PageRequest<DeploymentListFilters>,
   present: (row: DeploymentRow) => T,
 ): Promise<{ data: T[]; next: PagePosition | null }> {
   return readPage((from, count) => deploymentPageQuery(db, tenant, filters, count, from), after, limit, present);

@@ -1,3 +1,4 @@
+import type { PageRequest } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
 import { and, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { recordEvent } from '@shared/bus/outbox';
@@ -30,9 +31,7 @@ export const findRun = (db: Executor, tenant: Tenant, id: string): Promise<Deplo
 export function listRunPage<T>(
   db: Executor,
   tenant: Tenant,
-  filters: DeploymentRunListFilters,
-  limit: number,
-  position: PagePosition | null,
+  { filters, limit, after: position }: PageRequest<DeploymentRunListFilters>,
   present: (row: DeploymentRunRow) => T,
 ): Promise<{ data: T[]; next: PagePosition | null }> {
   const t = deploymentRuns;

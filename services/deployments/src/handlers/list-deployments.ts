@@ -10,5 +10,5 @@ export const listDeployments =
   async (request, ctx) => {
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
-    return listDeploymentPage(deps.db, tenant, request.filters, request.limit, request.after, (row) => presentDeployment(row, now));
+    return listDeploymentPage(deps.db, tenant, request, (row) => presentDeployment(row, now));
   };

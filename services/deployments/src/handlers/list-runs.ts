@@ -8,4 +8,4 @@ import type { DeploymentsDeps } from '../service';
 export const listRuns =
   (deps: DeploymentsDeps): Handler<typeof deploymentRunSubjects.list> =>
   async (request, ctx) =>
-    listRunPage(deps.db, tenantOf(ctx), request.filters, request.limit, request.after, presentDeploymentRun);
+    listRunPage(deps.db, tenantOf(ctx), request, presentDeploymentRun);

@@ -1,7 +1,7 @@
+import type { PageRequest } from '@shared/db/keyset-page';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
-import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
 import type { CredentialListFilters } from '@shared/schema/vault-credential';
 import { vaultCredentials, type VaultCredentialRow, type VaultRow } from './schema';
@@ -36,7 +36,7 @@ export async function findVaultCredential(
 /** One page of a vault's credentials, newest first. */
 export const listCredentialPage = <T>(
   db: Executor,
-  request: { filters: CredentialListFilters; after: PagePosition | null; limit: number },
+  request: PageRequest<CredentialListFilters>,
   present: (row: VaultCredentialRow) => T,
 ) => {
   const inVault = eq(vaultCredentials.vaultId, request.filters.vault_id);

@@ -1,10 +1,10 @@
+import type { PageRequest } from '@shared/db/keyset-page';
 import { archivedConditions } from '@shared/db/list-filters';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
 import { ownedBy } from '@shared/db/owned-by';
-import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
 import type { VaultListFilters } from '@shared/schema/vault';
 import { vaults, type VaultRow } from './schema';
@@ -32,7 +32,7 @@ export async function findVaultStates(db: Executor, tenant: Tenant, ids: string[
 export const listVaultPage = <T>(
   db: Executor,
   tenant: Tenant,
-  request: { filters: VaultListFilters; after: PagePosition | null; limit: number },
+  request: PageRequest<VaultListFilters>,
   present: (row: VaultRow) => T,
 ) => {
   const archived = archivedConditions(vaults.archivedAt, request.filters.include_archived);

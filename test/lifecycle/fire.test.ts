@@ -1,5 +1,5 @@
 /**
- * The fire path for real: the scheduler's engine (ticked by hand on a ManualClock) fires
+ * The fire path for real: the scheduler's due-schedule rounds (run by hand on a ManualClock) fire
  * through the bus into the deployments service, which re-checks references, creates sessions,
  * records runs, announces sessions on JetStream and auto-pauses broken deployments.
  */

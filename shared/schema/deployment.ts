@@ -1,4 +1,4 @@
-import { Type, type Static, type TNull, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
+import { Type, type Static, type TNull, type TSchema, type TUnion } from '@sinclair/typebox';
 import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 import { IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';

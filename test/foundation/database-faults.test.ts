@@ -43,7 +43,7 @@ beforeAll(async () => {
   const target = new URL(infra.mysqlUrl);
   proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 3306) });
   stack = await Stack.start({ services: ['catalog', 'vaults', 'scheduler'] });
-  // The deployments service reaches MariaDB only through the relay; everything else directly.
+  // The deployments service reaches MariaDB only through the TCP proxy; everything else directly.
   deployments = await startDeployments(
     loadDeploymentsConfig({ ...stack.env('deployments'), MYSQL_URL: proxy.rewrite(infra.mysqlUrl), HEALTH_HOST: '127.0.0.1' }),
     { clock: stack.clock },

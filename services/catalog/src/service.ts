@@ -35,7 +35,7 @@ import { updateEnvironment } from './handlers/update-environment';
 import { updateMemoryStore } from './handlers/update-memory-store';
 import { uploadFile } from './handlers/upload-file';
 
-/** What the catalog's handlers are given, built once by start-catalog: the runtime's db, clock and relay, and these. */
+/** What the catalog's handlers are given, built once by start-catalog: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
 export interface CatalogDeps extends RuntimeDeps {
   models: ModelCatalog;
   fileMaxBytes: number;

@@ -8,7 +8,7 @@ import { registerCatalogHandlers } from './service';
 export const CATALOG_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
 export async function startCatalog(config: CatalogConfig, options: StartOptions = {}) {
-  const models = await ModelCatalog.fromFile(config.MODEL_CATALOG_PATH);
+  const models = ModelCatalog.fromJson(await Bun.file(config.MODEL_CATALOG_PATH).text());
   return startBackendService('catalog', config, { migrationsFolder: CATALOG_MIGRATIONS, schema }, options, (runtime) =>
     registerCatalogHandlers(runtime.server, { ...runtimeDeps(runtime), models, fileMaxBytes: config.FILE_MAX_BYTES }),
   );

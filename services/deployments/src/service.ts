@@ -19,7 +19,7 @@ import { runDeployment } from './handlers/run-deployment';
 import { unpauseDeployment } from './handlers/unpause-deployment';
 import { updateDeployment } from './handlers/update-deployment';
 
-/** What every deployments handler is given, built once by start-deployments.ts: the runtime's db, clock and relay, and these. */
+/** What every deployments handler is given, built once by start-deployments.ts: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
 export interface DeploymentsDeps extends RuntimeDeps {
   /** Asks the catalog and the vaults service about references (clients/references.ts). */
   bus: BusClient;

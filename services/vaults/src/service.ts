@@ -18,7 +18,7 @@ import { resolveCredentials } from './handlers/resolve-credentials';
 import { updateCredential } from './handlers/update-credential';
 import { updateVault } from './handlers/update-vault';
 
-/** What every vaults handler is given, built once by start-vaults: the runtime's db, clock and relay, and these. */
+/** What every vaults handler is given, built once by start-vaults: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
 export interface VaultsDeps extends RuntimeDeps {
   keys: MasterKeyRing;
   logger: Logger;

@@ -12,7 +12,7 @@ import { outbox } from './schema';
 /**
  * The two lifecycle steps the catalog's resources share. Each runs in one transaction that
  * holds the row's lock, records the resource's event with the change (so the event leaves if
- * and only if the change commits), and pokes the relay after the commit.
+ * and only if the change commits), and wakes the relay (`eventsRecorded`) after the commit.
  */
 
 /** The event a change announces. */

@@ -14,10 +14,6 @@ export class ModelCatalog {
     return new ModelCatalog(entries.map((m) => ({ type: 'model' as const, ...m })));
   }
 
-  static async fromFile(path: string): Promise<ModelCatalog> {
-    return ModelCatalog.fromJson(await Bun.file(path).text());
-  }
-
   get(id: string): Model {
     const model = this.models.find((m) => m.id === id);
     if (!model) throw modelNotFound(id);

@@ -24,7 +24,7 @@ export function compileRequestedSchedule(schedule: ScheduleParams): CompiledSche
     return compileSchedule({ expression: schedule.expression, timezone: schedule.timezone });
   } catch (err) {
     if (!(err instanceof CronSyntaxError)) throw err;
-    // The engine checks the expression first; a valid expression with a bad zone is a zone error.
+    // The cron engine checks the expression first; a valid expression with a bad zone is a zone error.
     const field = isValidTimezone(schedule.timezone) ? 'expression' : 'timezone';
     throw invalidRequest(`schedule.${field}: ${err.message}`);
   }

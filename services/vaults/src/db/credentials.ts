@@ -1,3 +1,4 @@
+import { archivedConditions } from '@shared/db/list-filters';
 import type { PageRequest } from '@shared/db/keyset-page';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
@@ -8,7 +9,8 @@ import { vaultCredentials, type VaultCredentialRow, type VaultRow } from './sche
 import { findVault } from './vaults';
 
 /** Callers check the vault's tenant first; a credential is addressed through its vault. */
-export async function findCredential(db: Executor, vaultId: string, id: string): Promise<VaultCredentialRow | undefined> {
+/** A credential by id within a vault; only ever reached through findVaultCredential, which checks the vault's tenant. */
+async function findCredential(db: Executor, vaultId: string, id: string): Promise<VaultCredentialRow | undefined> {
   const [row] = await db
     .select()
     .from(vaultCredentials)
@@ -40,8 +42,8 @@ export const listCredentialPage = <T>(
   present: (row: VaultCredentialRow) => T,
 ) => {
   const inVault = eq(vaultCredentials.vaultId, request.filters.vault_id);
-  const archived = request.filters.include_archived ? undefined : isNull(vaultCredentials.archivedAt);
-  return readNewestFirstPage(db, vaultCredentials, [inVault, archived], request, present);
+  const archived = archivedConditions(vaultCredentials.archivedAt, request.filters.include_archived);
+  return readNewestFirstPage(db, vaultCredentials, [inVault, ...archived], request, present);
 };
 
 /** Whether an active credential of the vault already uses this target. */

@@ -23,7 +23,7 @@ export const deleteVault =
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
     await deps.db.transaction(async (tx) => {
-      const row = found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
+      found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
       await deleteCredentialsOfVault(tx, vault_id);
       await deleteVaultRow(tx, vault_id);
       await recordEvent(tx, outbox, vaultEvents.deleted, tenant, { vault_id, deleted_at: now.toISOString() }, now);

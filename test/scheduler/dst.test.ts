@@ -26,12 +26,7 @@ async function createPair() {
   return { twoThirty, oneThirty };
 }
 
-async function runUntil(iso: string) {
-  while (fx.clock.now().getTime() < Date.parse(iso)) {
-    fx.clock.advance(STEP_MS);
-    await fx.drain(worker);
-  }
-}
+const runUntil = (iso: string) => fx.runUntil(iso, STEP_MS);
 
 describe('DST in America/New_York', () => {
   test('spring forward: no 02:30 on 2026-03-08; 01:30 still once', async () => {

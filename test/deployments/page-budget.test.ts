@@ -7,6 +7,7 @@
 import { beforeAll, expect, test } from 'bun:test';
 import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '@shared/db/keyset-page';
 import { createDeployment, useDeploymentStack, userMessage } from '../support/fixtures';
+import { allPages } from '../support/pages';
 
 const t = useDeploymentStack();
 const created: string[] = [];
@@ -26,19 +27,11 @@ beforeAll(async () => {
 }, 120_000);
 
 test('every page of ?limit=100 stays within the byte budget and every deployment comes exactly once', async () => {
-  const seen: string[] = [];
-  const sizes: number[] = [];
-  let page: string | undefined;
-  do {
-    const response = await t.api('GET', '/v1/deployments', { query: { limit: '100', page } });
-    expect(response.status).toBe(200);
-    expect(response.body.data.length).toBeGreaterThanOrEqual(1);
-    const bytes = Buffer.byteLength(JSON.stringify(response.body.data));
-    sizes.push(bytes);
-    expect(bytes).toBeLessThanOrEqual(PAGE_BYTE_BUDGET);
-    seen.push(...response.body.data.map((d: { id: string }) => d.id));
-    page = response.body.next_page ?? undefined;
-  } while (page && sizes.length < 50);
+  const pages = await allPages(t.api, '/v1/deployments', { limit: '100' });
+  for (const data of pages) expect(data.length).toBeGreaterThanOrEqual(1);
+  const sizes = pages.map((data) => Buffer.byteLength(JSON.stringify(data)));
+  for (const bytes of sizes) expect(bytes).toBeLessThanOrEqual(PAGE_BYTE_BUDGET);
+  const seen: string[] = pages.flat().map((d: { id: string }) => d.id);
   expect(sizes.length).toBeGreaterThan(2);
   expect(seen.length).toBe(created.length);
   expect(new Set(seen)).toEqual(new Set(created));

@@ -11,7 +11,7 @@ import { scheduleJitterMs } from '@shared/cron';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { CrashPlan } from '../support/scheduler-worker';
 import { seededRandom } from '../support/seeded-random';
-import { expectOk } from '../support/expect';
+import { allPages } from '../support/pages';
 import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
 
 const START = '2026-05-04T08:00:00.000Z';
@@ -34,16 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => world?.stop());
 
-async function walk(path: string, query: Record<string, string>): Promise<any[]> {
-  const out: any[] = [];
-  let page: string | undefined;
-  for (;;) {
-    const body = expectOk(await me.api('GET', path, { query: { limit: '100', ...query, ...(page ? { page } : {}) } }));
-    out.push(...body.data);
-    if (!body.next_page) return out;
-    page = body.next_page;
-  }
-}
+const walk = async (path: string, query: Record<string, string>): Promise<any[]> =>
+  (await allPages(me.api, path, { limit: '100', ...query })).flat();
 
 test(`exactly one run per deployment per occurrence across ${WORKERS} workers with crashes`, async () => {
   const base = await deploymentWorld(me.api);

@@ -1,4 +1,5 @@
 import { datetime, varchar } from 'drizzle-orm/mysql-core';
+import type { Tenant } from '../schema/tenant';
 
 /**
  * The column groups every service's tables are built from. Each is a function so that every
@@ -29,4 +30,23 @@ export const lifecycleColumns = () => ({
   createdAt: instant('created_at').notNull(),
   updatedAt: instant('updated_at').notNull(),
   archivedAt: instant('archived_at'),
+});
+
+/** The columns every new tenant-owned, archivable row starts with. */
+export interface NewRowColumns {
+  id: string;
+  organizationId: string;
+  workspaceId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  archivedAt: null;
+}
+
+export const newRowColumns = (id: string, tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>, now: Date): NewRowColumns => ({
+  id,
+  organizationId: tenant.organization_id,
+  workspaceId: tenant.workspace_id,
+  createdAt: now,
+  updatedAt: now,
+  archivedAt: null,
 });

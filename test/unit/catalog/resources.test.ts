@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { applyEnvironmentUpdate, newEnvironment, normalizeCloudConfig } from '../../../services/catalog/src/domain/environment';
 import { decodeBase64, FILE_CHUNK_BYTES, splitIntoChunks } from '../../../services/catalog/src/domain/file-chunks';
 import { applyMemoryStoreUpdate, newMemoryStore } from '../../../services/catalog/src/domain/memory-store';
-import { newRowColumns } from '../../../services/catalog/src/domain/owned-row';
+import { newRowColumns } from '@shared/db/columns';
 import { referenceState } from '../../../services/catalog/src/domain/reference-state';
 
 const tenant = { organization_id: 'org_1', workspace_id: 'wrkspc_1', scope: 'read_write' as const, key_id: 'k' };

@@ -1,3 +1,4 @@
+import { newRowColumns } from '@shared/db/columns';
 import type { PageRequest } from '@shared/db/keyset-page';
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '@shared/db/executor';
@@ -33,15 +34,7 @@ export async function insertAgent(
   tx: Executor,
   input: { id: string; tenant: Tenant; definition: AgentDefinition; now: Date },
 ): Promise<void> {
-  await tx.insert(agents).values({
-    id: input.id,
-    organizationId: input.tenant.organization_id,
-    workspaceId: input.tenant.workspace_id,
-    latestVersion: 1,
-    createdAt: input.now,
-    updatedAt: input.now,
-    archivedAt: null,
-  });
+  await tx.insert(agents).values({ ...newRowColumns(input.id, input.tenant, input.now), latestVersion: 1 });
   await tx.insert(agentVersions).values(versionValues(input.id, 1, input.definition, input.now));
 }
 

@@ -2,7 +2,8 @@ import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { CloudConfig, CloudConfigParams, EnvironmentCreateBody, EnvironmentUpdateBody, PackageManager } from '@shared/schema/environment';
 import { PACKAGE_MANAGERS } from '@shared/schema/environment';
 import type { EnvironmentRow } from '../db/schema';
-import { refuseArchived, type NewRowColumns } from './owned-row';
+import type { NewRowColumns } from '@shared/db/columns';
+import { refuseArchived } from './owned-row';
 
 /** The stored (and shown) form of a cloud config: every default filled in. */
 export function normalizeCloudConfig(params: CloudConfigParams | null | undefined): CloudConfig {

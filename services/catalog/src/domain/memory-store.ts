@@ -1,7 +1,8 @@
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { MemoryStoreCreateBody, MemoryStoreUpdateBody } from '@shared/schema/memory-store';
 import type { MemoryStoreRow } from '../db/schema';
-import { refuseArchived, type NewRowColumns } from './owned-row';
+import type { NewRowColumns } from '@shared/db/columns';
+import { refuseArchived } from './owned-row';
 
 /** A new memory store: its description is always a string, empty when none is given (SDK shape). */
 export const newMemoryStore = (body: MemoryStoreCreateBody, columns: NewRowColumns): MemoryStoreRow => ({

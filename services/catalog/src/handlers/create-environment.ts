@@ -4,7 +4,7 @@ import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { newId } from '@shared/ids/ids';
 import { insertEnvironment } from '../db/environments';
 import { newEnvironment } from '../domain/environment';
-import { newRowColumns } from '../domain/owned-row';
+import { newRowColumns } from '@shared/db/columns';
 import { presentEnvironment } from '../domain/present';
 import type { CatalogDeps } from '../service';
 

@@ -4,7 +4,7 @@ import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { newId } from '@shared/ids/ids';
 import { insertMemoryStore } from '../db/memory-stores';
 import { newMemoryStore } from '../domain/memory-store';
-import { newRowColumns } from '../domain/owned-row';
+import { newRowColumns } from '@shared/db/columns';
 import { presentMemoryStore } from '../domain/present';
 import type { CatalogDeps } from '../service';
 

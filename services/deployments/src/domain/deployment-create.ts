@@ -1,3 +1,4 @@
+import { newRowColumns } from '@shared/db/columns';
 import type { DeploymentCreateRequest } from '@shared/schema/deployment';
 import type { Tenant } from '@shared/schema/tenant';
 import type { DeploymentRow } from '../db/schema';
@@ -56,9 +57,7 @@ export function newDeploymentRow(
   now: Date,
 ): DeploymentRow {
   return {
-    id,
-    organizationId: tenant.organization_id,
-    workspaceId: tenant.workspace_id,
+    ...newRowColumns(id, tenant, now),
     name: request.name,
     description: request.description ?? null,
     agentId: agent.id,
@@ -74,8 +73,5 @@ export function newDeploymentRow(
     revision: 1,
     dataKeyId: dataKey?.keyId ?? null,
     dataKeyWrapped: dataKey?.wrapped ?? null,
-    createdAt: now,
-    updatedAt: now,
-    archivedAt: null,
   };
 }

@@ -1,3 +1,4 @@
+import { newRowColumns } from '@shared/db/columns';
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
@@ -20,16 +21,11 @@ export const createVault =
     const wrapped = wrapDataKey(deps.keys, dataKey, id);
     dataKey.fill(0);
     const row = {
-      id,
-      organizationId: tenant.organization_id,
-      workspaceId: tenant.workspace_id,
+      ...newRowColumns(id, tenant, now),
       displayName: request.display_name,
       metadata: request.metadata ?? {},
       dataKeyId: wrapped.keyId,
       wrappedDataKey: wrapped.wrapped,
-      createdAt: now,
-      updatedAt: now,
-      archivedAt: null,
     };
     await insertVault(deps.db, row);
     return presentVault(row);

@@ -32,7 +32,7 @@ export const updateCredential =
       const next = {
         ...row,
         displayName: update.display_name ?? row.displayName,
-        metadata: update.metadata ? applyMetadataPatch(row.metadata, update.metadata) : row.metadata,
+        metadata: applyMetadataPatch(row.metadata, update.metadata),
         updatedAt: now,
       };
       if (update.auth) {

@@ -21,7 +21,7 @@ export const updateVault =
       const next = {
         ...row,
         displayName: update.display_name ?? row.displayName,
-        metadata: update.metadata ? applyMetadataPatch(row.metadata, update.metadata) : row.metadata,
+        metadata: applyMetadataPatch(row.metadata, update.metadata),
         updatedAt: deps.clock.now(),
       };
       await updateVaultRow(tx, vault_id, {

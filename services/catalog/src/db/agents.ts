@@ -1,7 +1,7 @@
 import { newRowColumns } from '@shared/db/columns';
 import type { PageRequest } from '@shared/db/keyset-page';
 import { and, eq } from 'drizzle-orm';
-import type { Executor } from '@shared/db/executor';
+import type { Executor, ReadOptions } from '@shared/db/executor';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import type { AgentListFilters } from '@shared/schema/agent';
@@ -44,8 +44,9 @@ export async function findAgent(
   tenant: Tenant,
   id: string,
   version?: number,
+  options: ReadOptions = {},
 ): Promise<AgentAtVersion | undefined> {
-  const [row] = await db
+  const query = db
     .select()
     .from(agents)
     .innerJoin(
@@ -53,6 +54,7 @@ export async function findAgent(
       and(eq(agentVersions.agentId, agents.id), eq(agentVersions.version, version ?? agents.latestVersion)),
     )
     .where(and(eq(agents.id, id), ownedBy(agents, tenant)));
+  const [row] = options.lock ? await query.for('update') : await query;
   return row ? { agent: row.agents, version: row.agent_versions } : undefined;
 }
 

@@ -2,9 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import { found } from '@shared/errors/api-error';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
-import { findOwnedRow } from '@shared/db/find-owned-row';
 import { findAgent, insertAgentVersion } from '../db/agents';
-import { agents } from '../db/schema';
 import { applyAgentUpdate, checkAgentUpdatable, definitionOf, sameDefinition } from '../domain/agent-definition';
 import { agentNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
@@ -18,13 +16,12 @@ export const updateAgent =
     const tenant = tenantOf(ctx);
     await deps.db.transaction(async (tx) => {
       // The lock on the agent row makes concurrent updates of one agent run one after another.
-      const agent = found(await findOwnedRow(tx, agents, tenant, id, { lock: true }), () => agentNotFound(id));
-      checkAgentUpdatable(agent, patch.version);
-      const current = await findAgent(tx, tenant, id);
-      const before = definitionOf(current!.version);
+      const current = found(await findAgent(tx, tenant, id, undefined, { lock: true }), () => agentNotFound(id));
+      checkAgentUpdatable(current.agent, patch.version);
+      const before = definitionOf(current.version);
       const after = applyAgentUpdate(before, patch, deps.models);
       if (!sameDefinition(before, after)) {
-        await insertAgentVersion(tx, id, agent.latestVersion + 1, after, deps.clock.now());
+        await insertAgentVersion(tx, id, current.agent.latestVersion + 1, after, deps.clock.now());
       }
     });
     const updated = found(await findAgent(deps.db, tenant, id), () => agentNotFound(id));

@@ -30,12 +30,12 @@ const MAX_SQL_CHARS = 500;
 
 /** The error and its causes (as far as they are errors), each nested in the one it caused. */
 export function describeError(error: Error): LogFields {
-  const errors = [...causeChain(error)].filter((e): e is Error => e instanceof Error);
-  let end = errors.findIndex((e, i) => i > 0 && !(errors[i - 1].cause instanceof Error));
-  if (end < 0) end = errors.length;
-  return errors
-    .slice(0, end)
-    .reduceRight<LogFields | undefined>((cause, e) => ({ ...describeOne(e), ...(cause ? { cause } : {}) }), undefined)!;
+  const errors: Error[] = [];
+  for (const e of causeChain(error)) {
+    if (!(e instanceof Error)) break;
+    errors.push(e);
+  }
+  return errors.reduceRight<LogFields | undefined>((cause, e) => ({ ...describeOne(e), ...(cause ? { cause } : {}) }), undefined)!;
 }
 
 function describeOne(error: Error): LogFields {

@@ -56,7 +56,8 @@ export class BusClient {
       else status = 'api_error';
       throw err instanceof ApiError ? err : new ApiError('api_error', undefined, { cause: err });
     } finally {
-      this.options.logger.info('bus call', {
+      // Debug for the reason given in bus-server.ts (one line per hop is the dearest part of a hop).
+      this.options.logger.debug('bus call', {
         request_id: ctx.request_id,
         organization_id: ctx.tenant?.organization_id,
         workspace_id: ctx.tenant?.workspace_id,

@@ -94,7 +94,10 @@ export class BusServer {
     }
     // Held until the reply is out: encoding a large reply (and its offload) is the tenant's work too.
     release?.();
-    this.options.logger.info('bus request', {
+    // Debug, not info: the gateway's access line already records every API request with its id,
+    // and a line per hop cost more CPU (serialising and writing it) than the hop's own work.
+    // Failures are logged above at warn or error whatever the level.
+    this.options.logger.debug('bus request', {
       request_id: ctx.request_id,
       organization_id: ctx.tenant?.organization_id,
       workspace_id: ctx.tenant?.workspace_id,

@@ -16,6 +16,8 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Published rows are kept this long for inspection, then deleted. */
   retentionMs?: number;
+  /** How often a pass also prunes published rows and recounts dead letters. */
+  upkeepMs?: number;
   /** Failed publishes of one row before it is parked in the dead-letter table (OUTBOX_MAX_ATTEMPTS). */
   maxAttempts?: number;
   /** Wait before the second attempt (OUTBOX_RETRY_BASE_MS); doubles with each further one. */
@@ -23,6 +25,8 @@ export interface OutboxRelayOptions {
   /** Longest wait between two attempts of one row. */
   retryMaxMs?: number;
 }
+
+const UPKEEP_MS = 30_000;
 
 export const OUTBOX_DEFAULTS = { maxAttempts: 8, retryBaseMs: 1000, retryMaxMs: 5 * 60_000 } as const;
 
@@ -38,7 +42,7 @@ export class BusUnavailableError extends Error {
  * relay; each is published with its event id as msgID, so a relay that dies between publishing
  * and marking the row is deduplicated by the stream when the next one republishes it.
  *
- * Rows are published one by one and never wait on each other: a row the bus refuses is retried
+ * A batch's rows are published together and never wait on each other: a row the bus refuses is retried
  * after a backoff (the rows behind it go on meanwhile), and after `maxAttempts` failures it is
  * moved to the dead-letter table, reported by an error log line and the metrics, and kept there
  * until an operator re-drives it. A failure counts against a row only while JetStream answers;
@@ -51,6 +55,7 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private lastUpkeepAt = Number.NEGATIVE_INFINITY;
   private readonly counters = { parked: 0, failures: 0, deadLetterRows: 0 };
 
   constructor(
@@ -85,7 +90,11 @@ export class OutboxRelay {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.running = this.relayAll()
+      // A pass after a poke publishes only; the upkeep (pruning, the dead-letter count) runs with
+      // a poll now and then. Under load pokes come hundreds of times a second, and two more
+      // queries per pass were half of the relay's database work.
+      const upkeepDue = this.options.clock.now().getTime() - this.lastUpkeepAt >= (this.options.upkeepMs ?? UPKEEP_MS);
+      this.running = (upkeepDue ? this.relayAll() : this.relayDue())
         .then(() => undefined)
         .catch((err) => this.options.logger.warn('outbox relay failed; will retry', { error: err }))
         .finally(() => {
@@ -97,16 +106,25 @@ export class OutboxRelay {
     }, delay);
   }
 
-  /** Publishes until no row is due; returns how many events left. */
+  /** Publishes until no row is due, then prunes published rows and counts dead letters. */
   async relayAll(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const { published, handled } = await this.relayBatch();
-      total += published;
-      if (handled === 0) break;
-    }
+    const total = await this.relayDue();
+    this.lastUpkeepAt = this.options.clock.now().getTime();
     await this.prunePublished();
     this.counters.deadLetterRows = await countParkedEvents(this.db, this.tables);
+    return total;
+  }
+
+  /** Publishes until no row is due; returns how many events left. */
+  private async relayDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { published, handled, full } = await this.relayBatch();
+      total += published;
+      // A short batch was everything due when it was read; a row committed since then poked the
+      // relay, which runs again at once, so a confirming empty pass would only cost three queries.
+      if (handled === 0 || !full) break;
+    }
     return total;
   }
 
@@ -127,7 +145,7 @@ export class OutboxRelay {
   }
 
   /** One claimed batch: `handled` counts rows published or given a failed attempt. */
-  private async relayBatch(): Promise<{ published: number; handled: number }> {
+  private async relayBatch(): Promise<{ published: number; handled: number; full: boolean }> {
     const { outbox } = this.tables;
     const limit = this.options.batchSize ?? 100;
     const now = this.options.clock.now();
@@ -140,27 +158,29 @@ export class OutboxRelay {
         .orderBy(asc(outbox.id))
         .limit(limit)
         .for('update', { skipLocked: true });
+      // All of the batch at once: one connection sends them in this order, so the stream stores
+      // them in outbox order, and the acknowledgements are awaited together, not one by one.
+      const outcomes = await Promise.allSettled(
+        rows.map((row) =>
+          this.js.publish(eventSubject(this.options.prefix, row.subject), JSON.stringify(row.payload), { msgID: row.eventId }),
+        ),
+      );
       const published: number[] = [];
       const failed: Array<{ row: OutboxRow; error: unknown }> = [];
-      for (const row of rows) {
-        try {
-          await this.js.publish(eventSubject(this.options.prefix, row.subject), JSON.stringify(row.payload), {
-            msgID: row.eventId,
-          });
-          published.push(row.id);
-        } catch (error) {
-          if (!(await this.busAnswers())) {
-            busDown = error;
-            break;
-          }
-          failed.push({ row, error });
-        }
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') published.push(rows[i]!.id);
+        else failed.push({ row: rows[i]!, error: outcome.reason });
+      });
+      if (failed.length > 0 && !(await this.busAnswers())) {
+        // The bus itself is down: no row is to blame; the published ones are still marked below.
+        busDown = failed[0]!.error;
+        failed.length = 0;
       }
       if (published.length > 0) {
         await tx.update(outbox).set({ publishedAt: now }).where(inArray(outbox.id, published));
       }
       for (const { row, error } of failed) await this.recordFailure(tx, row, error, now);
-      return { published: published.length, handled: published.length + failed.length };
+      return { published: published.length, handled: published.length + failed.length, full: rows.length === limit };
     });
     if (busDown !== undefined) throw new BusUnavailableError(`JetStream does not answer: ${publishErrorText(busDown)}`);
     return result;

@@ -111,4 +111,6 @@ export const AgentListReply = ListReply(Agent);
 export const AgentEventPayload = Closed({ agent_id: IdParam });
 export const agentEvents = {
   archived: defineEvent('catalog', 'catalog.agent.archived', AgentEventPayload),
+  /** A new version became the latest: what `agent: "<id>"` resolves to changed (a deployments replica's reference cache drops it). */
+  updated: defineEvent('catalog', 'catalog.agent.updated', AgentEventPayload),
 };

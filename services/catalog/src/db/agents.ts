@@ -4,12 +4,13 @@ import { and, eq } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
-import type { AgentListFilters } from '@shared/schema/agent';
+import { recordEvent } from '@shared/bus/outbox';
+import { agentEvents, type AgentListFilters } from '@shared/schema/agent';
 import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
 import type { AgentDefinition } from '../domain/agent-definition';
 import { archivableListConditions } from '@shared/db/list-filters';
-import { agents, agentVersions, type AgentRow, type AgentVersionRow } from './schema';
+import { agents, agentVersions, outbox, type AgentRow, type AgentVersionRow } from './schema';
 
 /** An agent with one of its versions: what every read of an agent answers with. */
 export interface AgentAtVersion {
@@ -58,16 +59,19 @@ export async function findAgent(
   return row ? { agent: row.agents, version: row.agent_versions } : undefined;
 }
 
-/** Adds version `version` (immutable) and makes it the agent's latest. */
+/**
+ * Adds version `version` (immutable), makes it the agent's latest and announces it
+ * (`catalog.agent.updated`), in the caller's transaction: what `agent: "<id>"` resolves to
+ * changes, and the deployments replicas' reference caches learn it from that event only.
+ */
 export async function insertAgentVersion(
   tx: Executor,
-  agentId: string,
-  version: number,
-  definition: AgentDefinition,
-  now: Date,
+  input: { id: string; tenant: Tenant; version: number; definition: AgentDefinition; now: Date },
 ): Promise<void> {
-  await tx.insert(agentVersions).values(versionValues(agentId, version, definition, now));
-  await tx.update(agents).set({ latestVersion: version, updatedAt: now }).where(eq(agents.id, agentId));
+  const { id, tenant, version, definition, now } = input;
+  await tx.insert(agentVersions).values(versionValues(id, version, definition, now));
+  await tx.update(agents).set({ latestVersion: version, updatedAt: now }).where(eq(agents.id, id));
+  await recordEvent(tx, outbox, agentEvents.updated, tenant, { agent_id: id }, now);
 }
 
 /** One page of the tenant's agents at their latest version, newest first. */

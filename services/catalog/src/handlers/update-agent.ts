@@ -9,21 +9,22 @@ import { presentAgent } from '../domain/present';
 import type { CatalogDeps } from '../service';
 
 type S = typeof agentSubjects.update;
-/** Adds version N+1 under the agent's row lock; an update that changes nothing adds no version. */
+/** Adds version N+1 under the agent's row lock and announces it; an update that changes nothing adds no version and announces nothing. */
 export const updateAgent =
   (deps: CatalogDeps): Handler<S> =>
   async ({ agent_id: id, update: patch }, ctx) => {
     const tenant = tenantOf(ctx);
-    await deps.db.transaction(async (tx) => {
+    const versionAdded = await deps.db.transaction(async (tx) => {
       // The lock on the agent row makes concurrent updates of one agent run one after another.
       const current = found(await findAgent(tx, tenant, id, undefined, { lock: true }), () => agentNotFound(id));
       checkAgentUpdatable(current.agent, patch.version);
       const before = definitionOf(current.version);
       const after = applyAgentUpdate(before, patch, deps.models);
-      if (!sameDefinition(before, after)) {
-        await insertAgentVersion(tx, id, current.agent.latestVersion + 1, after, deps.clock.now());
-      }
+      if (sameDefinition(before, after)) return false;
+      await insertAgentVersion(tx, { id, tenant, version: current.agent.latestVersion + 1, definition: after, now: deps.clock.now() });
+      return true;
     });
+    if (versionAdded) deps.eventsRecorded();
     const updated = found(await findAgent(deps.db, tenant, id), () => agentNotFound(id));
     return presentAgent(updated.agent, updated.version);
   };

@@ -61,6 +61,7 @@ const consumerAccess = (stream: string) => [
  * - serve (subscribe to) the rpc subjects of its own service, and reply to what it receives;
  * - receive on its own inbox only (inboxPrefix), so it cannot read other services' replies;
  * - publish the events of the streams it owns, consume the streams it reads, manage only those;
+ * - subscribe to the events of the streams it follows (core NATS, no consumer);
  * - use the object store bucket that carries sealed large payloads (its contents are useless
  *   without the one-off key that travels in a core NATS header).
  */
@@ -80,6 +81,10 @@ export function busPermissions(prefix: string, identity: BusIdentity): NatsPermi
     `$JS.API.STREAM.PURGE.${objects}`,
     ...consumerAccess(objects),
   ];
+  // Followers subscribe to the events themselves: no stream or consumer to manage.
+  const follows = (Object.keys(STREAMS) as StreamKey[])
+    .filter((key) => (STREAMS[key].followers as readonly BusIdentity[]).includes(identity))
+    .map((key) => eventSubject(prefix, STREAMS[key].subjects));
   for (const key of streamsOf(identity)) {
     const stream = streamName(prefix, key);
     publish.push(...streamAdmin(stream));
@@ -88,7 +93,7 @@ export function busPermissions(prefix: string, identity: BusIdentity): NatsPermi
   }
   return {
     publish: { allow: [...new Set(publish)] },
-    subscribe: { allow: [...serves, `${inboxPrefix(prefix, identity)}.>`] },
+    subscribe: { allow: [...serves, ...follows, `${inboxPrefix(prefix, identity)}.>`] },
     ...(serves.length > 0 ? { allow_responses: true } : {}),
   };
 }

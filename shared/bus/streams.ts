@@ -8,22 +8,27 @@ import type { BusIdentity } from './subject';
  * runtime subscribes to the plain `sessions.created`.
  */
 export const STREAMS = {
-  deployments: { name: 'DEPLOYMENT_EVENTS', subjects: 'deployments.>', owner: 'deployments', readers: ['scheduler'] },
-  vaults: { name: 'VAULT_EVENTS', subjects: 'vaults.>', owner: 'vaults', readers: [] },
-  catalog: { name: 'CATALOG_EVENTS', subjects: 'catalog.>', owner: 'catalog', readers: [] },
-  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>', owner: 'deployments', readers: [] },
+  deployments: { name: 'DEPLOYMENT_EVENTS', subjects: 'deployments.>', owner: 'deployments', readers: ['scheduler'], followers: [] },
+  vaults: { name: 'VAULT_EVENTS', subjects: 'vaults.>', owner: 'vaults', readers: [], followers: [] },
+  // Every deployments replica drops its reference cache's entries of a tenant on that tenant's catalog events.
+  catalog: { name: 'CATALOG_EVENTS', subjects: 'catalog.>', owner: 'catalog', readers: [], followers: ['deployments'] },
+  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>', owner: 'deployments', readers: [], followers: [] },
 } as const satisfies Record<string, StreamDeclaration>;
 export type StreamKey = keyof typeof STREAMS;
 
 /**
  * `owner` is the only identity that may publish the stream's events; `readers` may run durable
- * consumers on it. The NATS permissions are generated from these (shared/bus/permissions.ts).
+ * consumers on it; `followers` may subscribe to its subjects with a core NATS subscription, which
+ * every replica gets on its own: new events only, at most once, no consumer kept by the server
+ * (what a per-replica cache needs to hear of changes, not what a worker needs to do each once).
+ * The NATS permissions are generated from these (shared/bus/permissions.ts).
  */
 interface StreamDeclaration {
   name: string;
   subjects: string;
   owner: BusIdentity;
   readers: readonly BusIdentity[];
+  followers: readonly BusIdentity[];
 }
 
 /** The streams an identity creates at start: those it publishes to or consumes from. */

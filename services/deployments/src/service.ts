@@ -1,9 +1,9 @@
-import type { BusClient } from '@shared/bus/bus-client';
 import type { BusServer } from '@shared/bus/bus-server';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
+import type { ReferenceBus } from './clients/references';
 import type { RepositoryUrlRules } from './domain/resources';
 import { archiveDeployment } from './handlers/archive-deployment';
 import { createDeployment } from './handlers/create-deployment';
@@ -21,8 +21,8 @@ import { updateDeployment } from './handlers/update-deployment';
 
 /** What every deployments handler is given, built once by start-deployments.ts: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
 export interface DeploymentsDeps extends RuntimeDeps {
-  /** Asks the catalog and the vaults service about references (clients/references.ts). */
-  bus: BusClient;
+  /** Asks the catalog (through this replica's reference cache) and the vaults service about references (clients/references.ts). */
+  bus: ReferenceBus;
   /** Wraps each deployment's data key, which seals its repository tokens. */
   masterKeys: MasterKeyRing;
   /** Which repository URL schemes are accepted (https only unless the setting allows http). */

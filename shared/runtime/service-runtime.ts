@@ -86,7 +86,12 @@ export async function startServiceRuntime(
   await ensureStreams(nc, config.BUS_PREFIX, streamsOf(name));
 
   const codec = new PayloadCodec(nc, bucketName(config.BUS_PREFIX));
-  const client = new BusClient(nc, codec, { prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
+  const client = new BusClient(nc, codec, {
+    prefix: config.BUS_PREFIX,
+    timeoutMs: config.BUS_TIMEOUT_MS,
+    logger,
+    checkReplies: config.NODE_ENV === 'test',
+  });
   const bulkhead = new TenantBulkhead({
     maxConcurrency: config.TENANT_MAX_CONCURRENCY ?? defaultTenantConcurrency(config.MYSQL_POOL_SIZE),
     maxQueue: config.TENANT_MAX_QUEUE ?? DEFAULT_TENANT_MAX_QUEUE,

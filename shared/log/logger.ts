@@ -3,6 +3,7 @@
  * looks like a credential is redacted here as a second line of defence, because a secret in a
  * log is a leak no later fix can undo.
  */
+import { writeSync } from 'node:fs';
 import { describeError } from './describe-error';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -21,7 +22,38 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-let sink: LogSink = (line) => process.stdout.write(line + '\n');
+/**
+ * Standard output, one write per turn of the event loop rather than per line: under load a
+ * process logs many lines a turn, and each write is a system call that cost more than building
+ * the line. What is pending is written before the process exits, `process.exit` included; only
+ * a process killed outright (SIGKILL) can lose the lines of its last turn.
+ */
+function bufferedStdout(): LogSink {
+  let pending: string[] = [];
+  const take = () => {
+    const text = pending.join('');
+    pending = [];
+    return text;
+  };
+  const flush = () => {
+    if (pending.length > 0) process.stdout.write(take());
+  };
+  // At exit no later turn comes: what is pending is written synchronously.
+  process.once('exit', () => {
+    if (pending.length === 0) return;
+    try {
+      writeSync(1, take());
+    } catch {
+      // Standard output is gone: there is nowhere left to say anything.
+    }
+  });
+  return (line) => {
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(line + '\n');
+  };
+}
+
+let sink: LogSink = bufferedStdout();
 
 /** Tests capture every line to prove no secret is ever written. */
 export function setLogSink(next: LogSink): LogSink {

@@ -21,6 +21,7 @@ import {
   type DeploymentWorld,
 } from '../support/fixtures';
 import { expectError, expectOk } from '../support/expect';
+import { referenceCacheCaughtUp } from '../support/reference-cache';
 import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
 
 const EVERY_5_MINUTES = { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' };
@@ -228,6 +229,9 @@ describe('auto-pause', () => {
     }
     await world.eventsSettled();
     for (const c of cases) await c.breakIt();
+    // Creating them put their catalog references in the deployments' reference cache; the
+    // breaks reach it by event, and a scheduled fire happens once, so it waits for them.
+    await referenceCacheCaughtUp(world.stack);
     const occurrence = nextFive();
     await at(occurrence);
 
@@ -366,6 +370,10 @@ describe('infrastructure trouble is not a run error', () => {
   test('with the catalog down, nothing is recorded and the occurrence fires once it is back', async () => {
     const d = await scheduled();
     await world.eventsSettled();
+    // The replica that created d would answer d's references from its reference cache, catalog
+    // or not (test/deployments/reference-cache.test.ts); a fresh replica knows none and must ask.
+    await world.stack.stopService('deployments');
+    await world.stack.startService('deployments');
     await world.stack.stopService('catalog');
     const occurrence = nextFive();
     try {

@@ -25,6 +25,7 @@ import {
   useDeploymentStack,
   userMessage,
 } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 import { expectError, expectOk } from '../support/expect';
 
 const clock = new ManualClock('2026-06-01T08:00:00.000Z');
@@ -131,7 +132,12 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
     expect(d.agent).toEqual({ type: 'agent', id: agent.id, version: 1 });
     const v2 = await createAgentVersion(t.api, agent);
     expect(expectOk(await update(d.id, { name: 'kept pin' })).agent.version).toBe(1);
-    expect(expectOk(await update(d.id, { agent: agent.id })).agent).toEqual({ type: 'agent', id: agent.id, version: v2.version });
+    // The deployments' reference cache learns of version 2 by event (it answered version 1 at creation).
+    const repinned = await eventually('the new agent version to reach the reference cache', async () => {
+      const updated = expectOk(await update(d.id, { agent: agent.id }));
+      return updated.agent.version === v2.version ? updated : undefined;
+    });
+    expect(repinned.agent).toEqual({ type: 'agent', id: agent.id, version: v2.version });
     expect(expectOk(await update(d.id, { agent: { type: 'agent', id: agent.id, version: 1 } })).agent.version).toBe(1);
     expectError(await update(d.id, { agent: { type: 'agent', id: agent.id, version: 9 } }), 404, 'not_found_error', 'agent');
     expectError(await update(d.id, { agent: 'agent_missing' }), 404, 'not_found_error', 'agent_missing');
@@ -412,11 +418,13 @@ describe('concurrent updates', () => {
 describe('with the catalog away', () => {
   test('a patch naming no reference still applies; one that needs the catalog is 503 and changes nothing', async () => {
     const d = await fresh({ metadata: { a: '1' } });
+    // Never named in a deployment: the replica's reference cache does not know it, so only the catalog can answer.
+    const unseen = await createAgent(t.api);
     await t.stack.stopService('catalog');
     try {
       const renamed = expectOk(await update(d.id, { name: 'offline rename', metadata: { b: '2' }, schedule: null, vault_ids: [] }));
       expect([renamed.name, renamed.metadata]).toEqual(['offline rename', { a: '1', b: '2' }]);
-      expectError(await update(d.id, { agent: t.world.agent.id, name: 'not applied' }), 503, 'overloaded_error');
+      expectError(await update(d.id, { agent: unseen.id, name: 'not applied' }), 503, 'overloaded_error');
       expect(expectOk(await get(d.id)).name).toBe('offline rename');
       expect(expectOk(await action(d.id, 'pause')).status).toBe('paused');
     } finally {

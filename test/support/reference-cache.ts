@@ -1,0 +1,33 @@
+import { isNull, sql } from 'drizzle-orm';
+import { outbox as catalogOutbox } from '../../services/catalog/src/db/schema';
+import { eventually } from './eventually';
+import type { Stack } from './stack';
+
+/**
+ * Resolves once the deployments service's reference cache has heard every catalog event
+ * committed so far: for a test whose refusal cannot be retried with `eventually` (a scheduled
+ * fire happens once per occurrence), so it must not run before the invalidation has arrived.
+ *
+ * Why this is enough: the catalog's outbox is empty once each event is published, and NATS
+ * routes a message to every core subscriber while it handles the publish, before JetStream
+ * acknowledges it; a round trip on the deployments connection then comes back after everything
+ * NATS routed to that connection before (one connection's messages keep their order), and the
+ * cache's subscription callback runs as each message is read.
+ */
+export async function referenceCacheCaughtUp(stack: Stack, timeoutMs = 20_000): Promise<void> {
+  const catalog = stack.service('catalog');
+  await eventually(
+    'the catalog outbox to be relayed',
+    async () => {
+      const [row] = await catalog.database.db
+        .select({ n: sql<number>`count(*)` })
+        .from(catalogOutbox)
+        .where(isNull(catalogOutbox.publishedAt));
+      if (Number(row?.n ?? 0) === 0) return true;
+      catalog.relay?.poke();
+      return undefined;
+    },
+    { timeoutMs },
+  );
+  await stack.service('deployments').nc.flush();
+}

@@ -135,7 +135,9 @@ function valueAt(value: unknown, pointer: string): unknown {
 
 /** Validates or throws a 400 whose message names the field path. */
 export function validate<T extends TSchema>(schema: T, value: unknown, root?: string): Static<T> {
-  const error = firstUsefulError(schema, value);
+  // The compiled check first: the error walk (TypeBox's interpreted Errors iterator) is only
+  // for a value that fails, and was a twentieth of a service's CPU when run on every request.
+  const error = checkerFor(schema).Check(value) ? undefined : firstUsefulError(schema, value);
   if (!error) {
     const surrogate = loneSurrogateAt(value, '');
     if (surrogate !== undefined) throw invalidRequest(`${fieldPath(surrogate, root)}: ${LONE_SURROGATE}`);

@@ -6,6 +6,8 @@ import type { OutboxTables } from '../db/outbox-table';
 import type { Logger } from '../log/logger';
 import type { Clock } from '../time/clock';
 import { countParkedEvents, parkOutboxRow, publishErrorText } from './outbox-dead-letters';
+import { createWriteBatcher, type WriteBatcher } from '../db/write-batcher';
+import type { EventEnvelope } from './event';
 import { eventSubject } from './streams';
 
 export interface OutboxRelayOptions {
@@ -56,6 +58,11 @@ export class OutboxRelay {
   private again = false;
   private stopped = false;
   private lastUpkeepAt = Number.NEGATIVE_INFINITY;
+  /** Events publishCommitted is publishing: a claiming pass that reads them leaves them alone. */
+  private readonly committedInFlight = new Set<string>();
+  private readonly fastPath = new Set<Promise<void>>();
+  /** Marks of events published by publishCommitted, many per statement under load. */
+  private readonly marks: WriteBatcher<string[]>;
   private readonly counters = { parked: 0, failures: 0, deadLetterRows: 0 };
 
   constructor(
@@ -65,11 +72,53 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions,
   ) {
     this.js = jetstream(nc);
+    const { outbox } = tables;
+    this.marks = createWriteBatcher(
+      db,
+      async (tx, ids) => {
+        await tx
+          .update(outbox)
+          .set({ publishedAt: this.options.clock.now() })
+          .where(and(inArray(outbox.eventId, ids.flat()), isNull(outbox.publishedAt)));
+      },
+      { maxBatch: 50 },
+    );
   }
 
   start(): void {
     this.stopped = false;
     this.schedule(0);
+  }
+
+  /**
+   * Publishes events whose transaction just committed straight from memory, without reading
+   * them back: the claiming pass (a transaction, a locked read, the mark) is the path for
+   * whatever this misses. Published ones are marked in one statement per batch of marks; one
+   * the bus refuses stays unpublished and goes the claiming way (retries, backoff, dead
+   * letters), as does anything left when this process dies between publishing and marking,
+   * which the stream then deduplicates by event id.
+   */
+  publishCommitted(envelopes: readonly EventEnvelope[]): void {
+    if (envelopes.length === 0) return;
+    for (const e of envelopes) this.committedInFlight.add(e.id);
+    const work = Promise.allSettled(
+      envelopes.map((e) => this.js.publish(eventSubject(this.options.prefix, e.type), JSON.stringify(e), { msgID: e.id })),
+    ).then((outcomes) => {
+      const published = envelopes.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((e) => e.id);
+      if (published.length < envelopes.length) this.poke();
+      return published.length > 0 ? this.marks.write(published) : undefined;
+    });
+    this.fastPath.add(work);
+    work
+      .catch((err) => {
+        // Left unpublished-looking: the claiming pass publishes them again (deduplicated) and marks them.
+        this.options.logger.warn('outbox: marking published events failed; the relay will see to them', { error: err });
+        this.poke();
+      })
+      .finally(() => {
+        for (const e of envelopes) this.committedInFlight.delete(e.id);
+        this.fastPath.delete(work);
+      });
   }
 
   /** Called after a commit that recorded events, so they leave at once instead of next poll. */
@@ -81,6 +130,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await Promise.allSettled([...this.fastPath]);
     await this.running;
     // Whatever is left is published by the next replica or the next start.
     await this.relayAll().catch(() => undefined);
@@ -157,7 +207,9 @@ export class OutboxRelay {
         .where(and(isNull(outbox.publishedAt), or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, now))))
         .orderBy(asc(outbox.id))
         .limit(limit)
-        .for('update', { skipLocked: true });
+        .for('update', { skipLocked: true })
+        // Being published from memory right now (publishCommitted): not this pass's to publish.
+        .then((claimed) => claimed.filter((row) => !this.committedInFlight.has(row.eventId)));
       // All of the batch at once: one connection sends them in this order, so the stream stores
       // them in outbox order, and the acknowledgements are awaited together, not one by one.
       const outcomes = await Promise.allSettled(

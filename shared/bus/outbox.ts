@@ -5,10 +5,35 @@ import type { OutboxTable } from '../db/outbox-table';
 import type { Tenant } from '../schema/tenant';
 import type { EventEnvelope, EventType } from './event';
 
+/** An event as it is stored in the outbox and published: its envelope, `type` being its subject. */
+export function newEventEnvelope<P extends TSchema>(
+  event: EventType<P>,
+  tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>,
+  data: Static<P>,
+  now: Date,
+): EventEnvelope<Static<P>> {
+  return {
+    id: newId('event'),
+    type: event.subject,
+    occurred_at: now.toISOString(),
+    organization_id: tenant.organization_id,
+    workspace_id: tenant.workspace_id,
+    data,
+  };
+}
+
 /**
- * Records an event in the caller's transaction. It reaches JetStream only if that transaction
- * commits, and then always (the relay retries until it does).
+ * Records events in the caller's transaction, in one statement. They reach JetStream only if
+ * that transaction commits, and then always (the relay retries until they do).
  */
+export async function recordEvents(tx: Executor, outbox: OutboxTable, envelopes: readonly EventEnvelope[]): Promise<void> {
+  if (envelopes.length === 0) return;
+  await tx
+    .insert(outbox)
+    .values(envelopes.map((e) => ({ eventId: e.id, subject: e.type, payload: e, createdAt: new Date(e.occurred_at) })));
+}
+
+/** Records one event in the caller's transaction (see recordEvents); returns its id. */
 export async function recordEvent<P extends TSchema>(
   tx: Executor,
   outbox: OutboxTable,
@@ -17,15 +42,7 @@ export async function recordEvent<P extends TSchema>(
   data: Static<P>,
   now: Date,
 ): Promise<string> {
-  const id = newId('event');
-  const envelope: EventEnvelope<Static<P>> = {
-    id,
-    type: event.subject,
-    occurred_at: now.toISOString(),
-    organization_id: tenant.organization_id,
-    workspace_id: tenant.workspace_id,
-    data,
-  };
-  await tx.insert(outbox).values({ eventId: id, subject: event.subject, payload: envelope, createdAt: now });
-  return id;
+  const envelope = newEventEnvelope(event, tenant, data, now);
+  await recordEvents(tx, outbox, [envelope]);
+  return envelope.id;
 }

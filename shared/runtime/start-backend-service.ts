@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '../bus/event';
 import type { BusIdentity } from '../bus/subject';
 import type { Database } from '../db/connect';
 import type { OutboxDeadLetterTable, OutboxTable } from '../db/outbox-table';
@@ -40,12 +41,16 @@ export async function startBackendService(
 export interface RuntimeDeps {
   db: Database;
   clock: Clock;
-  /** Called after a commit that recorded outbox events, so they leave now rather than at the next poll. */
-  eventsRecorded: () => void;
+  /**
+   * Called after a commit that recorded outbox events, so they leave now rather than at the next
+   * poll; given the committed envelopes, the relay publishes them from memory without reading
+   * them back (OutboxRelay.publishCommitted).
+   */
+  eventsRecorded: (committed?: readonly EventEnvelope[]) => void;
 }
 
 export const runtimeDeps = (runtime: ServiceRuntime): RuntimeDeps => ({
   db: runtime.database.db,
   clock: runtime.clock,
-  eventsRecorded: () => runtime.relay?.poke(),
+  eventsRecorded: (committed) => (committed ? runtime.relay?.publishCommitted(committed) : runtime.relay?.poke()),
 });

@@ -2,8 +2,10 @@ import type { BusServer } from '@shared/bus/bus-server';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
+import type { WriteBatcher } from '@shared/db/write-batcher';
 import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
 import type { ReferenceBus } from './clients/references';
+import type { NewDeployment } from './db/deployments';
 import type { RepositoryUrlRules } from './domain/resources';
 import { archiveDeployment } from './handlers/archive-deployment';
 import { createDeployment } from './handlers/create-deployment';
@@ -27,6 +29,8 @@ export interface DeploymentsDeps extends RuntimeDeps {
   masterKeys: MasterKeyRing;
   /** Which repository URL schemes are accepted (https only unless the setting allows http). */
   repositoryUrls: RepositoryUrlRules;
+  /** Stores new deployments, many to a transaction under load (db/deployments.ts insertDeployments). */
+  creations: WriteBatcher<NewDeployment>;
 }
 
 /** Wires the deployments service's bus subjects to their handlers; nothing else. */

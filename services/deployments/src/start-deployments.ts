@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import { createWriteBatcher } from '@shared/db/write-batcher';
 import { runtimeDeps, startBackendService, type StartOptions } from '@shared/runtime/start-backend-service';
 import { followCatalogEvents, ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
+import { insertDeployments } from './db/deployments';
 import * as schema from './db/schema';
 import { registerDeploymentHandlers } from './service';
 
@@ -13,8 +15,17 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
     const cache = new ReferenceCache(runtime.clock);
     const follower = followCatalogEvents({ nc: runtime.nc, prefix: config.BUS_PREFIX, cache, logger: runtime.logger });
     runtime.onStop(() => follower.stop());
+    const shared = runtimeDeps(runtime);
+    // Creates are group-committed: those that arrive while one transaction is written share the
+    // next, and their events leave from memory once it commits.
+    const creations = createWriteBatcher(runtime.database.db, insertDeployments, {
+      committed: (items) => shared.eventsRecorded(items.map((i) => i.event)),
+      logger: runtime.logger,
+    });
+    runtime.onStop(() => creations.idle());
     registerDeploymentHandlers(runtime.server, {
-      ...runtimeDeps(runtime),
+      ...shared,
+      creations,
       bus: { client: runtime.client, cache },
       masterKeys: config.masterKeys,
       repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },

@@ -1,7 +1,8 @@
 import type { PageRequest } from '@shared/db/keyset-page';
 import { archivedConditions, createdAtConditions } from '@shared/db/list-filters';
 import { and, eq, type SQL } from 'drizzle-orm';
-import { recordEvent } from '@shared/bus/outbox';
+import type { EventEnvelope } from '@shared/bus/event';
+import { newEventEnvelope, recordEvent, recordEvents } from '@shared/bus/outbox';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
@@ -10,6 +11,7 @@ import { ApiError } from '@shared/errors/api-error';
 import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentListFilters } from '@shared/schema/deployment';
+import { deploymentEvents } from '@shared/schema/deployment-events';
 import type { Tenant } from '@shared/schema/tenant';
 import type { DeploymentEvent, LockedChange } from '../domain/lifecycle';
 import { presentDeploymentSnapshot } from '../domain/present';
@@ -17,18 +19,28 @@ import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, outbox, type D
 
 export type SealedSecret = { resourceIndex: number; sealed: string };
 
-/** A new deployment, its sealed tokens and its event, in the caller's transaction. */
-export async function insertDeployment(
-  tx: Executor,
-  row: DeploymentRow,
-  secrets: SealedSecret[],
-  event: DeploymentEvent,
-): Promise<void> {
-  await tx.insert(deployments).values(row);
-  if (secrets.length > 0) {
-    await tx.insert(deploymentSecrets).values(secrets.map((s) => ({ deploymentId: row.id, ...s })));
-  }
-  await recordEvent(tx, outbox, event, tenantOfRow(row), presentDeploymentSnapshot(row), row.updatedAt);
+/** A deployment to store: its row, its sealed repository tokens and its `deployments.created`. */
+export interface NewDeployment {
+  row: DeploymentRow;
+  secrets: SealedSecret[];
+  event: EventEnvelope;
+}
+
+export const newDeployment = (row: DeploymentRow, secrets: SealedSecret[]): NewDeployment => ({
+  row,
+  secrets,
+  event: newEventEnvelope(deploymentEvents.created, tenantOfRow(row), presentDeploymentSnapshot(row), row.updatedAt),
+});
+
+/**
+ * New deployments, their sealed tokens and their events, in the caller's transaction: one
+ * statement per table however many (creates are written in batches, see start-deployments.ts).
+ */
+export async function insertDeployments(tx: Executor, items: NewDeployment[]): Promise<void> {
+  await tx.insert(deployments).values(items.map((i) => i.row));
+  const secrets = items.flatMap((i) => i.secrets.map((s) => ({ deploymentId: i.row.id, ...s })));
+  if (secrets.length > 0) await tx.insert(deploymentSecrets).values(secrets);
+  await recordEvents(tx, outbox, items.map((i) => i.event));
 }
 
 const tenantOfRow = (row: DeploymentRow) => ({ organization_id: row.organizationId, workspace_id: row.workspaceId });

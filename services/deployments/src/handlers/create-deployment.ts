@@ -2,9 +2,8 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { newId } from '@shared/ids/ids';
-import { deploymentEvents } from '@shared/schema/deployment-events';
 import { askAboutReferences } from '../clients/references';
-import { insertDeployment } from '../db/deployments';
+import { newDeployment } from '../db/deployments';
 import { newDeploymentRow, planDeploymentCreate } from '../domain/deployment-create';
 import { presentDeployment } from '../domain/present';
 import { classifyReferences, referenceRefusal } from '../domain/references';
@@ -14,7 +13,8 @@ import type { DeploymentsDeps } from '../service';
 /**
  * Creates a deployment: the request's own rules, then its references asked of their owners
  * (the first problem is a 404 or 400 naming the field), then the row, its sealed tokens and
- * `deployments.created` in one transaction.
+ * `deployments.created` in one transaction, shared with the creates that arrive meanwhile
+ * (`deps.creations`); the answer waits for its commit.
  */
 export const createDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.create> =>
@@ -29,7 +29,6 @@ export const createDeployment =
     const { dataKey, secrets } = sealRepositoryTokens(deps.masterKeys, id, plan.tokens);
     const now = deps.clock.now();
     const row = newDeploymentRow(id, tenant, request, plan, verdict.agent, dataKey, now);
-    await deps.db.transaction((tx) => insertDeployment(tx, row, secrets, deploymentEvents.created));
-    deps.eventsRecorded();
+    await deps.creations.write(newDeployment(row, secrets));
     return presentDeployment(row, now);
   };

@@ -1,0 +1,49 @@
+/**
+ * Creates are group-committed (shared/db/write-batcher.ts) and their events leave from memory
+ * (OutboxRelay.publishCommitted): however many arrive at once, each is answered after its own
+ * commit, is stored with its sealed tokens, and announces itself exactly once.
+ */
+import { expect, test } from 'bun:test';
+import { connect } from '@nats-io/transport-node';
+import { eq } from 'drizzle-orm';
+import { streamName } from '@shared/bus/streams';
+import { deploymentSecrets, outbox } from '../../services/deployments/src/db/schema';
+import { createDeployment, repository, useDeploymentStack } from '../support/fixtures';
+import { eventually } from '../support/eventually';
+import { infrastructure } from '../support/infrastructure';
+import { readStream } from '../support/streams';
+
+const ctx = useDeploymentStack();
+
+test('forty concurrent creates: all stored, each with its own tokens, each announced once and marked published', async () => {
+  const { api, world, stack } = ctx;
+  const created = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      createDeployment(api, world.body({ name: `batch ${i}`, resources: i % 2 === 0 ? [repository({ authorization_token: `ghp_batch_${i}` })] : [] })),
+    ),
+  );
+  const ids = created.map((d) => d.id);
+  expect(new Set(ids).size).toBe(40);
+  for (const [i, d] of created.entries()) {
+    expect((await api('GET', `/v1/deployments/${d.id}`)).body.name).toBe(`batch ${i}`);
+  }
+
+  const { db } = stack.service('deployments').database;
+  const secrets = await db.select().from(deploymentSecrets);
+  expect(new Set(secrets.map((s) => s.deploymentId))).toEqual(new Set(ids.filter((_, i) => i % 2 === 0)));
+
+  const published = await eventually('every create event marked published', async () => {
+    const rows = await db.select().from(outbox).where(eq(outbox.subject, 'deployments.created'));
+    const mine = rows.filter((r) => ids.includes((r.payload as any).data.deployment_id));
+    return mine.length === 40 && mine.every((r) => r.publishedAt !== null) ? mine : undefined;
+  });
+  expect(published).toHaveLength(40);
+  const nc = await connect({ servers: (await infrastructure()).natsUrl });
+  try {
+    const stream = await readStream(nc, streamName(stack.env('deployments').BUS_PREFIX!, 'deployments'));
+    const announced = stream.filter((m) => m.data.type === 'deployments.created').map((m) => m.data.data.deployment_id);
+    expect(announced.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+  } finally {
+    await nc.close();
+  }
+});

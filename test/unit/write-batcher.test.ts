@@ -1,0 +1,85 @@
+import { describe, expect, test } from 'bun:test';
+import type { Database } from '@shared/db/connect';
+import { createWriteBatcher } from '@shared/db/write-batcher';
+
+/**
+ * The batcher's grouping and failure rules, against a stand-in for the database's transaction
+ * call (the real multi-row writes run in the deployments integration tests).
+ */
+function recordingDb(failWhen: (items: number[]) => boolean = () => false) {
+  const transactions: number[][] = [];
+  let release: (() => void) | undefined;
+  let gate: Promise<void> | undefined;
+  const db = {
+    async transaction(fn: (tx: unknown) => Promise<void>) {
+      await fn({});
+    },
+  } as unknown as Database;
+  const write = async (_tx: unknown, items: number[]) => {
+    if (gate) await gate;
+    if (failWhen(items)) throw new Error(`refused ${items.join(',')}`);
+    transactions.push(items);
+  };
+  return {
+    db,
+    write,
+    transactions,
+    hold: () => (gate = new Promise((r) => (release = r))),
+    open: () => {
+      gate = undefined;
+      release?.();
+    },
+  };
+}
+
+describe('write batcher', () => {
+  test('a lone item is written at once; items arriving meanwhile share the next transaction', async () => {
+    const rec = recordingDb();
+    const committed: number[][] = [];
+    const batcher = createWriteBatcher(rec.db, rec.write, { committed: (items) => committed.push(items) });
+    rec.hold();
+    const first = batcher.write(1);
+    const rest = [2, 3, 4].map((i) => batcher.write(i));
+    rec.open();
+    await Promise.all([first, ...rest]);
+    expect(rec.transactions).toEqual([[1], [2, 3, 4]]);
+    expect(committed).toEqual([[1], [2, 3, 4]]);
+  });
+
+  test('a batch takes at most maxBatch items', async () => {
+    const rec = recordingDb();
+    const batcher = createWriteBatcher(rec.db, rec.write, { maxBatch: 2 });
+    rec.hold();
+    const all = [1, 2, 3, 4, 5].map((i) => batcher.write(i));
+    rec.open();
+    await Promise.all(all);
+    expect(rec.transactions).toEqual([[1], [2, 3], [4, 5]]);
+  });
+
+  test('when a batch fails each item is written alone, and only the bad one fails', async () => {
+    const rec = recordingDb((items) => items.includes(3));
+    const committed: number[][] = [];
+    const batcher = createWriteBatcher(rec.db, rec.write, { committed: (items) => committed.push(items) });
+    rec.hold();
+    const first = batcher.write(1);
+    const others = [2, 3, 4].map((i) => batcher.write(i));
+    rec.open();
+    await first;
+    const outcomes = await Promise.allSettled(others);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('refused 3');
+    expect(rec.transactions).toEqual([[1], [2], [4]]);
+    expect(committed).toEqual([[1], [2], [4]]);
+  });
+
+  test('a throwing commit hook does not keep callers from hearing their write committed', async () => {
+    const rec = recordingDb();
+    const batcher = createWriteBatcher(rec.db, rec.write, {
+      committed: () => {
+        throw new Error('hook');
+      },
+    });
+    await expect(batcher.write(1)).resolves.toBeUndefined();
+    await batcher.idle();
+  });
+});

@@ -260,7 +260,8 @@ export function followCatalogEvents(options: {
   };
   goLive();
 
-  const watching = (async () => {
+  // Ends by itself when the connection closes (the runtime drains it after the stop hooks).
+  void (async () => {
     for await (const status of nc.status()) {
       if (stopped) break;
       if (status.type === 'disconnect' || status.type === 'staleConnection' || status.type === 'forceReconnect') suspend();
@@ -278,7 +279,6 @@ export function followCatalogEvents(options: {
       stopped = true;
       suspend();
       sub.unsubscribe();
-      void watching;
     },
   };
 }

@@ -60,13 +60,12 @@ export async function readRawBody(request: Request, limits: BodyLimits): Promise
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const deadline = performance.now() + limits.deadlineMs;
+  const timeout = readTimeout(limits);
   try {
     for (;;) {
       limits.onProgress?.();
-      const leftMs = deadline - performance.now();
-      if (leftMs <= 0) throw bodyTooSlow(limits.deadlineMs);
-      const { done, value } = await nextChunk(reader, limits, leftMs);
+      const { done, value } = await Promise.race([reader.read() as Promise<Chunk>, timeout.expired]);
+      timeout.progressed();
       if (done) break;
       total += value.byteLength;
       if (total > limits.maxBytes) throw bodyTooLarge(limits.maxBytes);
@@ -78,6 +77,8 @@ export async function readRawBody(request: Request, limits: BodyLimits): Promise
     reader.cancel().catch(() => undefined);
     if (err instanceof ApiError) throw err;
     throw bodyIncomplete();
+  } finally {
+    timeout.clear();
   }
   const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
   return new RawBody(bytes, contentType);
@@ -85,19 +86,35 @@ export async function readRawBody(request: Request, limits: BodyLimits): Promise
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: Uint8Array };
 
-/** The next piece, or a 408: after the inactivity limit, or when the whole-body deadline (`leftMs` away) comes first. */
-async function nextChunk(reader: { read(): Promise<Chunk> }, limits: BodyLimits, leftMs: number): Promise<Chunk> {
+/**
+ * The two limits of one read as a single timer: `expired` rejects with a 408 once no piece has
+ * arrived for `idleTimeoutMs`, or the whole body has not within `deadlineMs`. The timer is armed
+ * for the nearer limit and, when it fires early because pieces arrived meanwhile, re-armed for
+ * what is left; a timer (and its error) per piece cost more than reading the piece.
+ */
+function readTimeout(limits: BodyLimits) {
+  const started = performance.now();
+  let lastPiece = started;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const idle = leftMs > limits.idleTimeoutMs;
-  const timedOut = new Promise<never>((_, reject) => {
-    const error = idle ? bodyTimedOut(limits.idleTimeoutMs) : bodyTooSlow(limits.deadlineMs);
-    timer = setTimeout(() => reject(error), idle ? limits.idleTimeoutMs : leftMs);
+  const expired = new Promise<never>((_, reject) => {
+    const check = () => {
+      const now = performance.now();
+      const deadline = started + limits.deadlineMs;
+      const idleUntil = lastPiece + limits.idleTimeoutMs;
+      if (now >= deadline && deadline <= idleUntil) return reject(bodyTooSlow(limits.deadlineMs));
+      if (now >= idleUntil) return reject(bodyTimedOut(limits.idleTimeoutMs));
+      if (now >= deadline) return reject(bodyTooSlow(limits.deadlineMs));
+      timer = setTimeout(check, Math.min(deadline, idleUntil) - now);
+    };
+    timer = setTimeout(check, Math.min(limits.deadlineMs, limits.idleTimeoutMs));
   });
-  try {
-    return await Promise.race([reader.read(), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  // Only raced while a read waits; a rejection after the last piece has nobody to tell.
+  expired.catch(() => undefined);
+  return {
+    expired,
+    progressed: () => void (lastPiece = performance.now()),
+    clear: () => clearTimeout(timer),
+  };
 }
 
 /** JSON body, validated against the route's schema; every failure is a 400 naming the field. */

@@ -20,7 +20,7 @@ import { bucketName } from '@shared/runtime/service-runtime';
 import type { ManualClock } from '@shared/time/clock';
 import type { DeploymentsBus } from '../../services/scheduler/src/clients/deployments';
 import { loadSchedulerConfig, type SchedulerConfig } from '../../services/scheduler/src/config';
-import { fireDueSchedules, type RoundSummary } from '../../services/scheduler/src/handlers/fire-due-schedules';
+import { fireDueSchedules, type RoundSummary, type WaitUntil } from '../../services/scheduler/src/handlers/fire-due-schedules';
 import { measureDueBacklog } from '../../services/scheduler/src/handlers/measure-due-backlog';
 import { createSchedulerMetrics, type SchedulerMetrics } from '../../services/scheduler/src/metrics';
 import { subscribeDeploymentEvents, type SchedulerDeps } from '../../services/scheduler/src/service';
@@ -59,6 +59,8 @@ export interface SchedulerWorkerOptions {
   poolSize?: number;
   /** Called at each step of the worker's work (see WorkerStep); may kill the worker there. */
   onStep?: (step: WorkerStep, worker: SchedulerWorker) => void;
+  /** How a row claimed ahead waits for its fire time (SCHEDULER_LOOKAHEAD_MS > 0); default: a real timer. */
+  waitUntil?: WaitUntil;
   /** Called once when the worker is killed or closed, so its owner can forget it. */
   onGone?: (worker: SchedulerWorker) => void;
 }
@@ -115,6 +117,7 @@ export async function startSchedulerWorker(options: SchedulerWorkerOptions): Pro
     metrics: createSchedulerMetrics(),
     schedules: createScheduleCache(),
     config: { ...config, SCHEDULER_WORKER_ID: name },
+    waitUntil: options.waitUntil,
   };
   let killed = false;
   let onKilled!: () => void;
@@ -198,6 +201,9 @@ export async function schedulerTestConfig(env: Record<string, string> = {}): Pro
     NATS_URL: infra.natsUrl,
     BUS_PREFIX: `t${id}`,
     DATABASE_NAME: `t_${id}_scheduler`,
+    // Workers here are drained round by round on a ManualClock: a round claims only rows already
+    // due. Claiming ahead (the production default) is tested with its own wait (lookahead.test.ts).
+    SCHEDULER_LOOKAHEAD_MS: '0',
     ...env,
   });
 }
@@ -260,7 +266,7 @@ export class SchedulerHarness {
   /** A scheduler worker with its own pool and NATS connection, like a separate replica. */
   async startWorker(
     name = `w${this.workers.size}`,
-    options: Pick<SchedulerWorkerOptions, 'poolSize' | 'onStep'> = {},
+    options: Pick<SchedulerWorkerOptions, 'poolSize' | 'onStep' | 'waitUntil'> = {},
   ): Promise<SchedulerWorker> {
     const worker = await startSchedulerWorker({
       config: this.config,

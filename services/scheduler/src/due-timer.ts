@@ -1,30 +1,46 @@
 import { earliestFireAt } from './db/earliest-fire-at';
-import type { RoundSummary } from './handlers/fire-due-schedules';
+import type { RoundOptions, RoundSummary } from './handlers/fire-due-schedules';
 import type { SchedulerDeps } from './service';
 
 const MAX_BACKOFF_MS = 30_000;
 const BACKLOG_REFRESH_MS = 5_000;
 const MIN_SLEEP_MS = 10;
+/**
+ * Rounds of one worker whose fires are still waiting for their time or their replies. Each
+ * holds at most SCHEDULER_BATCH_SIZE claims, so this bounds the fires one worker has in
+ * flight; beyond it the worker stops claiming until a round settles, leaving due rows to the
+ * other workers.
+ */
+const MAX_ROUNDS_IN_FLIGHT = 16;
 
 export interface DueTimer {
-  /** Finishes the round in flight (its claims settle normally), then returns. */
+  /** Finishes the rounds in flight (their claims settle normally), then returns. */
   stop(): Promise<void>;
 }
 
 /**
- * What triggers the scheduler's rounds, as a bus server triggers another service's handlers:
- * runs `round` again at once after a full batch, otherwise when the earliest row is due (never
- * later than the poll interval, new rows may come sooner); backs off exponentially while rounds
- * fail, so a struggling deployments service or database is not hammered; refreshes the backlog
- * gauge every few seconds.
+ * What triggers the scheduler's rounds, as a bus server triggers another service's handlers.
+ * A round claims the rows due within the lookahead and then waits for their fire times and
+ * replies; the timer does not wait with it: as soon as a round has claimed, the next claim is
+ * planned, so claiming, firing and settling overlap (at most MAX_ROUNDS_IN_FLIGHT rounds).
+ * The next claim comes at once after a full batch; otherwise when the earliest unclaimed row
+ * enters the lookahead, but not sooner than half the lookahead (the rows claimed then are
+ * still at least that far from their fire time, and each claim serves a useful number of rows)
+ * and never later than the poll interval (new rows may come sooner). While rounds fail the
+ * timer backs off exponentially, so a struggling deployments service or database is not
+ * hammered. It refreshes the backlog gauge every few seconds.
  */
 export function startDueTimer(
   deps: SchedulerDeps,
-  handlers: { round: () => Promise<RoundSummary>; measureBacklog: () => Promise<number> },
+  handlers: { round: (options?: RoundOptions) => Promise<RoundSummary>; measureBacklog: () => Promise<number> },
 ): DueTimer {
   const { db, clock, config } = deps;
   const logger = deps.logger.child({ worker: config.SCHEDULER_WORKER_ID });
+  const lookahead = config.SCHEDULER_LOOKAHEAD_MS;
+  const minSleep = Math.max(MIN_SLEEP_MS, Math.floor(lookahead / 2));
+  const rounds = new Set<Promise<void>>();
   let stopped = false;
+  let failures = 0;
   let wake: (() => void) | undefined;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -35,24 +51,48 @@ export function startDueTimer(
       };
     });
 
-  async function untilNextDue(): Promise<number> {
+  async function untilNextClaim(): Promise<number> {
     const next = await earliestFireAt(db);
     if (!next) return config.SCHEDULER_POLL_MS;
     // At least a few ms: a row still unclaimed-looking is being claimed by another worker right now.
-    return Math.max(MIN_SLEEP_MS, Math.min(config.SCHEDULER_POLL_MS, next.getTime() - clock.now().getTime()));
+    return Math.max(minSleep, Math.min(config.SCHEDULER_POLL_MS, next.getTime() - lookahead - clock.now().getTime()));
+  }
+
+  /** Starts a round; resolves with how many rows it claimed (-1: the claim failed). */
+  function startRound(): Promise<number> {
+    let claimed!: (n: number) => void;
+    const claimedOnce = new Promise<number>((resolve) => (claimed = resolve));
+    const round: Promise<void> = handlers
+      .round({ onClaimed: (n) => claimed(n) })
+      .then(
+        (summary) => {
+          if (summary.failed > 0) failures += 1;
+          else if (summary.claimed > 0) failures = 0;
+        },
+        (err) => {
+          failures += 1;
+          logger.error('scheduler round failed', { error: err });
+          claimed(-1);
+        },
+      )
+      .finally(() => rounds.delete(round));
+    rounds.add(round);
+    return claimedOnce;
   }
 
   async function loop(): Promise<void> {
-    let failures = 0;
     let backlogAt = Number.NEGATIVE_INFINITY;
     while (!stopped) {
+      if (rounds.size >= MAX_ROUNDS_IN_FLIGHT) {
+        await Promise.race(rounds);
+        continue;
+      }
       let delay = config.SCHEDULER_POLL_MS;
       try {
-        const summary = await handlers.round();
-        if (summary.failed > 0) failures += 1;
-        else failures = 0;
-        if (failures === 0 && summary.claimed === config.SCHEDULER_BATCH_SIZE) delay = 0;
-        else if (failures === 0) delay = await untilNextDue();
+        const claimed = await startRound();
+        if (claimed >= 0 && failures === 0) {
+          delay = claimed === config.SCHEDULER_BATCH_SIZE ? 0 : await untilNextClaim();
+        }
       } catch (err) {
         failures += 1;
         logger.error('scheduler tick failed', { error: err });
@@ -65,6 +105,7 @@ export function startDueTimer(
       }
       if (delay > 0 && !stopped) await sleep(delay);
     }
+    await Promise.allSettled([...rounds]);
   }
 
   const running = loop();

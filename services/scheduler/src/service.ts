@@ -9,7 +9,7 @@ import type { DeploymentsBus } from './clients/deployments';
 import type { SchedulerConfig } from './config';
 import { startDueTimer, type DueTimer } from './due-timer';
 import { applyDeploymentSnapshot } from './handlers/apply-deployment-snapshot';
-import { fireDueSchedules } from './handlers/fire-due-schedules';
+import { fireDueSchedules, type WaitUntil } from './handlers/fire-due-schedules';
 import { measureDueBacklog } from './handlers/measure-due-backlog';
 import type { SchedulerMetrics } from './metrics';
 
@@ -22,10 +22,13 @@ export interface SchedulerDeps {
   deployments: DeploymentsBus;
   metrics: SchedulerMetrics;
   schedules: ScheduleCache;
+  /** How a row claimed ahead waits for its fire time; default: a timer on `clock` (waitOnClock). */
+  waitUntil?: WaitUntil;
   config: Pick<
     SchedulerConfig,
     | 'SCHEDULER_BATCH_SIZE'
     | 'SCHEDULER_POLL_MS'
+    | 'SCHEDULER_LOOKAHEAD_MS'
     | 'SCHEDULER_LEASE_MS'
     | 'SCHEDULER_RETRY_MS'
     | 'MISFIRE_WINDOW_MS'

@@ -50,6 +50,8 @@ export class LifecycleStack extends SchedulerHarness {
         ...stack.env('scheduler'),
         SCHEDULER_WORKER_ID: 'w0',
         MYSQL_POOL_SIZE: '4',
+        // Drained round by round on the ManualClock: rounds claim only rows already due.
+        SCHEDULER_LOOKAHEAD_MS: '0',
         ...options.env,
       });
       const { nc, schedulerDb } = await SchedulerHarness.open(config);

@@ -194,6 +194,7 @@ REWRAP_BATCH_SIZE: {{ include "agent-deployments.int" $v.vaults.rewrapBatchSize 
 {{- $c := $v.scheduler }}
 SCHEDULER_BATCH_SIZE: {{ include "agent-deployments.int" $c.batchSize | quote }}
 SCHEDULER_POLL_MS: {{ include "agent-deployments.int" $c.pollMs | quote }}
+SCHEDULER_LOOKAHEAD_MS: {{ include "agent-deployments.int" $c.lookaheadMs | quote }}
 MISFIRE_WINDOW_MS: {{ include "agent-deployments.int" $c.misfireWindowMs | quote }}
 JITTER_MAX_MS: {{ include "agent-deployments.int" $c.jitterMaxMs | quote }}
 SCHEDULER_LEASE_MS: {{ include "agent-deployments.int" $c.leaseMs | quote }}

@@ -38,8 +38,8 @@ Rules values.schema.json cannot express (they relate several values). Missing va
   {{- end -}}
 {{- end -}}
 
-{{- if le ($v.scheduler.leaseMs | int64) ($v.nats.busTimeoutMs | int64) -}}
-  {{- fail (printf "scheduler.leaseMs (%d) must exceed nats.busTimeoutMs (%d): a live worker must keep its claim while it waits for a reply" ($v.scheduler.leaseMs | int64) ($v.nats.busTimeoutMs | int64)) -}}
+{{- if le ($v.scheduler.leaseMs | int64) (add ($v.scheduler.lookaheadMs | int64) ($v.nats.busTimeoutMs | int64)) -}}
+  {{- fail (printf "scheduler.leaseMs (%d) must exceed scheduler.lookaheadMs + nats.busTimeoutMs (%d + %d): a live worker must keep its claim while a claimed schedule waits for its fire time and its reply" ($v.scheduler.leaseMs | int64) ($v.scheduler.lookaheadMs | int64) ($v.nats.busTimeoutMs | int64)) -}}
 {{- end -}}
 
 {{- if ge ($v.mysql.acquireTimeoutMs | int64) ($v.nats.busTimeoutMs | int64) -}}

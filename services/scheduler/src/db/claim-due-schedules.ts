@@ -6,7 +6,7 @@ import { schedules, type ScheduleRow } from './schema';
 export type ClaimedSchedule = ScheduleRow & { nextOccurrenceAt: Date; nextFireAt: Date };
 
 /**
- * Claims up to `limit` due rows for one worker: in one short transaction, the due rows no one
+ * Claims up to `limit` rows due by `dueBy` (now, or now plus the lookahead) for one worker: in one short transaction, the due rows no one
  * holds are locked with SKIP LOCKED (concurrent workers get disjoint sets without waiting),
  * then stamped with the worker's claim token and a lease. The lock ends at commit; the lease
  * keeps other workers off while this one fires, and lapses by itself if this one dies.
@@ -15,7 +15,7 @@ export type ClaimedSchedule = ScheduleRow & { nextOccurrenceAt: Date; nextFireAt
  */
 export async function claimDueSchedules(
   db: Database,
-  claim: { token: string; now: Date; leaseMs: number; limit: number },
+  claim: { token: string; now: Date; dueBy: Date; leaseMs: number; limit: number },
 ): Promise<ClaimedSchedule[]> {
   return retryTransient(() => db.transaction(
     async (tx) => {
@@ -25,7 +25,7 @@ export async function claimDueSchedules(
         .where(
           and(
             eq(schedules.active, true),
-            lte(schedules.nextFireAt, claim.now),
+            lte(schedules.nextFireAt, claim.dueBy),
             or(isNull(schedules.claimUntil), lte(schedules.claimUntil, claim.now)),
           ),
         )

@@ -13,9 +13,30 @@ export type FireResult = 'fired' | 'skipped' | 'misfired' | 'failed' | 'invalid'
 /** What one round did: rows claimed, rows still held when it settled, and each row's result. */
 export type RoundSummary = { claimed: number; held: number } & Record<FireResult, number>;
 
+export interface RoundOptions {
+  /**
+   * Told how many rows the round claimed, before any of them is fired: the due timer claims the
+   * next batch then, while this round's rows wait for their fire times and their replies.
+   */
+  onClaimed?: (claimed: number) => void;
+}
+
+/** Resolves once the clock reads `at` or later; tests inject one that moves a ManualClock. */
+export type WaitUntil = (at: Date) => Promise<void>;
+
+/** The system one: a timer for the time left on the clock (none when it has passed). */
+export const waitOnClock =
+  (clock: { now(): Date }): WaitUntil =>
+  (at) => {
+    const ms = at.getTime() - clock.now().getTime();
+    return ms > 0 ? Bun.sleep(ms) : Promise.resolve();
+  };
+
 /**
- * One round of the scheduler's worker: claims a batch of due rows, fires them concurrently
- * through the bus, settles the batch in one transaction. Any number of workers (in one process
+ * One round of the scheduler's worker: claims a batch of rows due within the lookahead
+ * (SCHEDULER_LOOKAHEAD_MS; 0 = due now), fires each through the bus at its own fire time
+ * (never before: the due decision is taken when the row's turn comes, on the clock of that
+ * moment), settles the batch once every fire has been answered. Any number of workers (in one process
  * or many) can share a database; claims keep them apart. The due-schedule timer runs rounds;
  * tests run them by hand after moving a ManualClock.
  *
@@ -38,18 +59,29 @@ export const fireDueSchedules = (deps: SchedulerDeps) => {
   const instance = randomBase62(8);
   let claimCount = 0;
 
-  return async (): Promise<RoundSummary> => {
+  const waitUntil = deps.waitUntil ?? waitOnClock(clock);
+
+  return async (options: RoundOptions = {}): Promise<RoundSummary> => {
     const now = clock.now();
     const token = `${config.SCHEDULER_WORKER_ID}:${instance}:${++claimCount}`;
     const rows = await claimDueSchedules(db, {
       token,
       now,
+      dueBy: new Date(now.getTime() + config.SCHEDULER_LOOKAHEAD_MS),
       leaseMs: config.SCHEDULER_LEASE_MS,
       limit: config.SCHEDULER_BATCH_SIZE,
     });
+    options.onClaimed?.(rows.length);
     const summary: RoundSummary = { claimed: rows.length, held: 0, fired: 0, skipped: 0, misfired: 0, failed: 0, invalid: 0, not_due: 0 };
     if (rows.length === 0) return summary;
-    const outcomes = await Promise.all(rows.map((row) => fireClaimedSchedule(deps, logger, row, now)));
+    // Rows claimed ahead wait for their fire time; the decision uses the clock of that moment,
+    // so a row woken early (a clock step back) is simply not due and keeps its occurrence.
+    const outcomes = await Promise.all(
+      rows.map(async (row) => {
+        await waitUntil(row.nextFireAt);
+        return fireClaimedSchedule(deps, logger, row, clock.now());
+      }),
+    );
     summary.held = await settleClaims(
       db,
       token,

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { schedules, type ScheduleRow } from './schema';
 
@@ -12,8 +12,20 @@ export async function findSchedule(db: Executor, deploymentId: string, options: 
   return row;
 }
 
-export async function insertSchedule(db: Executor, values: typeof schedules.$inferInsert): Promise<void> {
+export type ScheduleInsert = typeof schedules.$inferInsert;
+
+export async function insertSchedule(db: Executor, values: ScheduleInsert): Promise<void> {
   await db.insert(schedules).values(values);
+}
+
+/**
+ * Inserts the row unless the deployment has one already, which is then left as it is (a
+ * no-op ON DUPLICATE KEY UPDATE, not INSERT IGNORE, which would also turn other errors into
+ * warnings). One autocommit statement: for a first snapshot, whose revision no stored row
+ * can be older than.
+ */
+export async function insertScheduleUnlessStored(db: Executor, values: ScheduleInsert): Promise<void> {
+  await db.insert(schedules).values(values).onDuplicateKeyUpdate({ set: { deploymentId: sql`${schedules.deploymentId}` } });
 }
 
 export async function updateSchedule(

@@ -312,6 +312,26 @@ describe('exactly once per occurrence', () => {
     expect(expectOk(await api('GET', '/v1/sessions', { query: { deployment_id: d.id } })).data).toHaveLength(2);
   });
 
+  test('fires of many deployments at once (written together) each get their own run and session; a repeat among them gets the one run', async () => {
+    const ds = await Promise.all(Array.from({ length: 12 }, () => scheduled()));
+    const occurrence = nextFive();
+    const repeated = await world.fire(me.tenant, ds[0]!.id, occurrence);
+    // The repeat of an occurrence already recorded travels with fresh fires: it must not cost them their runs.
+    const burst = await Promise.all([...ds, ds[0]!, ds[1]!].map((d) => world.fire(me.tenant, d.id, occurrence)));
+    const runIds = burst.map((b) => (b.outcome === 'fired' ? b.run.id : b.outcome));
+    expect(runIds[0]).toBe(repeated.outcome === 'fired' ? repeated.run.id : 'none');
+    expect(runIds[12]).toBe(runIds[0]);
+    expect(runIds[13]).toBe(runIds[1]);
+    expect(new Set(runIds).size).toBe(12);
+    for (const d of ds) {
+      expect(await runsOf(d.id)).toHaveLength(1);
+      expect(expectOk(await api('GET', '/v1/sessions', { query: { deployment_id: d.id } })).data).toHaveLength(1);
+      expect((await get(d.id)).last_run_at).not.toBeNull();
+    }
+    const announced = (await world.streamEvents('sessions')).filter((e) => ds.some((d) => d.id === e.data.data.deployment_id));
+    expect(announced).toHaveLength(12);
+  });
+
   test('the run recorded for an occurrence is the answer even after the deployment paused or was archived', async () => {
     const vault = await createVault(api);
     const d = await scheduled({ vault_ids: [vault.id] });

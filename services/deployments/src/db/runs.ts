@@ -1,7 +1,7 @@
 import type { PageRequest } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
-import { and, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import { recordEvent } from '@shared/bus/outbox';
+import { and, asc, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
@@ -12,8 +12,28 @@ import type { DeploymentRunListFilters } from '@shared/schema/deployment-run';
 import { sessionEvents } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
 import { sessionCreatedEvent } from '../domain/fire';
-import { deploymentRuns, outbox, RUN_LIST_INDEXES, type DeploymentRunRow, type SessionRow } from './schema';
-import { insertSession } from './sessions';
+import { deploymentRuns, deployments, outbox, RUN_LIST_INDEXES, type DeploymentRow, type DeploymentRunRow, type SessionRow } from './schema';
+import { insertSessions } from './sessions';
+
+/**
+ * The tenant's deployment and, for a scheduled fire, the run already recorded for that
+ * occurrence, in one round trip (a LEFT JOIN on the occurrence's unique key): what a fire reads
+ * before it asks about references. Undefined deployment: missing or another tenant's.
+ */
+export async function findDeploymentAndOccurrenceRun(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+  scheduledAt: Date | null,
+): Promise<{ deployment: DeploymentRow | undefined; run: DeploymentRunRow | undefined }> {
+  if (!scheduledAt) return { deployment: await findOwnedRow(db, deployments, tenant, id), run: undefined };
+  const [row] = await db
+    .select({ deployment: deployments, run: deploymentRuns })
+    .from(deployments)
+    .leftJoin(deploymentRuns, and(eq(deploymentRuns.deploymentId, deployments.id), eq(deploymentRuns.scheduledAt, scheduledAt)))
+    .where(and(eq(deployments.id, id), ownedBy(deployments, tenant)));
+  return { deployment: row?.deployment, run: row?.run ?? undefined };
+}
 
 /** The run already recorded for a scheduled occurrence, if any (the idempotency key). */
 export async function findRunForOccurrence(db: Executor, deploymentId: string, scheduledAt: Date): Promise<DeploymentRunRow | undefined> {
@@ -51,17 +71,55 @@ export function listRunPage<T>(
   return readPage(readChunk, position, limit, present);
 }
 
+/** What one fire records: its run, and the session it created (null when an error prevented one). */
+export interface FireRecord {
+  run: DeploymentRunRow;
+  session: SessionRow | null;
+}
+
 /**
  * What a fire records, in the caller's transaction: the session it created (with
  * `sessions.created`) and the run naming it, or the run carrying the error that prevented one.
  */
-export async function insertRun(tx: Executor, run: DeploymentRunRow, session: SessionRow | null): Promise<void> {
-  if (session) await insertSession(tx, session);
-  await tx.insert(deploymentRuns).values(run);
-  if (session) {
-    const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
-    await recordEvent(tx, outbox, sessionEvents.created, tenant, sessionCreatedEvent(session, run), run.createdAt);
-  }
+export const insertRun = (tx: Executor, run: DeploymentRunRow, session: SessionRow | null): Promise<void> =>
+  insertRuns(tx, [{ run, session }]);
+
+/**
+ * What several fires record, in the caller's transaction, with one statement per table (the
+ * sessions, their memory store mounts, the runs, the sessions.created events) however many
+ * fires there are. A run whose occurrence is recorded already fails the whole statement on the
+ * unique key (the transaction is then rolled back by its caller).
+ */
+export async function insertRuns(tx: Executor, fires: FireRecord[]): Promise<void> {
+  if (fires.length === 0) return;
+  const created = fires.flatMap((f) => (f.session ? [{ session: f.session, run: f.run }] : []));
+  await insertSessions(tx, created.map((c) => c.session));
+  await tx.insert(deploymentRuns).values(fires.map((f) => f.run));
+  const envelopes = created.map(({ session, run }) =>
+    newEventEnvelope(
+      sessionEvents.created,
+      { organization_id: session.organizationId, workspace_id: session.workspaceId },
+      sessionCreatedEvent(session, run),
+      run.createdAt,
+    ),
+  );
+  await recordEvents(tx, outbox, envelopes);
+}
+
+/**
+ * The deployments' rows by id, locked (FOR UPDATE) until the transaction ends, in one
+ * statement. Not tenant-scoped: the caller matches each row's tenant against the fire's own.
+ * The rows lock in primary-key order, so two such statements never deadlock each other.
+ */
+export async function lockDeployments(tx: Executor, ids: string[]): Promise<DeploymentRow[]> {
+  if (ids.length === 0) return [];
+  return tx.select().from(deployments).where(inArray(deployments.id, ids)).orderBy(asc(deployments.id)).for('update');
+}
+
+/** Bookkeeping of successful scheduled runs (no revision bump, no event): one statement for all of them. */
+export async function setLastRunAtOf(tx: Executor, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.update(deployments).set({ lastRunAt: at }).where(inArray(deployments.id, ids));
 }
 
 /** MySQL and MariaDB both report a unique-key collision as errno 1062 (ER_DUP_ENTRY). */

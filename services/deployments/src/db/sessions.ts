@@ -26,12 +26,14 @@ export const findSession = (db: Executor, tenant: Tenant, id: string): Promise<S
   findOwnedRow(db, sessions, tenant, id);
 
 /** The session and the memory stores it mounts (what the memory_store_id filter pages on), in the caller's transaction. */
-export async function insertSession(tx: Executor, row: SessionRow): Promise<void> {
-  await tx.insert(sessions).values(row);
-  const storeIds = [...new Set(row.resources.flatMap((r) => (r.type === 'memory_store' ? [r.memory_store_id] : [])))];
-  if (storeIds.length === 0) return;
-  await tx.insert(sessionMemoryStores).values(
-    storeIds.map((memoryStoreId) => ({
+export const insertSession = (tx: Executor, row: SessionRow): Promise<void> => insertSessions(tx, [row]);
+
+/** Sessions and the memory stores they mount, one statement per table whatever their number. */
+export async function insertSessions(tx: Executor, rows: SessionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(sessions).values(rows);
+  const mounts = rows.flatMap((row) =>
+    [...new Set(row.resources.flatMap((r) => (r.type === 'memory_store' ? [r.memory_store_id] : [])))].map((memoryStoreId) => ({
       sessionId: row.id,
       memoryStoreId,
       organizationId: row.organizationId,
@@ -39,6 +41,7 @@ export async function insertSession(tx: Executor, row: SessionRow): Promise<void
       sessionCreatedAt: row.createdAt,
     })),
   );
+  if (mounts.length > 0) await tx.insert(sessionMemoryStores).values(mounts);
 }
 
 // ---------------------------------------------------------------------------------------------

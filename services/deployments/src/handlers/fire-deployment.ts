@@ -9,8 +9,8 @@ import type { FireDeploymentReply, FireDeploymentRequest, RunError, TriggerConte
 import type { Tenant } from '@shared/schema/tenant';
 import type { Static } from '@sinclair/typebox';
 import { askAboutReferences } from '../clients/references';
-import { findDeployment, setLastRunAt, applyLockedChange } from '../db/deployments';
-import { findRunForOccurrence, insertRun, isDuplicateKey } from '../db/runs';
+import { applyLockedChange } from '../db/deployments';
+import { findDeploymentAndOccurrenceRun, findRunForOccurrence, insertRuns, isDuplicateKey, lockDeployments, setLastRunAtOf, type FireRecord } from '../db/runs';
 import type { DeploymentRow, DeploymentRunRow } from '../db/schema';
 import { newRun, newSession, pausesDeployment, scheduledFireRefusal } from '../domain/fire';
 import { archivedRefusal, errorPauseChange } from '../domain/lifecycle';
@@ -45,7 +45,9 @@ export const fireDeployment =
  *    committed meanwhile wins), then the session, the run and `sessions.created` (or the failed
  *    run), `last_run_at` for a successful scheduled run, and for a scheduled run failing with a
  *    paused-reason kind, the pause with `deployments.paused`. If the deployment's revision moved
- *    since step 1, the references checked may be stale: the fire starts over.
+ *    since step 1, the references checked may be stale: the fire starts over. The fires of this
+ *    process that reach step 3 together share that transaction (see FireWriter): each gets
+ *    exactly the checks and writes it would get alone.
  */
 export async function fire(
   deps: DeploymentsDeps,
@@ -73,7 +75,13 @@ export async function fire(
   }
 }
 
-/** Null when the deployment changed under the fire (start over). */
+/**
+ * Null when the deployment changed under the fire (start over).
+ *
+ * Round trips of its own on the common path (a scheduled occurrence not yet fired): one read of
+ * the deployment joined with the occurrence's run. Step 3 is a share of one FireWriter
+ * transaction.
+ */
 async function tryFire(
   deps: DeploymentsDeps,
   ctx: CallContext,
@@ -82,60 +90,174 @@ async function tryFire(
   trigger: TriggerContext,
   scheduledAt: Date | null,
 ): Promise<FireDeploymentReply | null> {
-  const seen = await findDeployment(deps.db, tenant, id);
-  const early = await refusalOrExisting(deps.db, seen, id, scheduledAt);
+  const { deployment: seen, run: recorded } = await findDeploymentAndOccurrenceRun(deps.db, tenant, id, scheduledAt);
+  if (recorded) return fired(recorded);
+  const early = refusal(seen, id, scheduledAt);
   if (early) return early;
 
   const references = rowReferences(seen!);
   const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
   const error = verdict.ok ? null : referenceRunError(verdict.problem);
-
-  const outcome = await retryTransient(() =>
-    deps.db.transaction(async (tx) => {
-      const current = await findDeployment(tx, tenant, id, { lock: true });
-      const late = await refusalOrExisting(tx, current, id, scheduledAt);
-      if (late) return { reply: late, recorded: false };
-      if (current!.revision !== seen!.revision) return null;
-      const run = await recordRun(tx, current!, trigger, scheduledAt, error, deps.clock.now());
-      return { reply: fired(run), recorded: true };
-    }),
-  );
-  if (outcome?.recorded) deps.eventsRecorded();
-  return outcome ? outcome.reply : null;
+  return writerOf(deps).write({ tenant, id, seenRevision: seen!.revision, trigger, scheduledAt, error });
 }
 
-/** Step 1's answer when it ends the fire: the existing run, a skip, or the manual run's error. */
-async function refusalOrExisting(
-  db: Executor,
-  row: DeploymentRow | undefined,
-  id: string,
-  scheduledAt: Date | null,
-): Promise<FireDeploymentReply | undefined> {
+/** What step 3 needs of one fire. */
+interface FireWrite {
+  tenant: Tenant;
+  id: string;
+  /** The revision step 1 read (and checked references against). */
+  seenRevision: number;
+  trigger: TriggerContext;
+  scheduledAt: Date | null;
+  error: RunError | null;
+}
+
+/** One fire's step 3: its reply (null: start over), or what it throws (a manual run's refusal). */
+type WriteOutcome = { ok: true; reply: FireDeploymentReply | null; recorded: boolean } | { ok: false; error: unknown };
+
+interface QueuedWrite {
+  write: FireWrite;
+  settle: (outcome: WriteOutcome) => void;
+}
+
+/** Most fires one transaction writes. */
+const MAX_FIRES_PER_TRANSACTION = 100;
+/** Transactions of step 3 in progress at once per process: one commits while the next is built. */
+const CONCURRENT_TRANSACTIONS = 2;
+
+/**
+ * Step 3 for all the fires of one process, grouped: a fire that reaches step 3 while
+ * CONCURRENT_TRANSACTIONS are in progress waits, and the fires waiting are written together in
+ * the next one (at most MAX_FIRES_PER_TRANSACTION, at most one per deployment, so each sees
+ * what the previous fire of its deployment did). Alone, a fire has its own transaction at once,
+ * as before; under load (the scheduler's minute boundary, hundreds of fires a second) one
+ * transaction of a handful of statements serves dozens of fires: the deployments locked in one
+ * statement (primary-key order, so two such transactions never deadlock), one multi-row insert
+ * per table, one last_run_at update, one commit (one log flush). That holds one pool connection
+ * where each fire used to hold one for seven round trips, which is what exhausted the pool.
+ *
+ * Each fire keeps its own checks and outcome, exactly as alone: its tenant, the refusals of
+ * step 1 again under the lock, the revision it was checked at. A run key collision (the same
+ * occurrence recorded meanwhile elsewhere) refuses the whole multi-row insert and rolls the
+ * transaction back; its fires are then written one per transaction, so only the colliding one
+ * fails (and `fire` answers it with the run already recorded).
+ */
+class FireWriter {
+  private queue: QueuedWrite[] = [];
+  private active = 0;
+
+  constructor(private readonly deps: DeploymentsDeps) {}
+
+  async write(write: FireWrite): Promise<FireDeploymentReply | null> {
+    const outcome = await new Promise<WriteOutcome>((settle) => {
+      this.queue.push({ write, settle });
+      this.pump();
+    });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.reply;
+  }
+
+  private pump(): void {
+    while (this.active < CONCURRENT_TRANSACTIONS && this.queue.length > 0) {
+      const batch = this.take();
+      this.active += 1;
+      this.writeBatch(batch).finally(() => {
+        this.active -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  /** The oldest queued writes, at most one per deployment; the rest stay queued in order. */
+  private take(): QueuedWrite[] {
+    const ids = new Set<string>();
+    const batch: QueuedWrite[] = [];
+    const rest: QueuedWrite[] = [];
+    for (const queued of this.queue) {
+      if (batch.length < MAX_FIRES_PER_TRANSACTION && !ids.has(queued.write.id)) {
+        ids.add(queued.write.id);
+        batch.push(queued);
+      } else rest.push(queued);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async writeBatch(batch: QueuedWrite[]): Promise<void> {
+    try {
+      const outcomes = await retryTransient(() =>
+        this.deps.db.transaction((tx) => recordFires(tx, batch.map((b) => b.write), this.deps.clock.now())),
+      );
+      if (outcomes.some((o) => o.ok && o.recorded)) this.deps.eventsRecorded();
+      batch.forEach((b, i) => b.settle(outcomes[i]!));
+    } catch (err) {
+      if (batch.length > 1 && isDuplicateKey(err)) {
+        for (const b of batch) await this.writeBatch([b]);
+        return;
+      }
+      for (const b of batch) b.settle({ ok: false, error: err });
+    }
+  }
+}
+
+const writers = new WeakMap<DeploymentsDeps, FireWriter>();
+/** The process's one writer (the fire and run handlers share their deps). */
+function writerOf(deps: DeploymentsDeps): FireWriter {
+  let writer = writers.get(deps);
+  if (!writer) writers.set(deps, (writer = new FireWriter(deps)));
+  return writer;
+}
+
+/** Step 3 of several fires (distinct deployments) in the caller's transaction; one outcome per fire, in order. */
+async function recordFires(tx: Executor, writes: FireWrite[], now: Date): Promise<WriteOutcome[]> {
+  const locked = new Map((await lockDeployments(tx, writes.map((w) => w.id))).map((row) => [row.id, row]));
+  const outcomes: WriteOutcome[] = [];
+  const records: FireRecord[] = [];
+  const lastRunOf: string[] = [];
+  const pauses: Array<{ row: DeploymentRow; error: Parameters<typeof errorPauseChange>[1] }> = [];
+  for (const w of writes) {
+    const row = locked.get(w.id);
+    // Another tenant's deployment is no deployment (as findOwnedRow reads it).
+    const current = row && row.organizationId === w.tenant.organization_id && row.workspaceId === w.tenant.workspace_id ? row : undefined;
+    let late: FireDeploymentReply | undefined;
+    try {
+      late = refusal(current, w.id, w.scheduledAt);
+    } catch (error) {
+      outcomes.push({ ok: false, error });
+      continue;
+    }
+    if (late) {
+      // An occurrence already fired is answered with its run, whatever happened since (step 1).
+      const existing = w.scheduledAt && current ? await findRunForOccurrence(tx, w.id, w.scheduledAt) : undefined;
+      outcomes.push({ ok: true, reply: existing ? fired(existing) : late, recorded: false });
+      continue;
+    }
+    if (current!.revision !== w.seenRevision) {
+      outcomes.push({ ok: true, reply: null, recorded: false });
+      continue;
+    }
+    const session = w.error ? null : newSession(current!, newId('session'), now);
+    const run = newRun(current!, { run: newId('deploymentRun'), session: session?.id ?? null }, w.trigger, w.scheduledAt, w.error, now);
+    records.push({ run, session });
+    // Manual runs never move last_run_at (the SDK: "Manual runs do not update this").
+    if (session && w.trigger.type === 'schedule') lastRunOf.push(current!.id);
+    else if (!session && pausesDeployment(w.trigger, w.error)) pauses.push({ row: current!, error: w.error });
+    outcomes.push({ ok: true, reply: fired(run), recorded: true });
+  }
+  // A run recorded meanwhile for one of these occurrences fails this on the unique key (see FireWriter).
+  await insertRuns(tx, records);
+  await setLastRunAtOf(tx, lastRunOf, now);
+  for (const { row, error } of pauses) await applyLockedChange(tx, row, errorPauseChange(row, error), now);
+  return outcomes;
+}
+
+/** Why the deployment's row ends the fire before anything is recorded: a skip, or the manual run's error. */
+function refusal(row: DeploymentRow | undefined, id: string, scheduledAt: Date | null): FireDeploymentReply | undefined {
   if (scheduledAt) {
-    const existing = row ? await findRunForOccurrence(db, id, scheduledAt) : undefined;
-    if (existing) return fired(existing);
     const reason = scheduledFireRefusal(row, scheduledAt);
     return reason ? { outcome: 'skipped', reason } : undefined;
   }
   if (!row) throw deploymentNotFound(id);
   if (row.archivedAt) throw archivedRefusal(id, 'run');
   return undefined;
-}
-
-/** Step 3's writes, under the row lock. */
-async function recordRun(
-  tx: Executor,
-  row: DeploymentRow,
-  trigger: TriggerContext,
-  scheduledAt: Date | null,
-  error: RunError | null,
-  now: Date,
-): Promise<DeploymentRunRow> {
-  const session = error ? null : newSession(row, newId('session'), now);
-  const run = newRun(row, { run: newId('deploymentRun'), session: session?.id ?? null }, trigger, scheduledAt, error, now);
-  await insertRun(tx, run, session);
-  // Manual runs never move last_run_at (the SDK: "Manual runs do not update this").
-  if (session && trigger.type === 'schedule') await setLastRunAt(tx, row.id, now);
-  else if (!session && pausesDeployment(trigger, error)) await applyLockedChange(tx, row, errorPauseChange(row, error), now);
-  return run;
 }

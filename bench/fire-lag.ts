@@ -313,6 +313,9 @@ async function main(): Promise<void> {
 
   const seen = new Map<string, number>();
   const lags: number[] = [];
+  // Lag by slice of the window (by fire time), to tell a catch-up at its start from the steady state.
+  const SLICE_MS = 20_000;
+  const slices: number[][] = Array.from({ length: Math.ceil((t1 - t0) / SLICE_MS) }, () => []);
   let errors = 0;
   for (const r of rows) {
     const key = `${r.deployment_id}@${r.scheduled_at.getTime()}`;
@@ -322,7 +325,9 @@ async function main(): Promise<void> {
     seen.set(key, count);
     if (count > 1) continue;
     if (r.error_type || !r.session_id) errors += 1;
-    lags.push(r.created_at.getTime() - r.scheduled_at.getTime() - jitter);
+    const lag = r.created_at.getTime() - r.scheduled_at.getTime() - jitter;
+    lags.push(lag);
+    slices[Math.floor((r.scheduled_at.getTime() + jitter - t0) / SLICE_MS)]!.push(lag);
   }
   const missing = [...expected.keys()].filter((k) => !seen.has(k)).length;
   const duplicates = [...seen.values()].reduce((s, n) => s + (n - 1), 0);
@@ -334,6 +339,13 @@ async function main(): Promise<void> {
     `  lag (run created_at - occurrence - jitter): p50 ${ms(percentile(lags, 50))}, p90 ${ms(percentile(lags, 90))}, ` +
       `p99 ${ms(percentile(lags, 99))}, max ${ms(lags[lags.length - 1] ?? Number.NaN)}`,
   );
+  slices.forEach((slice, i) => {
+    slice.sort((a, b) => a - b);
+    console.log(
+      `    fire times +${(i * SLICE_MS) / 1000}s..+${((i + 1) * SLICE_MS) / 1000}s: ${slice.length} fires, ` +
+        `p50 ${ms(percentile(slice, 50))}, p99 ${ms(percentile(slice, 99))}, max ${ms(slice[slice.length - 1] ?? Number.NaN)}`,
+    );
+  });
   console.log(`\n  CPU seconds over the ${windowSeconds.toFixed(0)} s window (per fire):`);
   let total = 0;
   for (const [name, after] of cpuAfter) {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, or, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { PagePosition } from '../schema/common';
 
@@ -17,9 +17,14 @@ export type ListOrder = 'asc' | 'desc';
  * the index prefix only (reading the whole tenant at depth); the redundant first bound is a plain
  * range every server seeks to.
  */
-export function keysetAfter(table: KeysetColumns, after: PagePosition | null, order: ListOrder = 'desc'): SQL | undefined {
+export function keysetAfter(
+  table: KeysetColumns,
+  // Placeholders (a prepared query's) stand for the position's Date and id given when it runs.
+  after: PagePosition | { created_at: Placeholder; id: Placeholder } | null,
+  order: ListOrder = 'desc',
+): SQL | undefined {
   if (!after) return undefined;
-  const at = new Date(after.created_at);
+  const at = typeof after.created_at === 'string' ? new Date(after.created_at) : after.created_at;
   if (order === 'asc') {
     return and(gte(table.createdAt, at), or(gt(table.createdAt, at), and(eq(table.createdAt, at), gt(table.id, after.id))));
   }

@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Tenant } from '../schema/tenant';
 
@@ -12,5 +12,9 @@ export interface TenantColumns {
  * The predicate every read of a tenant's rows carries: another tenant's rows are
  * indistinguishable from missing ones.
  */
-export const ownedBy = (table: TenantColumns, tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>): SQL =>
+export const ownedBy = (
+  table: TenantColumns,
+  // Placeholders build a prepared query (see deployments' list), values an ordinary one.
+  tenant: Pick<Tenant, 'organization_id' | 'workspace_id'> | { organization_id: Placeholder; workspace_id: Placeholder },
+): SQL =>
   and(eq(table.organizationId, tenant.organization_id), eq(table.workspaceId, tenant.workspace_id))!;

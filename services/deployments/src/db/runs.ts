@@ -1,6 +1,6 @@
 import type { PageRequest } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
-import { and, asc, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
@@ -15,24 +15,42 @@ import { sessionCreatedEvent } from '../domain/fire';
 import { deploymentRuns, deployments, outbox, RUN_LIST_INDEXES, type DeploymentRow, type DeploymentRunRow, type SessionRow } from './schema';
 import { insertSessions } from './sessions';
 
+/** A fire's first read: the deployment, and for a scheduled fire the occurrence it names. */
+export interface OccurrenceLookup {
+  tenant: Tenant;
+  id: string;
+  scheduledAt: Date | null;
+}
+
 /**
- * The tenant's deployment and, for a scheduled fire, the run already recorded for that
- * occurrence, in one round trip (a LEFT JOIN on the occurrence's unique key): what a fire reads
- * before it asks about references. Undefined deployment: missing or another tenant's.
+ * For each lookup, the tenant's deployment (undefined: missing, or another tenant's) and the
+ * run already recorded for its occurrence: two statements whatever the number of lookups (the
+ * deployments by primary key, the runs by their unique key), run side by side.
  */
-export async function findDeploymentAndOccurrenceRun(
+export async function findDeploymentsAndOccurrenceRuns(
   db: Executor,
-  tenant: Tenant,
-  id: string,
-  scheduledAt: Date | null,
-): Promise<{ deployment: DeploymentRow | undefined; run: DeploymentRunRow | undefined }> {
-  if (!scheduledAt) return { deployment: await findOwnedRow(db, deployments, tenant, id), run: undefined };
-  const [row] = await db
-    .select({ deployment: deployments, run: deploymentRuns })
-    .from(deployments)
-    .leftJoin(deploymentRuns, and(eq(deploymentRuns.deploymentId, deployments.id), eq(deploymentRuns.scheduledAt, scheduledAt)))
-    .where(and(eq(deployments.id, id), ownedBy(deployments, tenant)));
-  return { deployment: row?.deployment, run: row?.run ?? undefined };
+  lookups: OccurrenceLookup[],
+): Promise<Array<{ deployment: DeploymentRow | undefined; run: DeploymentRunRow | undefined }>> {
+  const scheduled = lookups.filter((l): l is OccurrenceLookup & { scheduledAt: Date } => l.scheduledAt !== null);
+  const [rows, runs] = await Promise.all([
+    db.select().from(deployments).where(inArray(deployments.id, [...new Set(lookups.map((l) => l.id))])),
+    scheduled.length === 0
+      ? Promise.resolve([])
+      : db
+          .select()
+          .from(deploymentRuns)
+          .where(or(...scheduled.map((l) => and(eq(deploymentRuns.deploymentId, l.id), eq(deploymentRuns.scheduledAt, l.scheduledAt))))),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const runByOccurrence = new Map(runs.map((r) => [`${r.deploymentId}@${r.scheduledAt!.getTime()}`, r]));
+  return lookups.map((l) => {
+    const row = byId.get(l.id);
+    // Another tenant's deployment is no deployment (as findOwnedRow reads it), and neither are its runs.
+    if (!row || row.organizationId !== l.tenant.organization_id || row.workspaceId !== l.tenant.workspace_id) {
+      return { deployment: undefined, run: undefined };
+    }
+    return { deployment: row, run: l.scheduledAt ? runByOccurrence.get(`${l.id}@${l.scheduledAt.getTime()}`) : undefined };
+  });
 }
 
 /** The run already recorded for a scheduled occurrence, if any (the idempotency key). */

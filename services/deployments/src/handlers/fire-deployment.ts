@@ -10,7 +10,16 @@ import type { Tenant } from '@shared/schema/tenant';
 import type { Static } from '@sinclair/typebox';
 import { askAboutReferences } from '../clients/references';
 import { applyLockedChange } from '../db/deployments';
-import { findDeploymentAndOccurrenceRun, findRunForOccurrence, insertRuns, isDuplicateKey, lockDeployments, setLastRunAtOf, type FireRecord } from '../db/runs';
+import {
+  findDeploymentsAndOccurrenceRuns,
+  findRunForOccurrence,
+  insertRuns,
+  isDuplicateKey,
+  lockDeployments,
+  setLastRunAtOf,
+  type FireRecord,
+  type OccurrenceLookup,
+} from '../db/runs';
 import type { DeploymentRow, DeploymentRunRow } from '../db/schema';
 import { newRun, newSession, pausesDeployment, scheduledFireRefusal } from '../domain/fire';
 import { archivedRefusal, errorPauseChange } from '../domain/lifecycle';
@@ -78,9 +87,8 @@ export async function fire(
 /**
  * Null when the deployment changed under the fire (start over).
  *
- * Round trips of its own on the common path (a scheduled occurrence not yet fired): one read of
- * the deployment joined with the occurrence's run. Step 3 is a share of one FireWriter
- * transaction.
+ * Its database work is shared with the other fires of this replica in progress at the same
+ * moment (see Batcher): the first read (deployment and occurrence run) and the write of step 3.
  */
 async function tryFire(
   deps: DeploymentsDeps,
@@ -90,7 +98,8 @@ async function tryFire(
   trigger: TriggerContext,
   scheduledAt: Date | null,
 ): Promise<FireDeploymentReply | null> {
-  const { deployment: seen, run: recorded } = await findDeploymentAndOccurrenceRun(deps.db, tenant, id, scheduledAt);
+  const { reader, writer } = batchersOf(deps);
+  const { deployment: seen, run: recorded } = await reader.call({ tenant, id, scheduledAt });
   if (recorded) return fired(recorded);
   const early = refusal(seen, id, scheduledAt);
   if (early) return early;
@@ -98,7 +107,7 @@ async function tryFire(
   const references = rowReferences(seen!);
   const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
   const error = verdict.ok ? null : referenceRunError(verdict.problem);
-  return writerOf(deps).write({ tenant, id, seenRevision: seen!.revision, trigger, scheduledAt, error });
+  return writer.call({ tenant, id, seenRevision: seen!.revision, trigger, scheduledAt, error });
 }
 
 /** What step 3 needs of one fire. */
@@ -112,101 +121,115 @@ interface FireWrite {
   error: RunError | null;
 }
 
-/** One fire's step 3: its reply (null: start over), or what it throws (a manual run's refusal). */
-type WriteOutcome = { ok: true; reply: FireDeploymentReply | null; recorded: boolean } | { ok: false; error: unknown };
-
-interface QueuedWrite {
-  write: FireWrite;
-  settle: (outcome: WriteOutcome) => void;
-}
-
-/** Most fires one transaction writes. */
-const MAX_FIRES_PER_TRANSACTION = 100;
-/** Transactions of step 3 in progress at once per process: one commits while the next is built. */
-const CONCURRENT_TRANSACTIONS = 2;
+/** One call's result in a batch: its value, or what it throws (a manual run's refusal, a database error). */
+type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
 /**
- * Step 3 for all the fires of one process, grouped: a fire that reaches step 3 while
- * CONCURRENT_TRANSACTIONS are in progress waits, and the fires waiting are written together in
- * the next one (at most MAX_FIRES_PER_TRANSACTION, at most one per deployment, so each sees
- * what the previous fire of its deployment did). Alone, a fire has its own transaction at once,
- * as before; under load (the scheduler's minute boundary, hundreds of fires a second) one
- * transaction of a handful of statements serves dozens of fires: the deployments locked in one
- * statement (primary-key order, so two such transactions never deadlock), one multi-row insert
- * per table, one last_run_at update, one commit (one log flush). That holds one pool connection
- * where each fire used to hold one for seven round trips, which is what exhausted the pool.
- *
- * Each fire keeps its own checks and outcome, exactly as alone: its tenant, the refusals of
- * step 1 again under the lock, the revision it was checked at. A run key collision (the same
- * occurrence recorded meanwhile elsewhere) refuses the whole multi-row insert and rolls the
- * transaction back; its fires are then written one per transaction, so only the colliding one
- * fails (and `fire` answers it with the run already recorded).
+ * Groups the concurrent calls of one replica: a call made while `concurrency` batches are in
+ * progress waits, and the calls waiting form the next batch (at most `max`, at most one per
+ * deployment, so each sees what the previous call for its deployment did). Alone, a call is a
+ * batch of one at once, as it was before; under load (the scheduler's minute boundary,
+ * hundreds of fires a second) one statement or one transaction serves dozens of fires, and the
+ * fires hold a pool connection or two instead of one each, which is what ran the pool dry.
  */
-class FireWriter {
-  private queue: QueuedWrite[] = [];
+class Batcher<I extends { id: string }, O> {
+  private queue: Array<{ item: I; settle: (s: Settled<O>) => void }> = [];
   private active = 0;
 
-  constructor(private readonly deps: DeploymentsDeps) {}
+  constructor(
+    private readonly run: (items: I[]) => Promise<Settled<O>[]>,
+    private readonly max: number,
+    private readonly concurrency: number,
+  ) {}
 
-  async write(write: FireWrite): Promise<FireDeploymentReply | null> {
-    const outcome = await new Promise<WriteOutcome>((settle) => {
-      this.queue.push({ write, settle });
+  async call(item: I): Promise<O> {
+    const settled = await new Promise<Settled<O>>((settle) => {
+      this.queue.push({ item, settle });
       this.pump();
     });
-    if (!outcome.ok) throw outcome.error;
-    return outcome.reply;
+    if (!settled.ok) throw settled.error;
+    return settled.value;
   }
 
   private pump(): void {
-    while (this.active < CONCURRENT_TRANSACTIONS && this.queue.length > 0) {
+    while (this.active < this.concurrency && this.queue.length > 0) {
       const batch = this.take();
       this.active += 1;
-      this.writeBatch(batch).finally(() => {
-        this.active -= 1;
-        this.pump();
-      });
+      this.run(batch.map((b) => b.item))
+        .then(
+          (results) => batch.forEach((b, i) => b.settle(results[i]!)),
+          (error) => batch.forEach((b) => b.settle({ ok: false, error })),
+        )
+        .finally(() => {
+          this.active -= 1;
+          this.pump();
+        });
     }
   }
 
-  /** The oldest queued writes, at most one per deployment; the rest stay queued in order. */
-  private take(): QueuedWrite[] {
+  /** The oldest waiting calls, at most one per deployment; the rest keep waiting in order. */
+  private take() {
     const ids = new Set<string>();
-    const batch: QueuedWrite[] = [];
-    const rest: QueuedWrite[] = [];
+    const batch: typeof this.queue = [];
+    const rest: typeof this.queue = [];
     for (const queued of this.queue) {
-      if (batch.length < MAX_FIRES_PER_TRANSACTION && !ids.has(queued.write.id)) {
-        ids.add(queued.write.id);
+      if (batch.length < this.max && !ids.has(queued.item.id)) {
+        ids.add(queued.item.id);
         batch.push(queued);
       } else rest.push(queued);
     }
     this.queue = rest;
     return batch;
   }
+}
 
-  private async writeBatch(batch: QueuedWrite[]): Promise<void> {
-    try {
-      const outcomes = await retryTransient(() =>
-        this.deps.db.transaction((tx) => recordFires(tx, batch.map((b) => b.write), this.deps.clock.now())),
-      );
-      if (outcomes.some((o) => o.ok && o.recorded)) this.deps.eventsRecorded();
-      batch.forEach((b, i) => b.settle(outcomes[i]!));
-    } catch (err) {
-      if (batch.length > 1 && isDuplicateKey(err)) {
-        for (const b of batch) await this.writeBatch([b]);
-        return;
-      }
-      for (const b of batch) b.settle({ ok: false, error: err });
-    }
+/** Most fires one batch serves. */
+const MAX_FIRES_PER_BATCH = 100;
+/** Batches in progress at once per replica and kind: one commits while the next is built. */
+const CONCURRENT_BATCHES = 2;
+
+/**
+ * Step 3 of a batch of fires in one transaction (recordFires): the deployments locked in one
+ * statement (primary-key order, so two such transactions never deadlock), one multi-row insert
+ * per table, one last_run_at update, one commit, one log flush. Each fire keeps its own
+ * checks and outcome, exactly as alone: its tenant, the refusals of step 1 again under the
+ * lock, the revision it was checked at. A run key collision (the same occurrence recorded
+ * meanwhile elsewhere) refuses the whole multi-row insert and rolls the transaction back; its
+ * fires are then written one per transaction, so only the colliding one fails (and `fire`
+ * answers it with the run already recorded).
+ */
+async function writeFires(deps: DeploymentsDeps, writes: FireWrite[]): Promise<Settled<FireDeploymentReply | null>[]> {
+  try {
+    const outcomes = await retryTransient(() => deps.db.transaction((tx) => recordFires(tx, writes, deps.clock.now())));
+    if (outcomes.some((o) => o.ok && o.recorded)) deps.eventsRecorded();
+    return outcomes.map((o) => (o.ok ? { ok: true, value: o.reply } : o));
+  } catch (error) {
+    if (writes.length === 1 || !isDuplicateKey(error)) throw error;
+    const singles: Settled<FireDeploymentReply | null>[] = [];
+    for (const w of writes) singles.push(await writeFires(deps, [w]).then((r) => r[0]!, (e) => ({ ok: false, error: e })));
+    return singles;
   }
 }
 
-const writers = new WeakMap<DeploymentsDeps, FireWriter>();
-/** The process's one writer (the fire and run handlers share their deps). */
-function writerOf(deps: DeploymentsDeps): FireWriter {
-  let writer = writers.get(deps);
-  if (!writer) writers.set(deps, (writer = new FireWriter(deps)));
-  return writer;
+const batchers = new WeakMap<DeploymentsDeps, ReturnType<typeof createBatchers>>();
+const createBatchers = (deps: DeploymentsDeps) => ({
+  reader: new Batcher(
+    async (lookups: OccurrenceLookup[]) =>
+      (await findDeploymentsAndOccurrenceRuns(deps.db, lookups)).map((value) => ({ ok: true as const, value })),
+    MAX_FIRES_PER_BATCH,
+    CONCURRENT_BATCHES,
+  ),
+  writer: new Batcher((writes: FireWrite[]) => writeFires(deps, writes), MAX_FIRES_PER_BATCH, CONCURRENT_BATCHES),
+});
+/** The replica's batchers (the fire and run handlers share their deps). */
+function batchersOf(deps: DeploymentsDeps) {
+  let found = batchers.get(deps);
+  if (!found) batchers.set(deps, (found = createBatchers(deps)));
+  return found;
 }
+
+/** One fire's step 3: its reply (null: start over) and whether it recorded anything, or what it throws. */
+type WriteOutcome = { ok: true; reply: FireDeploymentReply | null; recorded: boolean } | { ok: false; error: unknown };
 
 /** Step 3 of several fires (distinct deployments) in the caller's transaction; one outcome per fire, in order. */
 async function recordFires(tx: Executor, writes: FireWrite[], now: Date): Promise<WriteOutcome[]> {
@@ -219,21 +242,19 @@ async function recordFires(tx: Executor, writes: FireWrite[], now: Date): Promis
     const row = locked.get(w.id);
     // Another tenant's deployment is no deployment (as findOwnedRow reads it).
     const current = row && row.organizationId === w.tenant.organization_id && row.workspaceId === w.tenant.workspace_id ? row : undefined;
-    let late: FireDeploymentReply | undefined;
-    try {
-      late = refusal(current, w.id, w.scheduledAt);
-    } catch (error) {
-      outcomes.push({ ok: false, error });
-      continue;
-    }
-    if (late) {
+    if (current?.revision !== w.seenRevision) {
+      // Changed since step 1 (every change moves the revision; an unchanged row passed step 1's
+      // checks already): a pause, archive or schedule change that committed meanwhile wins.
+      let late: FireDeploymentReply | undefined;
+      try {
+        late = refusal(current, w.id, w.scheduledAt);
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+        continue;
+      }
       // An occurrence already fired is answered with its run, whatever happened since (step 1).
-      const existing = w.scheduledAt && current ? await findRunForOccurrence(tx, w.id, w.scheduledAt) : undefined;
-      outcomes.push({ ok: true, reply: existing ? fired(existing) : late, recorded: false });
-      continue;
-    }
-    if (current!.revision !== w.seenRevision) {
-      outcomes.push({ ok: true, reply: null, recorded: false });
+      const existing = late && w.scheduledAt && current ? await findRunForOccurrence(tx, w.id, w.scheduledAt) : undefined;
+      outcomes.push({ ok: true, reply: existing ? fired(existing) : (late ?? null), recorded: false });
       continue;
     }
     const session = w.error ? null : newSession(current!, newId('session'), now);
@@ -244,7 +265,7 @@ async function recordFires(tx: Executor, writes: FireWrite[], now: Date): Promis
     else if (!session && pausesDeployment(w.trigger, w.error)) pauses.push({ row: current!, error: w.error });
     outcomes.push({ ok: true, reply: fired(run), recorded: true });
   }
-  // A run recorded meanwhile for one of these occurrences fails this on the unique key (see FireWriter).
+  // A run recorded meanwhile for one of these occurrences fails this on the unique key (see writeFires).
   await insertRuns(tx, records);
   await setLastRunAtOf(tx, lastRunOf, now);
   for (const { row, error } of pauses) await applyLockedChange(tx, row, errorPauseChange(row, error), now);

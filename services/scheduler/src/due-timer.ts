@@ -11,7 +11,7 @@ const MIN_SLEEP_MS = 10;
  * flight; beyond it the worker stops claiming until a round settles, leaving due rows to the
  * other workers.
  */
-const MAX_ROUNDS_IN_FLIGHT = 16;
+const MAX_ROUNDS_IN_FLIGHT = 8;
 
 export interface DueTimer {
   /** Finishes the rounds in flight (their claims settle normally), then returns. */

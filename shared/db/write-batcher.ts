@@ -12,6 +12,12 @@ export interface WriteBatcherOptions<I> {
   committed?: (items: I[]) => void;
   /** Where a failing `committed` hook is reported (it cannot undo the commit). */
   logger?: Logger;
+  /**
+   * How long the first item of an idle batcher waits for company before its batch is written.
+   * None for writes a caller waits on (a lone create is written at once); some for background
+   * writes (the relay's marks), where fewer, larger transactions matter more than a few ms.
+   */
+  lingerMs?: number;
 }
 
 export interface WriteBatcher<I> {
@@ -84,8 +90,9 @@ export function createWriteBatcher<I>(db: Database, write: BatchWrite<I>, option
     }
   };
 
+  const linger = options.lingerMs ?? 0;
   const start = () => {
-    running ??= drain().finally(() => {
+    running ??= (linger > 0 ? new Promise((resolve) => setTimeout(resolve, linger)).then(drain) : drain()).finally(() => {
       running = undefined;
       if (queue.length > 0) start();
     });

@@ -46,6 +46,13 @@ describe('write batcher', () => {
     expect(committed).toEqual([[1], [2, 3, 4]]);
   });
 
+  test('with a linger, the first item waits for company instead of going alone', async () => {
+    const rec = recordingDb();
+    const batcher = createWriteBatcher(rec.db, rec.write, { lingerMs: 5 });
+    await Promise.all([batcher.write(1), batcher.write(2)]);
+    expect(rec.transactions).toEqual([[1, 2]]);
+  });
+
   test('a batch takes at most maxBatch items', async () => {
     const rec = recordingDb();
     const batcher = createWriteBatcher(rec.db, rec.write, { maxBatch: 2 });

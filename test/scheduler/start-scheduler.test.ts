@@ -23,7 +23,8 @@ let responder: FireResponder;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
 
 beforeAll(async () => {
-  config = await schedulerTestConfig({ HEALTH_PORT: '0', SCHEDULER_POLL_MS: '20' });
+  // The production timer: claims ahead (the harness's default is 0, for tests that drain by hand).
+  config = await schedulerTestConfig({ HEALTH_PORT: '0', SCHEDULER_POLL_MS: '20', SCHEDULER_LOOKAHEAD_MS: '1000' });
   runtime = await startScheduler(config, { clock });
   nc = await connect({ servers: config.NATS_URL });
   responder = await startFireResponder(nc, config.BUS_PREFIX);

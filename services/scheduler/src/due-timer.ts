@@ -25,8 +25,9 @@ export interface DueTimer {
  * planned, so claiming, firing and settling overlap (at most MAX_ROUNDS_IN_FLIGHT rounds).
  * The next claim comes at once after a full batch; otherwise when the earliest unclaimed row
  * enters the lookahead, but not sooner than half the lookahead (the rows claimed then are
- * still at least that far from their fire time, and each claim serves a useful number of rows)
- * and never later than the poll interval (new rows may come sooner). While rounds fail the
+ * still at least that far from their fire time, and each claim serves a useful number of rows;
+ * a shorter poll interval wins) and never later than the poll interval (new rows may come
+ * sooner). While rounds fail the
  * timer backs off exponentially, so a struggling deployments service or database is not
  * hammered. It refreshes the backlog gauge every few seconds.
  */
@@ -37,7 +38,8 @@ export function startDueTimer(
   const { db, clock, config } = deps;
   const logger = deps.logger.child({ worker: config.SCHEDULER_WORKER_ID });
   const lookahead = config.SCHEDULER_LOOKAHEAD_MS;
-  const minSleep = Math.max(MIN_SLEEP_MS, Math.floor(lookahead / 2));
+  // Half the lookahead between claims, unless the poll interval asks for less.
+  const minSleep = Math.max(MIN_SLEEP_MS, Math.min(config.SCHEDULER_POLL_MS, Math.floor(lookahead / 2)));
   const rounds = new Set<Promise<void>>();
   let stopped = false;
   let failures = 0;

@@ -60,6 +60,7 @@ export const fireDueSchedules = (deps: SchedulerDeps) => {
   let claimCount = 0;
 
   const waitUntil = deps.waitUntil ?? waitOnClock(clock);
+  const tenantSlots = createTenantSlots(TENANT_FIRES_IN_FLIGHT);
 
   return async (options: RoundOptions = {}): Promise<RoundSummary> => {
     const now = clock.now();
@@ -79,7 +80,7 @@ export const fireDueSchedules = (deps: SchedulerDeps) => {
     const outcomes = await Promise.all(
       rows.map(async (row) => {
         await waitUntil(row.nextFireAt);
-        return fireClaimedSchedule(deps, logger, row, clock.now());
+        return tenantSlots.run(`${row.organizationId}\u0000${row.workspaceId}`, () => fireClaimedSchedule(deps, logger, row, clock.now()));
       }),
     );
     summary.held = await settleClaims(
@@ -99,6 +100,37 @@ export const fireDueSchedules = (deps: SchedulerDeps) => {
     return summary;
   };
 };
+
+/**
+ * Fires of one tenant a worker has in flight at once; the tenant's other due fires wait in the
+ * worker (claimed and leased, the wait bounded by the rounds in flight) instead of crowding the
+ * deployments service's bulkhead for that tenant (TENANT_MAX_CONCURRENCY in progress, 200
+ * queued, refused after half the bus timeout). A burst of one tenant's fires (hundreds of rows
+ * due at once) used to overflow it: 429, a retry after SCHEDULER_RETRY_MS, a minute behind.
+ * Three workers x 8 stays within the default bulkhead's slots plus its queue.
+ */
+const TENANT_FIRES_IN_FLIGHT = 8;
+
+/** At most `limit` calls per key at once; the others wait in order. */
+function createTenantSlots(limit: number) {
+  const lanes = new Map<string, { active: number; waiting: Array<() => void> }>();
+  return {
+    async run<T>(key: string, call: () => Promise<T>): Promise<T> {
+      let lane = lanes.get(key);
+      if (!lane) lanes.set(key, (lane = { active: 0, waiting: [] }));
+      if (lane.active >= limit) await new Promise<void>((admit) => lane!.waiting.push(admit));
+      else lane.active += 1;
+      try {
+        return await call();
+      } finally {
+        const next = lane.waiting.shift();
+        // The slot passes to the next waiter as it is; the last one out forgets the tenant.
+        if (next) next();
+        else if (--lane.active === 0) lanes.delete(key);
+      }
+    },
+  };
+}
 
 /**
  * Fires one claimed row and says how to leave it. The row only moves past an occurrence once

@@ -140,10 +140,17 @@ async function waitReady(url: string, what: string, timeoutMs = 60_000): Promise
 let stopping = false;
 async function stopStack(): Promise<void> {
   stopping = true;
-  for (const p of procs) p.child.kill('SIGTERM');
-  await Promise.all(
-    procs.map((p) => (p.child.exitCode !== null || p.child.signalCode !== null ? undefined : new Promise((r) => p.child.once('exit', r)))),
-  );
+  // The schedulers and the gateway first: a scheduler outliving the deployments service would
+  // log every fire it still sends as failed.
+  const stop = (group: Proc[]) => {
+    for (const p of group) p.child.kill('SIGTERM');
+    return Promise.all(
+      group.map((p) => (p.child.exitCode !== null || p.child.signalCode !== null ? undefined : new Promise((r) => p.child.once('exit', r)))),
+    );
+  };
+  const callers = procs.filter((p) => p.name.startsWith('scheduler') || p.name === 'gateway');
+  await stop(callers);
+  await stop(procs.filter((p) => !callers.includes(p)));
 }
 
 async function dropEverything(): Promise<void> {

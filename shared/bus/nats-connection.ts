@@ -44,6 +44,10 @@ export function natsConnectionOptions(identity: BusIdentity, settings: NatsSetti
     name: identity,
     inboxPrefix: inboxPrefix(settings.BUS_PREFIX, identity),
     maxReconnectAttempts: -1,
+    // No stack captured at every request for the error it might end in: a timeout or no
+    // responders is translated to our own error (bus-client.ts) whose message says what failed,
+    // and the capture showed in every service's profile.
+    noAsyncTraces: true,
     ...(settings.NATS_USER ? { user: settings.NATS_USER, pass: settings.NATS_PASSWORD } : {}),
     ...(tlsWanted
       ? {

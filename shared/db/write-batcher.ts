@@ -1,5 +1,6 @@
-import type { Database } from './connect';
 import type { Logger } from '../log/logger';
+import { createBatcher, type Settled } from './batcher';
+import type { Database } from './connect';
 import type { Executor } from './executor';
 
 /** Writes a batch of items in the caller's transaction (multi-row statements, one per table). */
@@ -12,11 +13,7 @@ export interface WriteBatcherOptions<I> {
   committed?: (items: I[]) => void;
   /** Where a failing `committed` hook is reported (it cannot undo the commit). */
   logger?: Logger;
-  /**
-   * How long the first item of an idle batcher waits for company before its batch is written.
-   * None for writes a caller waits on (a lone create is written at once); some for background
-   * writes (the relay's marks), where fewer, larger transactions matter more than a few ms.
-   */
+  /** See BatcherOptions.lingerMs: none for writes a caller waits on, some for background writes. */
   lingerMs?: number;
 }
 
@@ -27,85 +24,48 @@ export interface WriteBatcher<I> {
   idle(): Promise<void>;
 }
 
-interface Pending<I> {
-  item: I;
-  resolve: () => void;
-  reject: (err: unknown) => void;
-}
-
-const DEFAULT_MAX_BATCH = 100;
-
 /**
- * Group commit for one kind of write: items that arrive while a transaction is being written
- * wait for it, then go together in the next one, so under load a transaction and its statements
- * serve many requests (a create's four round trips and its commit were most of the database's
- * work per request), and a lone item is written at once, as before.
+ * Group commit for one kind of write (shared/db/batcher.ts, one batch in flight): items that
+ * arrive while a transaction is being written go together in the next one, so under load a
+ * transaction and its statements serve many requests (a create's four round trips and its
+ * commit were most of the database's work per request), and a lone item is written at once.
  *
  * Each item keeps its own outcome: the caller hears back only after the transaction holding its
  * item committed, and when a batch fails, each of its items is written again in a transaction of
  * its own, so one bad item fails alone and never takes its neighbours (another tenant's) down.
- * At most one batch is in flight: the writes of one kind take one pooled connection at a time.
  */
 export function createWriteBatcher<I>(db: Database, write: BatchWrite<I>, options: WriteBatcherOptions<I> = {}): WriteBatcher<I> {
-  const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
-  let queue: Array<Pending<I>> = [];
-  let running: Promise<void> | undefined;
-
-  const settle = (batch: Array<Pending<I>>) => {
-    // Committed is committed: the callers hear so first, whatever the hook then does.
-    for (const p of batch) p.resolve();
+  const committed = (items: I[]) => {
     try {
-      options.committed?.(batch.map((p) => p.item));
+      options.committed?.(items);
     } catch (err) {
       options.logger?.error('write batcher: the commit hook failed', { error: err });
     }
   };
-
-  const writeAlone = async (p: Pending<I>) => {
+  const writeAlone = async (item: I): Promise<Settled<void>> => {
     try {
-      await db.transaction((tx) => write(tx, [p.item]));
-    } catch (err) {
-      p.reject(err);
-      return;
+      await db.transaction((tx) => write(tx, [item]));
+    } catch (error) {
+      return { ok: false, error };
     }
-    settle([p]);
+    committed([item]);
+    return { ok: true, value: undefined };
   };
-
-  const drain = async () => {
-    while (queue.length > 0) {
-      const batch = queue.slice(0, maxBatch);
-      queue = queue.slice(batch.length);
-      if (batch.length === 1) {
-        await writeAlone(batch[0]!);
-        continue;
-      }
+  const batcher = createBatcher<I, void>(
+    async (items) => {
+      if (items.length === 1) return [await writeAlone(items[0]!)];
       try {
-        await db.transaction((tx) => write(tx, batch.map((p) => p.item)));
+        await db.transaction((tx) => write(tx, items));
       } catch {
         // Which item failed is not known: each is tried alone and gets its own answer.
-        for (const p of batch) await writeAlone(p);
-        continue;
+        const outcomes: Settled<void>[] = [];
+        for (const item of items) outcomes.push(await writeAlone(item));
+        return outcomes;
       }
-      settle(batch);
-    }
-  };
-
-  const linger = options.lingerMs ?? 0;
-  const start = () => {
-    running ??= (linger > 0 ? new Promise((resolve) => setTimeout(resolve, linger)).then(drain) : drain()).finally(() => {
-      running = undefined;
-      if (queue.length > 0) start();
-    });
-  };
-
-  return {
-    write: (item) =>
-      new Promise<void>((resolve, reject) => {
-        queue.push({ item, resolve, reject });
-        start();
-      }),
-    idle: async () => {
-      while (running) await running;
+      committed(items);
+      return items.map(() => ({ ok: true, value: undefined }));
     },
-  };
+    { maxBatch: options.maxBatch, lingerMs: options.lingerMs, concurrency: 1 },
+  );
+  return { write: (item) => batcher.call(item), idle: () => batcher.idle() };
 }

@@ -2,6 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import type { Executor } from '@shared/db/executor';
+import { createBatcher, type Settled } from '@shared/db/batcher';
 import { retryTransient } from '@shared/db/retry-transient';
 import { conflict, invalidRequest } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
@@ -88,7 +89,7 @@ export async function fire(
  * Null when the deployment changed under the fire (start over).
  *
  * Its database work is shared with the other fires of this replica in progress at the same
- * moment (see Batcher): the first read (deployment and occurrence run) and the write of step 3.
+ * moment (see createBatchers): the first read (deployment and occurrence run) and the write of step 3.
  */
 async function tryFire(
   deps: DeploymentsDeps,
@@ -121,68 +122,6 @@ interface FireWrite {
   error: RunError | null;
 }
 
-/** One call's result in a batch: its value, or what it throws (a manual run's refusal, a database error). */
-type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
-
-/**
- * Groups the concurrent calls of one replica: a call made while `concurrency` batches are in
- * progress waits, and the calls waiting form the next batch (at most `max`, at most one per
- * deployment, so each sees what the previous call for its deployment did). Alone, a call is a
- * batch of one at once, as it was before; under load (the scheduler's minute boundary,
- * hundreds of fires a second) one statement or one transaction serves dozens of fires, and the
- * fires hold a pool connection or two instead of one each, which is what ran the pool dry.
- */
-class Batcher<I extends { id: string }, O> {
-  private queue: Array<{ item: I; settle: (s: Settled<O>) => void }> = [];
-  private active = 0;
-
-  constructor(
-    private readonly run: (items: I[]) => Promise<Settled<O>[]>,
-    private readonly max: number,
-    private readonly concurrency: number,
-  ) {}
-
-  async call(item: I): Promise<O> {
-    const settled = await new Promise<Settled<O>>((settle) => {
-      this.queue.push({ item, settle });
-      this.pump();
-    });
-    if (!settled.ok) throw settled.error;
-    return settled.value;
-  }
-
-  private pump(): void {
-    while (this.active < this.concurrency && this.queue.length > 0) {
-      const batch = this.take();
-      this.active += 1;
-      this.run(batch.map((b) => b.item))
-        .then(
-          (results) => batch.forEach((b, i) => b.settle(results[i]!)),
-          (error) => batch.forEach((b) => b.settle({ ok: false, error })),
-        )
-        .finally(() => {
-          this.active -= 1;
-          this.pump();
-        });
-    }
-  }
-
-  /** The oldest waiting calls, at most one per deployment; the rest keep waiting in order. */
-  private take() {
-    const ids = new Set<string>();
-    const batch: typeof this.queue = [];
-    const rest: typeof this.queue = [];
-    for (const queued of this.queue) {
-      if (batch.length < this.max && !ids.has(queued.item.id)) {
-        ids.add(queued.item.id);
-        batch.push(queued);
-      } else rest.push(queued);
-    }
-    this.queue = rest;
-    return batch;
-  }
-}
-
 /** Most fires one batch serves. */
 const MAX_FIRES_PER_BATCH = 100;
 /** Batches in progress at once per replica and kind: one commits while the next is built. */
@@ -212,14 +151,21 @@ async function writeFires(deps: DeploymentsDeps, writes: FireWrite[]): Promise<S
 }
 
 const batchers = new WeakMap<DeploymentsDeps, ReturnType<typeof createBatchers>>();
+/**
+ * The concurrent fires of one replica share their database work (shared/db/batcher.ts): at most
+ * one fire per deployment in a batch, so each sees what the previous fire of its deployment did.
+ * Under load (the scheduler's minute boundary, hundreds of fires a second) one statement or one
+ * transaction serves dozens of fires, which hold a pool connection or two instead of one each,
+ * which is what ran the pool dry.
+ */
+const FIRE_BATCHES = { maxBatch: MAX_FIRES_PER_BATCH, concurrency: CONCURRENT_BATCHES, keyOf: (item: { id: string }) => item.id };
 const createBatchers = (deps: DeploymentsDeps) => ({
-  reader: new Batcher(
+  reader: createBatcher(
     async (lookups: OccurrenceLookup[]) =>
       (await findDeploymentsAndOccurrenceRuns(deps.db, lookups)).map((value) => ({ ok: true as const, value })),
-    MAX_FIRES_PER_BATCH,
-    CONCURRENT_BATCHES,
+    FIRE_BATCHES,
   ),
-  writer: new Batcher((writes: FireWrite[]) => writeFires(deps, writes), MAX_FIRES_PER_BATCH, CONCURRENT_BATCHES),
+  writer: createBatcher((writes: FireWrite[]) => writeFires(deps, writes), FIRE_BATCHES),
 });
 /** The replica's batchers (the fire and run handlers share their deps). */
 function batchersOf(deps: DeploymentsDeps) {

@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'bun:test';
+import { createBatcher } from '@shared/db/batcher';
+
+describe('batcher', () => {
+  test('items of one key never share a batch; each call gets its own result or failure', async () => {
+    const batches: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const batcher = createBatcher(
+      async (items: string[]) => {
+        batches.push(items);
+        if (batches.length === 1) await gate;
+        return items.map((item) => (item === 'bad' ? { ok: false as const, error: new Error(item) } : { ok: true as const, value: item.toUpperCase() }));
+      },
+      { keyOf: (item) => item[0]! },
+    );
+    const first = batcher.call('a1');
+    const rest = ['a2', 'b1', 'a3', 'bad'].map((i) => batcher.call(i));
+    release();
+    expect(await first).toBe('A1');
+    const outcomes = await Promise.allSettled(rest);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual(['A2', 'B1', 'A3', 'bad']);
+    // Keys are first letters: a2 and a3 share "a", b1 and bad share "b"; each waits for the next batch.
+    expect(batches).toEqual([['a1'], ['a2', 'b1'], ['a3', 'bad']]);
+    await batcher.idle();
+  });
+
+  test('up to `concurrency` batches run at once', async () => {
+    let running = 0;
+    let most = 0;
+    const batcher = createBatcher(
+      async (items: number[]) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running -= 1;
+        return items.map((value) => ({ ok: true as const, value }));
+      },
+      { concurrency: 2, maxBatch: 1 },
+    );
+    expect(await Promise.all([1, 2, 3, 4].map((i) => batcher.call(i)))).toEqual([1, 2, 3, 4]);
+    expect(most).toBe(2);
+  });
+});

@@ -57,15 +57,7 @@ export const applyDeploymentSnapshot =
         updatedAt: now,
         // A replan drops any claim, so a worker still firing the old plan cannot write its
         // result over the new one (its settle matches no row).
-        ...(change.kind === 'replan' && {
-          expression: change.schedule?.expression ?? null,
-          timezone: change.schedule?.timezone ?? null,
-          active: change.active,
-          nextOccurrenceAt: change.next?.occurrence ?? null,
-          nextFireAt: change.next?.fireAt ?? null,
-          claimedBy: null,
-          claimUntil: null,
-        }),
+        ...(change.kind === 'replan' && replanColumns(change)),
       };
       // keep_timing needs a stored row, so a first snapshot is always a replan.
       if (stored) await updateSchedule(tx, snapshot.deployment_id, values);
@@ -95,15 +87,20 @@ function rowOf(snapshot: DeploymentSnapshot, change: Extract<SnapshotChange, { k
     workspaceId: snapshot.workspace_id,
     revision: snapshot.revision,
     updatedAt: now,
-    expression: change.schedule?.expression ?? null,
-    timezone: change.schedule?.timezone ?? null,
-    active: change.active,
-    nextOccurrenceAt: change.next?.occurrence ?? null,
-    nextFireAt: change.next?.fireAt ?? null,
-    claimedBy: null,
-    claimUntil: null,
+    ...replanColumns(change),
   };
 }
+
+/** The plan a replan stores; with no claim, so a worker still firing the old plan settles nothing. */
+const replanColumns = (change: Extract<SnapshotChange, { kind: 'replan' }>) => ({
+  expression: change.schedule?.expression ?? null,
+  timezone: change.schedule?.timezone ?? null,
+  active: change.active,
+  nextOccurrenceAt: change.next?.occurrence ?? null,
+  nextFireAt: change.next?.fireAt ?? null,
+  claimedBy: null,
+  claimUntil: null,
+});
 
 function reportInvalid(deps: SchedulerDeps, snapshot: DeploymentSnapshot, change: SnapshotChange): void {
   if (change.kind === 'replan' && change.invalid) {

@@ -11,6 +11,10 @@ export const ID_PREFIXES = {
   file: 'file_',
   memoryStore: 'memstore_',
   session: 'sesn_',
+  /** A resource mounted into a session (the SDK's `sesrsc_…`). */
+  sessionResource: 'sesrsc_',
+  /** An outcome a `user.define_outcome` event defines (the SDK's `outc_…`). */
+  outcome: 'outc_',
   deploymentRun: 'drun_',
   request: 'req_',
   apiKey: 'key_',

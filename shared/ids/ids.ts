@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -15,6 +15,8 @@ export const ID_PREFIXES = {
   sessionResource: 'sesrsc_',
   /** An outcome a `user.define_outcome` event defines (the SDK's `outc_…`). */
   outcome: 'outc_',
+  /** An event of a session's log (the SDK's `sevt_…`). */
+  sessionEvent: 'sevt_',
   deploymentRun: 'drun_',
   request: 'req_',
   apiKey: 'key_',
@@ -39,6 +41,26 @@ export function randomBase62(length: number): string {
 
 export function newId(kind: IdKind): string {
   return ID_PREFIXES[kind] + randomBase62(24);
+}
+
+/**
+ * The id of a thing that has no row of its own yet, derived from what it belongs to (`seed`,
+ * e.g. `<session id>/resources/3`): the same seed gives the same id on every replica, and it is
+ * as unguessable as the random id the seed contains. Used where writing an id per item would
+ * cost more than deriving it (a fire copying a deployment's resources into a session).
+ */
+export function derivedId(kind: IdKind, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let out = '';
+  // 32 bytes, 5.95 bits of base62 each at most: rejection sampling over 248 keeps it uniform,
+  // and a second digest round supplies more bytes in the (rare) case 24 were not accepted.
+  for (let round = digest; out.length < ID_RANDOM_LENGTH; round = createHash('sha256').update(round).digest()) {
+    for (const byte of round) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === ID_RANDOM_LENGTH) break;
+    }
+  }
+  return ID_PREFIXES[kind] + out;
 }
 
 /** Length of the random part of every id `newId` makes. */

@@ -12,6 +12,7 @@ const NOUNS: Record<IdKind, string> = {
   session: 'session',
   sessionResource: 'session resource',
   outcome: 'outcome',
+  sessionEvent: 'session event',
   deploymentRun: 'deployment run',
   request: 'request',
   apiKey: 'API key',

@@ -4,6 +4,7 @@ import { eventSubject, STREAMS, streamName, streamsOf, type StreamKey } from './
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './subject';
 import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, modelSubjects, referenceSubjects } from './subjects/catalog';
 import { deploymentRunSubjects, deploymentSubjects } from './subjects/deployments';
+import { sessionEventSubjects } from './subjects/session-events';
 import { sessionSubjects } from './subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from './subjects/vaults';
 
@@ -22,6 +23,7 @@ export const ALL_SUBJECTS: readonly Subject[] = [
   deploymentSubjects,
   deploymentRunSubjects,
   sessionSubjects,
+  sessionEventSubjects,
   vaultSubjects,
   vaultCredentialSubjects,
 ].flatMap((group) => Object.values(group) as Subject[]);

@@ -12,7 +12,8 @@ export const STREAMS = {
   vaults: { name: 'VAULT_EVENTS', subjects: 'vaults.>', owner: 'vaults', readers: [], followers: [] },
   // Every deployments replica drops its reference cache's entries of a tenant on that tenant's catalog events.
   catalog: { name: 'CATALOG_EVENTS', subjects: 'catalog.>', owner: 'catalog', readers: [], followers: ['deployments'] },
-  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>', owner: 'deployments', readers: [], followers: [] },
+  // Every gateway replica hears that a session's log grew, for the event streams it serves.
+  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>', owner: 'deployments', readers: [], followers: ['gateway'] },
 } as const satisfies Record<string, StreamDeclaration>;
 export type StreamKey = keyof typeof STREAMS;
 

@@ -101,6 +101,8 @@ function eventSchemas(bounded: boolean) {
   const rubric = Type.Union([textRubric, fileRubric], { description: 'must be a text or file rubric' });
   return {
     textBlock,
+    imageBlock,
+    documentBlock,
     userContentBlock,
     rubric,
     userMessage: Closed({ type: Type.Literal('user.message'), content: blocks(userContentBlock) }),
@@ -133,6 +135,18 @@ export const UserDefineOutcomeEvent = Closed({
 });
 
 export const SystemMessageEvent = responseEvents.systemMessage;
+
+/**
+ * The bounded request forms of the kinds a session's event log shares with initial events
+ * (shared/schema/session-event.ts): one schema for one event kind, wherever it is sent.
+ */
+export const UserMessageEventParams = requestEvents.userMessage;
+export const SystemMessageEventParams = requestEvents.systemMessage;
+/** Content blocks of a tool result, bounded (requests) and open (responses). */
+export const ToolResultContentParts = {
+  request: { text: requestEvents.textBlock, image: requestEvents.imageBlock, document: requestEvents.documentBlock },
+  response: { text: responseEvents.textBlock, image: responseEvents.imageBlock, document: responseEvents.documentBlock },
+};
 
 export const InitialEventParams = Type.Union([requestEvents.userMessage, UserDefineOutcomeEventParams, requestEvents.systemMessage], {
   description: 'must be a user.message, user.define_outcome or system.message event',

@@ -1,5 +1,6 @@
 import type { BusServer } from '@shared/bus/bus-server';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { WriteBatcher } from '@shared/db/write-batcher';
@@ -10,14 +11,17 @@ import type { RepositoryUrlRules } from './domain/resources';
 import { archiveDeployment } from './handlers/archive-deployment';
 import { createDeployment } from './handlers/create-deployment';
 import { fireDeployment } from './handlers/fire-deployment';
+import { followSessionEvents } from './handlers/follow-session-events';
 import { getDeployment } from './handlers/get-deployment';
 import { getRun } from './handlers/get-run';
 import { getSession } from './handlers/get-session';
 import { listDeployments } from './handlers/list-deployments';
 import { listRuns } from './handlers/list-runs';
+import { listSessionEvents } from './handlers/list-session-events';
 import { listSessions } from './handlers/list-sessions';
 import { pauseDeployment } from './handlers/pause-deployment';
 import { runDeployment } from './handlers/run-deployment';
+import { sendSessionEvents } from './handlers/send-session-events';
 import { unpauseDeployment } from './handlers/unpause-deployment';
 import { updateDeployment } from './handlers/update-deployment';
 
@@ -47,6 +51,9 @@ export function registerDeploymentHandlers(server: BusServer, deps: DeploymentsD
     .handle(deploymentSubjects.fire, fireDeployment(deps))
     .handle(deploymentRunSubjects.list, listRuns(deps))
     .handle(deploymentRunSubjects.get, getRun(deps))
+    .handle(sessionEventSubjects.list, listSessionEvents(deps))
+    .handle(sessionEventSubjects.send, sendSessionEvents(deps))
+    .handle(sessionEventSubjects.follow, followSessionEvents(deps))
     .handle(sessionSubjects.list, listSessions(deps))
     .handle(sessionSubjects.get, getSession(deps));
 }

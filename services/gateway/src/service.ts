@@ -14,6 +14,8 @@ import { environmentsModule } from './modules/environments';
 import { filesModule } from './modules/files';
 import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
+import { sessionEventsModule } from './modules/session-events';
+import type { SessionLogFollower } from './modules/session-events/session-log-follower';
 import { sessionsModule } from './modules/sessions';
 import { vaultsModule } from './modules/vaults';
 
@@ -27,6 +29,8 @@ export interface GatewayDeps {
   authenticator: Authenticator;
   logger: Logger;
   ready: () => Promise<void>;
+  /** This replica's subscription to session log notices, which its event streams follow. */
+  sessionLog: SessionLogFollower;
 }
 
 /**
@@ -75,5 +79,6 @@ export function createGatewayService(deps: GatewayDeps) {
     .use(vaultsModule(deps))
     .use(deploymentsModule(deps))
     .use(deploymentRunsModule(deps))
-    .use(sessionsModule(deps));
+    .use(sessionsModule(deps))
+    .use(sessionEventsModule(deps));
 }

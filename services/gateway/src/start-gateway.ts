@@ -7,6 +7,7 @@ import { createAuthenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { startHttpServer } from './http/http-server';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
+import { SessionLogFollower } from './modules/session-events/session-log-follower';
 import { createGatewayService } from './service';
 
 /**
@@ -25,12 +26,14 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     logger: options.logger,
   });
   const keys = new ApiKeyStore(runtime.database.db, runtime.clock, config.KEY_CACHE_TTL_MS);
+  const sessionLog = new SessionLogFollower(runtime.nc, config.BUS_PREFIX, runtime.logger);
   const app = createGatewayService({
     config,
     bus: runtime.client,
     authenticator: createAuthenticator(keys, { allowDevKey: config.allowDevKey }),
     logger: runtime.logger,
     ready: runtime.ready,
+    sessionLog,
   });
   const http = await startHttpServer((request) => app.handle(request), {
     port: config.PORT,
@@ -47,6 +50,8 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     logger: runtime.logger,
   });
   runtime.onStop(() => http.drain());
+  // After the drain (no new streams): open event streams end cleanly before the bus goes.
+  runtime.onStop(async () => sessionLog.stop());
   runtime.logger.info('gateway listening', { port: http.port });
   return {
     port: http.port,

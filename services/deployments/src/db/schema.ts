@@ -4,6 +4,7 @@ import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbo
 import { jsonColumn } from '@shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
 import type { RunErrorType } from '@shared/schema/deployment-run';
+import type { SessionEventBody } from '@shared/schema/session-event';
 import type { SessionStatus } from '@shared/schema/session';
 
 // Besides the column groups every service shares (shared/db/columns.ts):
@@ -188,3 +189,23 @@ export const sessionMemoryStores = mysqlTable(
     index(SESSION_MEMORY_STORE_INDEX).on(t.organizationId, t.workspaceId, t.memoryStoreId, t.sessionCreatedAt, t.sessionId),
   ],
 );
+
+/**
+ * Every event of a session, in order: `sequence` counts from 1 per session with no gap (the log
+ * is appended under the session row's lock), so a list pages by it and a stream resumes after
+ * it exactly. `body` is the event's own fields (SessionEventBody); `id` (sevt_…) is what clients
+ * see and a stream resumes from. Written by db/session-events.ts only.
+ */
+export const sessionEventLog = mysqlTable(
+  'session_events',
+  {
+    sessionId: rowId('session_id').notNull(),
+    sequence: int('sequence').notNull(),
+    id: rowId('id').notNull(),
+    type: varchar('type', { length: 64 }).notNull(),
+    processedAt: instant('processed_at').notNull(),
+    body: jsonColumn<SessionEventBody>('body').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.sequence] }), uniqueIndex('session_events_id').on(t.id)],
+);
+export type SessionEventRow = typeof sessionEventLog.$inferSelect;

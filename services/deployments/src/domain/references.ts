@@ -15,6 +15,8 @@ export interface PlacedReference {
 export interface ModelRules {
   systemMessageAt: number | undefined;
   hasBudget: boolean;
+  /** The list `systemMessageAt` indexes, for errors: `initial_events` unless said (a session's sent `events`). */
+  eventsField?: string;
 }
 
 /**
@@ -146,7 +148,7 @@ export function classifyReferences(refs: ReferenceSet, replies: ReferenceReplies
 
   const rules = refs.modelRules;
   if (rules?.systemMessageAt !== undefined && !resolved.model?.supports_system_messages) {
-    return { ok: false, problem: { kind: 'model', rule: 'system_message', agent: resolved, path: `initial_events.${rules.systemMessageAt}` } };
+    return { ok: false, problem: { kind: 'model', rule: 'system_message', agent: resolved, path: `${rules.eventsField ?? 'initial_events'}.${rules.systemMessageAt}` } };
   }
   if (rules?.hasBudget && !resolved.model?.list_price) {
     return { ok: false, problem: { kind: 'model', rule: 'budget', agent: resolved, path: 'budget' } };

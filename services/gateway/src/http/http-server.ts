@@ -302,6 +302,7 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
     res.end();
     return;
   }
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) return writeEventStream(res, response.body);
   const reader = response.body.getReader();
   const first = await reader.read();
   if (first.done) {
@@ -326,6 +327,34 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
   } catch (err) {
     reader.cancel().catch(() => undefined);
     throw err;
+  }
+}
+
+/**
+ * A Server-Sent Events body: the head goes out at once (the client waits for it before reading
+ * any event) and each piece as soon as it is produced, never held back for a second one. The
+ * connection's idle timeout does not apply (the stream sends its own keep-alives); when the
+ * client goes, the stream is cancelled so its producer stops.
+ */
+async function writeEventStream(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  res.socket?.setTimeout(0);
+  res.flushHeaders();
+  const reader = body.getReader();
+  const gone = () => reader.cancel().catch(() => undefined);
+  res.once('close', gone);
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      await write(res, next.value);
+    }
+    res.end();
+  } catch {
+    // The client went away mid-stream: nothing more can be said on this connection.
+    reader.cancel().catch(() => undefined);
+    res.destroy();
+  } finally {
+    res.off('close', gone);
   }
 }
 

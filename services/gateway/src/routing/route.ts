@@ -41,6 +41,8 @@ export interface GuardedContext<P> {
   url: URL;
   params: P;
   body: RawBody | undefined;
+  /** The request itself, for the few routes that read more than their input (an event stream: `Last-Event-ID`, the connection's end). */
+  request?: Request;
 }
 
 type Method = 'GET' | 'POST' | 'DELETE';

@@ -1,0 +1,39 @@
+import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
+import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { found, invalidRequest } from '@shared/errors/api-error';
+import { lastSequence, readEventsAfter, sequenceOf } from '../db/session-events';
+import { findSession } from '../db/sessions';
+import { sessionNotFound } from '../domain/not-found';
+import { presentSessionEvent } from '../domain/session-events';
+import type { DeploymentsDeps } from '../service';
+
+/**
+ * What a stream delivers next: the session's events after a sequence (or after the event a
+ * client last saw, its `Last-Event-ID`), in order, and the log's last sequence. Read without a
+ * lock: sequences are given under the session's row lock, so two appends to one session commit
+ * one after the other and every read sees a prefix of the log, never a later sequence without
+ * the earlier ones.
+ */
+export const followSessionEvents =
+  (deps: DeploymentsDeps): Handler<typeof sessionEventSubjects.follow> =>
+  async ({ session_id, after, limit }, ctx) => {
+    found(await findSession(deps.db, tenantOf(ctx), session_id), () => sessionNotFound(session_id));
+    // Read the end first: events appended after it are found by the next read (a notification says so).
+    const last = await lastSequence(deps.db, session_id);
+    let from: number;
+    if (after === null) from = last;
+    else if ('sequence' in after) from = after.sequence;
+    else {
+      from = found(await sequenceOf(deps.db, session_id, after.event_id), () =>
+        invalidRequest(`Last-Event-ID: no event ${JSON.stringify(after.event_id.slice(0, 128))} in session '${session_id}'`),
+      );
+    }
+    const rows = from >= last ? [] : await readEventsAfter(deps.db, session_id, from, limit);
+    return {
+      events: rows.map((row) => ({ sequence: row.sequence, event: presentSessionEvent(row) })),
+      from,
+      // Statements see the log as it was at each: a later one may have seen more than `last`.
+      last: Math.max(last, from, rows.at(-1)?.sequence ?? 0),
+    };
+  };

@@ -1,0 +1,65 @@
+import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
+import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { found, invalidRequest } from '@shared/errors/api-error';
+import { findOwnedRow } from '@shared/db/find-owned-row';
+import { retryTransient } from '@shared/db/retry-transient';
+import { recordEvents } from '@shared/bus/outbox';
+import { askAboutReferences } from '../clients/references';
+import { appendedNotice, appendSessionEvents, findSessionEvents, lastSequence } from '../db/session-events';
+import { findSession } from '../db/sessions';
+import { outbox, sessions } from '../db/schema';
+import { eventFileReferences } from '../domain/initial-events';
+import { sessionNotFound } from '../domain/not-found';
+import { classifyReferences, referenceRefusal, type ReferenceSet } from '../domain/references';
+import { checkSentEvents, checkToolReferences, presentSessionEvent, sentEventBodies, toolReferences } from '../domain/session-events';
+import type { DeploymentsDeps } from '../service';
+
+/**
+ * Appends a client's events to a session's log. Checked as a deployment's initial events are:
+ * the schema (shared/schema/session-event.ts), system.message placement, the files the events
+ * use and the model's system-message rule (the catalog, before the transaction); then, under the
+ * session's row lock, the session itself (missing or another tenant's: 404; archived: refused)
+ * and the events tool results and confirmations answer. The events get the next sequences, and
+ * the `sessions.log_appended` notification is recorded in the same transaction, so every open
+ * stream hears of them once they are committed.
+ *
+ * Nothing is invented on the agent's side: with no runtime yet (next issue), the session stays
+ * `idle` with the input pending, and no status event is written.
+ */
+export const sendSessionEvents =
+  (deps: DeploymentsDeps): Handler<typeof sessionEventSubjects.send> =>
+  async ({ session_id, events }, ctx) => {
+    const tenant = tenantOf(ctx);
+    const systemMessageAt = checkSentEvents(events);
+    const session = found(await findSession(deps.db, tenant, session_id), () => sessionNotFound(session_id));
+    const refs: ReferenceSet = {
+      agent: { id: session.agentId, version: session.agentVersion, check: false },
+      environment: null,
+      vaults: [],
+      files: eventFileReferences(events, 'events'),
+      memoryStores: [],
+      modelRules: systemMessageAt === undefined ? null : { systemMessageAt, hasBudget: false, eventsField: 'events' },
+    };
+    if (refs.files.length > 0 || refs.modelRules) {
+      const verdict = classifyReferences(refs, await askAboutReferences(deps.bus, ctx, refs));
+      if (!verdict.ok) throw referenceRefusal(verdict.problem);
+    }
+    const bodies = sentEventBodies(events);
+    const references = toolReferences(events);
+    const rows = await retryTransient(() =>
+      deps.db.transaction(async (tx) => {
+        // The lock first: the log's end is read after it, so two sends to one session never take the same sequence.
+        const locked = found(await findOwnedRow(tx, sessions, tenant, session_id, { lock: true }), () => sessionNotFound(session_id));
+        if (locked.archivedAt) throw invalidRequest(`session '${session_id}' is archived and cannot receive events`);
+        checkToolReferences(references, await findSessionEvents(tx, session_id, references.map((r) => r.id)));
+        const after = await lastSequence(tx, session_id);
+        const appended = await appendSessionEvents(tx, [{ sessionId: session_id, events: bodies, at: deps.clock.now(), after }]);
+        const notice = appendedNotice(tenant, session_id, appended.at(-1)!.sequence, appended[0].processedAt);
+        await recordEvents(tx, outbox, [notice]);
+        return { appended, notice };
+      }),
+    );
+    deps.eventsRecorded([rows.notice]);
+    return { data: rows.appended.map(presentSessionEvent) };
+  };

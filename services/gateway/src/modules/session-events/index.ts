@@ -1,0 +1,41 @@
+import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { SendSessionEventsBody } from '@shared/schema/session-event';
+import { serveBidirectionalPage } from '../../routing/pagination';
+import { resourceModule } from '../../routing/resource-module';
+import { route } from '../../routing/route';
+import type { GatewayDeps } from '../../service';
+import { openEventStream, StreamSlots } from './event-stream';
+import { eventListRoute, readEventStreamQuery } from './model';
+
+/** Open streams per workspace on one gateway replica (named in the 429 that refuses one more). */
+export const SESSION_STREAMS_PER_WORKSPACE = 100;
+/** An idle stream's keep-alive comment and log re-read: well inside the connection's idle timeout (15 s at least). */
+export const STREAM_KEEP_ALIVE_MS = 10_000;
+
+/**
+ * /v1/sessions/{id}/events: a session's event log, kept by the deployments service. List pages
+ * both ways (the SDK's PageCursor follows `next_page`); send appends the SDK's user event kinds;
+ * stream is Server-Sent Events, live, resumable with `Last-Event-ID` (event-stream.ts).
+ */
+export const sessionEventsModule = (deps: GatewayDeps) => {
+  const slots = new StreamSlots(SESSION_STREAMS_PER_WORKSPACE);
+  return resourceModule('session-events', deps, [
+    route.list('/v1/sessions/:session_id/events', (context) =>
+      serveBidirectionalPage(eventListRoute(context.params.session_id), deps)(context),
+    ),
+    route.post('/v1/sessions/:session_id/events', { body: SendSessionEventsBody }, ({ call, params, body }) =>
+      deps.bus.call(sessionEventSubjects.send, call, { session_id: params.session_id, events: body.events }),
+    ),
+    route.list('/v1/sessions/:session_id/events/stream', async ({ call, url, params, request }) => {
+      readEventStreamQuery(url);
+      const lastEventId = request?.headers.get('last-event-id') ?? null;
+      return openEventStream(
+        { bus: deps.bus, follower: deps.sessionLog, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
+        call,
+        params.session_id,
+        lastEventId === null || lastEventId === '' ? null : lastEventId,
+        request?.signal,
+      );
+    }),
+  ]);
+};

@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { invalidRequest } from '@shared/errors/api-error';
+import { SESSION_EVENT_TYPES, SessionEvent, SessionEventListFilters, SessionEventListOrder } from '@shared/schema/session-event';
+import { createdAtRange } from '../../domain/created-at';
+import { parseQuery } from '../../http/query';
+import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
+
+const createdAt = createdAtRange('gt', 'gte', 'lt', 'lte');
+
+/**
+ * Every parameter of the SDK's `EventListParams` but `types`, which is an array. `limit` goes to
+ * 1000: the SDK's own session tool runner reads a session's history with `limit: 1000`.
+ */
+const EventListQuery = pagedQuery({ ...createdAt.query, order: Type.Optional(SessionEventListOrder) }, 1000);
+
+/**
+ * Repeated array parameters as the SDK writes them (`types[]=a&types[]=b`, qs brackets) or plainly
+ * repeated (`types=a&types=b`); each must be an event type the SDK names. `name` reads them off
+ * the URL so the rest is parsed by the schema.
+ */
+export function takeArrayParameter<T extends string>(url: URL, name: string, allowed: readonly T[]): { values: T[] | undefined; rest: URL } {
+  const rest = new URL(url);
+  const given: Array<[string, string]> = [];
+  for (const spelling of [`${name}[]`, name]) {
+    for (const value of url.searchParams.getAll(spelling)) given.push([spelling, value]);
+    rest.searchParams.delete(spelling);
+  }
+  if (given.length === 0) return { values: undefined, rest };
+  for (const [spelling, value] of given) {
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw invalidRequest(`${spelling}: ${JSON.stringify(value.slice(0, 64))} is not an event type the API knows`);
+    }
+  }
+  // One canonical form (deduplicated, in the declared order): a cursor binds the set, not the spelling.
+  const wanted = new Set(given.map(([, value]) => value));
+  return { values: allowed.filter((t) => wanted.has(t)), rest };
+}
+
+/** GET /v1/sessions/{id}/events query; events come oldest first unless `order=desc`. */
+export function readEventListQuery(sessionId: string, url: URL): BidirectionalPageQuery<SessionEventListFilters> {
+  const { values: types, rest } = takeArrayParameter(url, 'types', SESSION_EVENT_TYPES);
+  const q = parseQuery(rest, EventListQuery);
+  return {
+    filters: { session_id: sessionId, order: q.order ?? 'asc', types, ...createdAt.filters(q) },
+    limit: q.limit ?? 20,
+    page: q.page,
+  };
+}
+
+/** The stream's query: `event_deltas` (previews of events being produced) is accepted; none are produced yet. */
+export function readEventStreamQuery(url: URL): void {
+  const { rest } = takeArrayParameter(url, 'event_deltas', ['agent.message', 'agent.thinking']);
+  parseQuery(rest, Type.Object({}, { additionalProperties: false }));
+}
+
+/** The session id is bound into every cursor with the filters, so a cursor of one session's log is refused on another's. */
+export const eventListRoute = (sessionId: string): BidirectionalPageRoute<typeof SessionEventListFilters, typeof SessionEvent> => ({
+  endpoint: 'sessions.events.list',
+  subject: sessionEventSubjects.list,
+  readQuery: (url) => readEventListQuery(sessionId, url),
+});

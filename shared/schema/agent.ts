@@ -2,11 +2,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
 import { ArchivableListFilters, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { AgentTool, AgentToolsParams, McpServer, McpServersParams, Skill, SkillsParams } from './agent-tools';
+import { Multiagent, MultiagentParam } from './agent-multiagent';
 
 /**
  * The agent resource (SDK `BetaManagedAgentsAgent`). Every change creates a new immutable
- * version; `version` is the one shown. Tools, MCP servers, skills and multiagent configuration
- * are not stored by this product yet: they are accepted only empty (or null) and echoed empty.
+ * version; `version` is the one shown. Tools, MCP servers and skills are in agent-tools.ts,
+ * the multiagent configuration in agent-multiagent.ts (params and response forms); `Agent` is
+ * the whole of one version, which sessions snapshot.
  */
 
 const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
@@ -44,9 +47,6 @@ export type ExecutionIdentity = Static<typeof ExecutionIdentity>;
 /** Flat (not a nested union), so a bad variant's own error is the one reported. */
 const ExecutionIdentityParam = Type.Union([ServiceAccountIdentity, AwsRoleIdentity, Type.Null()]);
 
-/** Accepted only empty: the product does not configure these yet. */
-const EmptyList = Type.Array(Type.Unknown(), { maxItems: 0 });
-
 const AgentDescription = Type.String({ maxLength: 2048 });
 const AgentSystem = Type.String({ maxLength: 100_000 });
 const AgentName = Type.String({ minLength: 1, maxLength: 256 });
@@ -58,14 +58,18 @@ export const AgentCreateBody = Closed({
   system: Type.Optional(Nullable(AgentSystem)),
   metadata: Type.Optional(Metadata),
   execution_identity: Type.Optional(ExecutionIdentityParam),
-  tools: Type.Optional(EmptyList),
-  mcp_servers: Type.Optional(EmptyList),
-  skills: Type.Optional(EmptyList),
-  multiagent: Type.Optional(Type.Null()),
+  tools: Type.Optional(AgentToolsParams),
+  mcp_servers: Type.Optional(McpServersParams),
+  skills: Type.Optional(SkillsParams),
+  multiagent: Type.Optional(MultiagentParam),
 });
 export type AgentCreateBody = Static<typeof AgentCreateBody>;
 
-/** Omitted fields are preserved; `version`, when given, must equal the current version. */
+/**
+ * Omitted fields are preserved; `version`, when given, must equal the current version. `tools`,
+ * `mcp_servers` and `skills` are replaced whole (null or [] clears them); `multiagent` is replaced,
+ * or merged level by level into a stored `multiagent_20261001` (the SDK's rule), null clears it.
+ */
 export const AgentUpdateBody = Closed({
   name: Type.Optional(AgentName),
   description: Type.Optional(Nullable(AgentDescription)),
@@ -73,10 +77,10 @@ export const AgentUpdateBody = Closed({
   system: Type.Optional(Nullable(AgentSystem)),
   metadata: Type.Optional(Nullable(MetadataPatch)),
   execution_identity: Type.Optional(ExecutionIdentityParam),
-  tools: Type.Optional(Nullable(EmptyList)),
-  mcp_servers: Type.Optional(Nullable(EmptyList)),
-  skills: Type.Optional(Nullable(EmptyList)),
-  multiagent: Type.Optional(Type.Null()),
+  tools: Type.Optional(Nullable(AgentToolsParams)),
+  mcp_servers: Type.Optional(Nullable(McpServersParams)),
+  skills: Type.Optional(Nullable(SkillsParams)),
+  multiagent: Type.Optional(MultiagentParam),
   version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
 });
 export type AgentUpdateBody = Static<typeof AgentUpdateBody>;
@@ -91,10 +95,10 @@ export const Agent = Closed({
   system: Nullable(Type.String()),
   metadata: StoredMetadata,
   execution_identity: ExecutionIdentity,
-  tools: Type.Array(Type.Unknown()),
-  mcp_servers: Type.Array(Type.Unknown()),
-  skills: Type.Array(Type.Unknown()),
-  multiagent: Type.Null(),
+  tools: Type.Array(AgentTool),
+  mcp_servers: Type.Array(McpServer),
+  skills: Type.Array(Skill),
+  multiagent: Nullable(Multiagent),
   ...LifecycleTimestamps,
 });
 export type Agent = Static<typeof Agent>;
@@ -107,6 +111,14 @@ export const GetAgentRequest = Closed({ agent_id: IdOf('agent'), version: Type.O
 export const UpdateAgentRequest = UpdateRequest('agent_id', 'agent', AgentUpdateBody);
 export const AgentListRequest = ListRequest(AgentListFilters);
 export const AgentListReply = ListReply(Agent);
+
+/**
+ * An agent's versions, newest first (`GET /v1/agents/{id}/versions`). The agent is a filter, so
+ * a cursor is bound to it like to any other filter; a page position's `id` is the version number.
+ */
+export const AgentVersionListFilters = Closed({ agent_id: IdOf('agent') });
+export type AgentVersionListFilters = Static<typeof AgentVersionListFilters>;
+export const AgentVersionListRequest = ListRequest(AgentVersionListFilters);
 
 export const AgentEventPayload = Closed({ agent_id: IdParam });
 export const agentEvents = {

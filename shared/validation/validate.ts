@@ -102,8 +102,9 @@ function firstUsefulError<T extends TSchema>(schema: T, value: unknown): ValueEr
 }
 
 /**
- * Picks the union member a value was meant for: by its `type` discriminator when it has one,
- * else the only member of the value's own kind (e.g. the object member of `object | null`).
+ * Picks the union member a value was meant for: by its `type` discriminator when it has one
+ * (else by `name`, which keys the agent toolset's per-tool configurations, whose `type` is
+ * optional), else the only member of the value's own kind (e.g. the object member of `object | null`).
  */
 function selectVariant(schema: TSchema, value: unknown): TSchema | undefined {
   const variants = (schema as { anyOf?: TSchema[] }).anyOf;
@@ -115,6 +116,12 @@ function selectVariant(schema: TSchema, value: unknown): TSchema | undefined {
       return prop && prop.const === type;
     });
     if (byType) return byType;
+    const name = (value as Record<string, unknown>).name;
+    const byName = variants.find((v) => {
+      const prop = (v as { properties?: Record<string, { const?: unknown }> }).properties?.name;
+      return prop && prop.const !== undefined && prop.const === name;
+    });
+    if (byName) return byName;
   }
   const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value;
   const sameKind = variants.filter((v) => {

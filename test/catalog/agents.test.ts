@@ -63,7 +63,7 @@ describe('agents', () => {
       [{ name: 'a', model: 'claude-opus-4-5', metadata: { k: 'v'.repeat(513) } }, 'metadata.k: must be at most 512 characters'],
       [{ name: 'a', model: 'claude-opus-4-5', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata: must have at most 16 entries'],
       [{ name: 'a', model: 'claude-opus-4-5', execution_identity: { type: 'aws_role' } }, 'execution_identity.role_arn: is required'],
-      [{ name: 'a', model: 'claude-opus-4-5', tools: [{ type: 'custom' }] }, 'tools: must contain at most 0 items'],
+      [{ name: 'a', model: 'claude-opus-4-5', tools: [{ type: 'custom', name: 'lookup', description: 'Looks up' }] }, 'tools.0.input_schema: is required'],
     ];
     for (const [body, message] of cases) {
       const res = await api('POST', '/v1/agents', { body });

@@ -4,6 +4,8 @@ import { normalizeCloudConfig } from '../../services/catalog/src/domain/environm
 import { decodeBase64, splitIntoChunks } from '../../services/catalog/src/domain/file-chunks';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 
+/** An agent with no multiagent configuration names no other agent. */
+const roster = { self: { id: 'agent_1', version: 1 }, lookup: () => undefined };
 const models = { find: (id: string) => (id.startsWith('claude-') ? ({ id } as any) : undefined) };
 
 describe('catalog domain rules', () => {
@@ -16,12 +18,12 @@ describe('catalog domain rules', () => {
   });
 
   test('agent updates keep omitted fields, clear with null or empty string, and detect no-ops', () => {
-    const v1 = newAgentDefinition({ name: 'a', model: 'claude-x', system: 's', description: 'd' }, models);
+    const v1 = newAgentDefinition({ name: 'a', model: 'claude-x', system: 's', description: 'd' }, models, roster);
     expect(v1.model).toEqual({ id: 'claude-x' });
-    expect(sameDefinition(v1, applyAgentUpdate(v1, { name: 'a' }, models))).toBe(true);
-    const v2 = applyAgentUpdate(v1, { system: '', description: null, model: { id: 'claude-y', effort: 'low' } }, models);
+    expect(sameDefinition(v1, applyAgentUpdate(v1, { name: 'a' }, models, roster), 'agent_1')).toBe(true);
+    const v2 = applyAgentUpdate(v1, { system: '', description: null, model: { id: 'claude-y', effort: 'low' } }, models, roster);
     expect(v2).toMatchObject({ name: 'a', system: null, description: null, model: { id: 'claude-y', effort: { type: 'low' } } });
-    expect(() => applyAgentUpdate(v1, { model: 'gpt' }, models)).toThrow('model: unknown model');
+    expect(() => applyAgentUpdate(v1, { model: 'gpt' }, models, roster)).toThrow('model: unknown model');
   });
 
   test('cloud config defaults', () => {

@@ -24,6 +24,7 @@ import { getEnvironment } from './handlers/get-environment';
 import { getFile } from './handlers/get-file';
 import { getMemoryStore } from './handlers/get-memory-store';
 import { getModel } from './handlers/get-model';
+import { listAgentVersions } from './handlers/list-agent-versions';
 import { listAgents } from './handlers/list-agents';
 import { listEnvironments } from './handlers/list-environments';
 import { listFiles } from './handlers/list-files';
@@ -51,6 +52,7 @@ export function registerCatalogHandlers(server: BusServer, deps: CatalogDeps): v
     .handle(agentSubjects.list, listAgents(deps))
     .handle(agentSubjects.update, updateAgent(deps))
     .handle(agentSubjects.archive, archiveAgent(deps))
+    .handle(agentSubjects.listVersions, listAgentVersions(deps))
     .handle(environmentSubjects.create, createEnvironment(deps))
     .handle(environmentSubjects.get, getEnvironment(deps))
     .handle(environmentSubjects.list, listEnvironments(deps))

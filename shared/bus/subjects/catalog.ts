@@ -4,6 +4,7 @@ import {
   AgentIdRequest,
   AgentListReply,
   AgentListRequest,
+  AgentVersionListRequest,
   GetAgentRequest,
   UpdateAgentRequest,
 } from '../../schema/agent';
@@ -43,10 +44,13 @@ export const modelSubjects = defineSubjects(SERVICE, 'models', {
 
 export const agentSubjects = defineSubjects(SERVICE, 'agents', {
   create: [AgentCreateBody, Agent],
-  get: [GetAgentRequest, Agent],
+  /** The deployments service too: a session keeps its agent version's definition (versions are immutable). */
+  get: [GetAgentRequest, Agent, { callers: ['gateway', 'deployments'] }],
   list: [AgentListRequest, AgentListReply],
   update: [UpdateAgentRequest, Agent],
   archive: [AgentIdRequest, Agent],
+  /** One agent's versions, newest first. */
+  listVersions: [AgentVersionListRequest, AgentListReply],
 });
 
 export const environmentSubjects = defineSubjects(SERVICE, 'environments', {

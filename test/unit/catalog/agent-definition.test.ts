@@ -9,6 +9,8 @@ import {
   sameDefinition,
 } from '../../../services/catalog/src/domain/agent-definition';
 
+/** An agent with no multiagent configuration names no other agent. */
+const roster = { self: { id: 'agent_1', version: 1 }, lookup: () => undefined };
 const models = { find: (id: string) => (id.startsWith('claude-') ? ({ id } as never) : undefined) };
 
 function apiError(fn: () => unknown): ApiError {
@@ -23,13 +25,17 @@ function apiError(fn: () => unknown): ApiError {
 
 describe('agent definition', () => {
   test('a new agent gets the defaults: null description and system, empty metadata, the service account', () => {
-    expect(newAgentDefinition({ name: 'a', model: 'claude-x' }, models)).toEqual({
+    expect(newAgentDefinition({ name: 'a', model: 'claude-x' }, models, roster)).toEqual({
       name: 'a',
       description: null,
       model: { id: 'claude-x' },
       system: null,
       metadata: {},
       executionIdentity: { type: 'service_account' },
+      tools: [],
+      mcpServers: [],
+      skills: [],
+      multiagent: null,
     });
   });
 
@@ -49,27 +55,27 @@ describe('agent definition', () => {
   });
 
   test('an update keeps omitted fields; null or empty string clears description and system', () => {
-    const v1 = newAgentDefinition({ name: 'a', model: 'claude-x', description: 'd', system: 's', metadata: { k: 'v' } }, models);
-    expect(applyAgentUpdate(v1, {}, models)).toEqual(v1);
-    expect(applyAgentUpdate(v1, { description: '', system: null }, models)).toMatchObject({ description: null, system: null });
-    expect(applyAgentUpdate(v1, { metadata: { k: null, n: 'w' } }, models).metadata).toEqual({ n: 'w' });
+    const v1 = newAgentDefinition({ name: 'a', model: 'claude-x', description: 'd', system: 's', metadata: { k: 'v' } }, models, roster);
+    expect(applyAgentUpdate(v1, {}, models, roster)).toEqual(v1);
+    expect(applyAgentUpdate(v1, { description: '', system: null }, models, roster)).toMatchObject({ description: null, system: null });
+    expect(applyAgentUpdate(v1, { metadata: { k: null, n: 'w' } }, models, roster).metadata).toEqual({ n: 'w' });
   });
 
   test('execution identity: omitted keeps it, null resets it to the service account', () => {
-    const v1 = newAgentDefinition({ name: 'a', model: 'claude-x', execution_identity: { type: 'aws_role', role_arn: 'arn:x' } }, models);
-    expect(applyAgentUpdate(v1, {}, models).executionIdentity).toEqual({ type: 'aws_role', role_arn: 'arn:x' });
-    expect(applyAgentUpdate(v1, { execution_identity: null }, models).executionIdentity).toEqual({ type: 'service_account' });
+    const v1 = newAgentDefinition({ name: 'a', model: 'claude-x', execution_identity: { type: 'aws_role', role_arn: 'arn:x' } }, models, roster);
+    expect(applyAgentUpdate(v1, {}, models, roster).executionIdentity).toEqual({ type: 'aws_role', role_arn: 'arn:x' });
+    expect(applyAgentUpdate(v1, { execution_identity: null }, models, roster).executionIdentity).toEqual({ type: 'service_account' });
   });
 
   test('sameDefinition ignores key order, so a no-op update adds no version', () => {
-    const a = newAgentDefinition({ name: 'a', model: 'claude-x', metadata: { x: '1', y: '2' } }, models);
+    const a = newAgentDefinition({ name: 'a', model: 'claude-x', metadata: { x: '1', y: '2' } }, models, roster);
     const b = { ...a, metadata: { y: '2', x: '1' } };
-    expect(sameDefinition(a, b)).toBe(true);
-    expect(sameDefinition(a, { ...a, name: 'b' })).toBe(false);
+    expect(sameDefinition(a, b, 'agent_1')).toBe(true);
+    expect(sameDefinition(a, { ...a, name: 'b' }, 'agent_1')).toBe(false);
   });
 
   test('definitionOf reads back what a version row stores', () => {
-    const d = newAgentDefinition({ name: 'a', model: 'claude-x', system: 's' }, models);
+    const d = newAgentDefinition({ name: 'a', model: 'claude-x', system: 's' }, models, roster);
     const row = { agentId: 'agent_1', version: 3, createdAt: new Date(0), ...d };
     expect(definitionOf(row)).toEqual(d);
   });

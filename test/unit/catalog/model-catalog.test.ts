@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'bun:test';
+import type { Model } from '@shared/schema/model';
 import { ModelCatalog } from '../../../services/catalog/src/domain/model-catalog';
+import { modelFixture } from '../../support/model-fixture';
 
-const entry = (id: string, created_at: string) => ({
-  id,
-  display_name: id,
-  created_at,
-  list_price: null,
-  supports_system_messages: true,
-});
+/** A catalog file entry: a model without its `type`. */
+const entry = (id: string, created_at: string, over: Partial<Model> = {}) => {
+  const { type: _type, ...fields } = modelFixture({ id, display_name: id, created_at, ...over });
+  return fields;
+};
 
 /** Five models, newest first: e, d, c, b, a. */
 const catalog = ModelCatalog.fromJson(

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { Model } from '@shared/schema/model';
+import { modelFixture } from '../../support/model-fixture';
 import type { ResolveReferencesReply, ResolveReferencesRequest } from '@shared/schema/references';
 import type { Tenant } from '@shared/schema/tenant';
 import { ManualClock } from '@shared/time/clock';
@@ -12,14 +13,7 @@ import { ReferenceCache } from '../../../services/deployments/src/clients/refere
  */
 const tenant: Tenant = { organization_id: 'org_a', workspace_id: 'wrkspc_a', scope: 'read_write', key_id: 'k' };
 const other: Tenant = { organization_id: 'org_b', workspace_id: 'wrkspc_a', scope: 'read_write', key_id: 'k' };
-const model: Model = {
-  type: 'model',
-  id: 'claude-test',
-  display_name: 'Test',
-  created_at: '2026-01-01T00:00:00.000Z',
-  list_price: null,
-  supports_system_messages: true,
-};
+const model: Model = modelFixture();
 
 const request = (over: Partial<ResolveReferencesRequest> = {}): ResolveReferencesRequest => ({
   agent: { id: 'agent_1', version: null },

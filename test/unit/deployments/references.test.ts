@@ -12,16 +12,10 @@ import {
   type ReferenceProblem,
   type ReferenceSet,
 } from '../../../services/deployments/src/domain/references';
+import { modelFixture } from '../../support/model-fixture';
 
-const model = (over: Partial<Model> = {}): Model => ({
-  type: 'model',
-  id: 'claude-test',
-  display_name: 'Test',
-  created_at: '2026-01-01T00:00:00.000Z',
-  list_price: { currency: 'USD', input_per_million_tokens: '300', output_per_million_tokens: '1500' },
-  supports_system_messages: true,
-  ...over,
-});
+const model = (over: Partial<Model> = {}): Model =>
+  modelFixture({ list_price: { currency: 'USD', input_per_million_tokens: '300', output_per_million_tokens: '1500' }, ...over });
 
 const refs = (over: Partial<ReferenceSet> = {}): ReferenceSet => ({
   agent: { id: 'agent_a', version: null, check: true },

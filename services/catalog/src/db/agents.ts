@@ -1,11 +1,13 @@
 import { newRowColumns } from '@shared/db/columns';
+import { isIdOf } from '@shared/ids/ids';
 import type { PageRequest } from '@shared/db/keyset-page';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import { recordEvent } from '@shared/bus/outbox';
-import { agentEvents, type AgentListFilters } from '@shared/schema/agent';
+import { invalidRequest } from '@shared/errors/api-error';
+import { agentEvents, type AgentListFilters, type AgentVersionListFilters } from '@shared/schema/agent';
 import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
 import type { AgentDefinition } from '../domain/agent-definition';
@@ -27,6 +29,10 @@ const versionValues = (agentId: string, version: number, d: AgentDefinition, now
   system: d.system,
   metadata: d.metadata,
   executionIdentity: d.executionIdentity,
+  tools: d.tools,
+  mcpServers: d.mcpServers,
+  skills: d.skills,
+  multiagent: d.multiagent,
   createdAt: now,
 });
 
@@ -60,6 +66,26 @@ export async function findAgent(
 }
 
 /**
+ * The agents a multiagent configuration names, of this tenant, each at the version it names (or
+ * its latest): one lookup each (a roster names at most 20, and only a multiagent save asks). An
+ * id that is not an agent id in its exact form names nothing, and is not looked up.
+ */
+export async function findNamedAgents(
+  db: Executor,
+  tenant: Tenant,
+  named: Array<{ id: string; version?: number }>,
+  options: ReadOptions = {},
+): Promise<AgentAtVersion[]> {
+  const found: AgentAtVersion[] = [];
+  for (const { id, version } of named) {
+    if (!isIdOf('agent', id)) continue;
+    const agent = await findAgent(db, tenant, id, version, options);
+    if (agent) found.push(agent);
+  }
+  return found;
+}
+
+/**
  * Adds version `version` (immutable), makes it the agent's latest and announces it
  * (`catalog.agent.updated`), in the caller's transaction: what `agent: "<id>"` resolves to
  * changes, and the deployments replicas' reference caches learn it from that event only.
@@ -90,6 +116,41 @@ export function listAgentPage<T>(
       .orderBy(...newestFirst(agents))
       .limit(count);
     return rows.map((r) => ({ agent: r.agents, version: r.agent_versions, id: r.agents.id, createdAt: r.agents.createdAt }));
+  };
+  return readPage(readChunk, request.after, request.limit, present);
+}
+
+/** The agent's own row (no version), of this tenant. */
+export async function findAgentRow(db: Executor, tenant: Tenant, id: string): Promise<AgentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.id, id), ownedBy(agents, tenant)));
+  return row;
+}
+
+/**
+ * One page of an agent's versions, highest first, on the versions' primary key. A position's `id`
+ * is the version number: the agent is in the filters every cursor is bound to, and versions of
+ * one agent never share a number (their created_at may, under a fixed clock).
+ */
+export function listAgentVersionPage<T>(
+  db: Executor,
+  agent: AgentRow,
+  request: PageRequest<AgentVersionListFilters>,
+  present: (found: AgentAtVersion) => T,
+) {
+  const readChunk = async (from: PagePosition | null, count: number) => {
+    const below = from === null ? undefined : Number(from.id);
+    // Cursors are sealed, so this only guards against a position of another list's kind.
+    if (below !== undefined && !Number.isSafeInteger(below)) throw invalidRequest('invalid page cursor');
+    const rows = await db
+      .select()
+      .from(agentVersions)
+      .where(and(eq(agentVersions.agentId, agent.id), below === undefined ? undefined : lt(agentVersions.version, below)))
+      .orderBy(desc(agentVersions.version))
+      .limit(count);
+    return rows.map((version) => ({ agent, version, id: String(version.version), createdAt: version.createdAt }));
   };
   return readPage(readChunk, request.after, request.limit, present);
 }

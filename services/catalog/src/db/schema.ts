@@ -3,6 +3,8 @@ import { instant, lifecycleColumns, ownedRowColumns, rowId } from '@shared/db/co
 import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 import { jsonColumn } from '@shared/db/json-column';
 import type { AgentModelConfig, ExecutionIdentity } from '@shared/schema/agent';
+import type { AgentTool, McpServer, Skill } from '@shared/schema/agent-tools';
+import type { Multiagent } from '@shared/schema/agent-multiagent';
 import type { CloudConfig } from '@shared/schema/environment';
 
 /** The catalog's own tables. Every resource row carries its tenant; every query filters on it. */
@@ -37,6 +39,11 @@ export const agentVersions = mysqlTable(
     system: mediumtext('system'),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
     executionIdentity: jsonColumn<ExecutionIdentity>('execution_identity').notNull(),
+    /** In their response form (defaults filled in, agents named pinned to versions), as the version is shown. */
+    tools: jsonColumn<AgentTool[]>('tools').notNull(),
+    mcpServers: jsonColumn<McpServer[]>('mcp_servers').notNull(),
+    skills: jsonColumn<Skill[]>('skills').notNull(),
+    multiagent: jsonColumn<Multiagent>('multiagent'),
     createdAt: instant('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.agentId, t.version] })],

@@ -7,9 +7,13 @@ import type {
   AgentUpdateBody,
   ExecutionIdentity,
 } from '@shared/schema/agent';
+import type { AgentTool, AgentToolParams, McpServer, McpServerParams, Skill, SkillParams } from '@shared/schema/agent-tools';
+import type { Multiagent, MultiagentParams } from '@shared/schema/agent-multiagent';
 import type { Model } from '@shared/schema/model';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
-import type { AgentVersionRow } from '../db/schema';
+import type { AgentRow, AgentVersionRow } from '../db/schema';
+import { mergeMultiagent, resolveMultiagent, withoutSelfVersions, type RosterLookup, type SelfReference } from './agent-multiagent';
+import { resolveMcpServers, resolveSkills, resolveTools } from './agent-tools';
 import { refuseArchived } from './owned-row';
 
 /** What one agent version holds; everything else (id, tenant, timestamps) belongs to the agent. */
@@ -20,6 +24,10 @@ export interface AgentDefinition {
   system: string | null;
   metadata: Record<string, string>;
   executionIdentity: ExecutionIdentity;
+  tools: AgentTool[];
+  mcpServers: McpServer[];
+  skills: Skill[];
+  multiagent: Multiagent | null;
 }
 
 export interface ModelLookup {
@@ -34,15 +42,71 @@ export const definitionOf = (version: AgentVersionRow): AgentDefinition => ({
   system: version.system,
   metadata: version.metadata,
   executionIdentity: version.executionIdentity,
+  tools: version.tools,
+  mcpServers: version.mcpServers,
+  skills: version.skills,
+  multiagent: version.multiagent,
 });
+
+/** The loaded agents as a roster looks them up: by id, at the version named or (none named) the latest. */
+export function rosterLookup(found: Array<{ agent: AgentRow; version: AgentVersionRow }>): RosterLookup {
+  return (id, version) => {
+    const match = found.find((f) => f.agent.id === id && f.version.version === (version ?? f.agent.latestVersion));
+    return (
+      match && {
+        id,
+        version: match.version.version,
+        archived: match.agent.archivedAt !== null,
+        hasMultiagent: match.version.multiagent !== null,
+      }
+    );
+  };
+}
+
+/** Who the version being saved is (for `self` in a multiagent configuration), and the agents it may name, loaded. */
+export interface RosterContext {
+  self: SelfReference;
+  lookup: RosterLookup;
+}
+
+/**
+ * The tools, MCP servers and skills as a version holds them: each resolved, then the rules
+ * between them checked on the result (a toolset naming a declared server, every server used).
+ */
+function resolveCapabilities(tools: AgentToolParams[], servers: McpServerParams[], skills: SkillParams[]) {
+  const mcpServers = resolveMcpServers(servers);
+  return { tools: resolveTools(tools, mcpServers), mcpServers, skills: resolveSkills(skills) };
+}
+
+/**
+ * The multiagent configuration an update leaves to resolve: undefined when it keeps the stored
+ * one untouched (omitted), else the merged params (null: cleared). The handler loads the agents it names.
+ */
+export function multiagentToResolve(current: AgentDefinition, patch: AgentUpdateBody): MultiagentParams | null | undefined {
+  return patch.multiagent === undefined ? undefined : mergeMultiagent(current.multiagent, patch.multiagent);
+}
+
+/** `self` (the agent's own id) always names the version that holds the configuration. */
+function pinSelf(multiagent: Multiagent | null, self: SelfReference): Multiagent | null {
+  if (!multiagent) return null;
+  const pin = <T>(entry: T): T =>
+    (entry as { type: string; id?: string }).type === 'agent' && (entry as { id?: string }).id === self.id ? { ...entry, version: self.version } : entry;
+  if (multiagent.type === 'coordinator') return { ...multiagent, agents: multiagent.agents.map(pin) };
+  const spawning = <S extends Multiagent & { type: 'multiagent_20261001' }>(s: S['subagents']) =>
+    s.type === 'enabled' ? { ...s, predefined_agents: s.predefined_agents.map(pin) } : s;
+  return { ...multiagent, subagents: spawning(multiagent.subagents), workflows: spawning(multiagent.workflows) };
+}
 
 const DEFAULT_IDENTITY: ExecutionIdentity = { type: 'service_account' };
 
-/** The model must be in the catalog; the response always shows the object form. */
+/** The model must be in the catalog and not retired; the response always shows the object form. */
 export function resolveModel(param: AgentModelParam, models: ModelLookup): AgentModelConfig {
   const config = typeof param === 'string' ? { id: param } : param;
   const field = typeof param === 'string' ? 'model' : 'model.id';
-  if (!models.find(config.id)) throw invalidRequest(`${field}: unknown model ${JSON.stringify(config.id)}`);
+  const model = models.find(config.id);
+  if (!model) throw invalidRequest(`${field}: unknown model ${JSON.stringify(config.id)}`);
+  // A retired model answers no inference request: an agent version naming it could never run.
+  if (model.lifecycle === 'retired') throw invalidRequest(`${field}: model ${JSON.stringify(config.id)} is retired`);
   const out: AgentModelConfig = { id: config.id };
   if (typeof param === 'object') {
     if (param.effort != null) out.effort = typeof param.effort === 'string' ? { type: param.effort } : param.effort;
@@ -52,7 +116,7 @@ export function resolveModel(param: AgentModelParam, models: ModelLookup): Agent
   return out;
 }
 
-export function newAgentDefinition(body: AgentCreateBody, models: ModelLookup): AgentDefinition {
+export function newAgentDefinition(body: AgentCreateBody, models: ModelLookup, roster: RosterContext): AgentDefinition {
   return {
     name: body.name,
     description: body.description ?? null,
@@ -60,13 +124,26 @@ export function newAgentDefinition(body: AgentCreateBody, models: ModelLookup): 
     system: body.system ?? null,
     metadata: body.metadata ?? {},
     executionIdentity: body.execution_identity ?? DEFAULT_IDENTITY,
+    ...resolveCapabilities(body.tools ?? [], body.mcp_servers ?? [], body.skills ?? []),
+    multiagent: resolveMultiagent(body.multiagent ?? null, roster.self, roster.lookup, models),
   };
 }
 
-/** Omitted fields are kept; empty strings and null clear description and system (SDK semantics). */
-export function applyAgentUpdate(current: AgentDefinition, patch: AgentUpdateBody, models: ModelLookup): AgentDefinition {
+/**
+ * Omitted fields are kept; empty strings and null clear description and system, null or []
+ * clears tools, MCP servers and skills (SDK semantics). The rules between tools and servers are
+ * checked again on the result, whichever of them changed.
+ */
+export function applyAgentUpdate(
+  current: AgentDefinition,
+  patch: AgentUpdateBody,
+  models: ModelLookup,
+  roster: RosterContext,
+): AgentDefinition {
   const cleared = (value: string | null | undefined, previous: string | null) =>
     value === undefined ? previous : value === null || value === '' ? null : value;
+  const replaced = <P, S>(value: P[] | null | undefined, stored: S[]): Array<P | S> => (value === undefined ? stored : (value ?? []));
+  const multiagent = multiagentToResolve(current, patch);
   return {
     name: patch.name ?? current.name,
     description: cleared(patch.description, current.description),
@@ -75,12 +152,26 @@ export function applyAgentUpdate(current: AgentDefinition, patch: AgentUpdateBod
     metadata: applyMetadataPatch(current.metadata, patch.metadata),
     executionIdentity:
       patch.execution_identity === undefined ? current.executionIdentity : (patch.execution_identity ?? DEFAULT_IDENTITY),
+    // A stored (resolved) form is also a valid params form, and resolving it again gives it back.
+    ...resolveCapabilities(
+      replaced(patch.tools, current.tools) as AgentToolParams[],
+      replaced(patch.mcp_servers, current.mcpServers),
+      replaced(patch.skills, current.skills) as SkillParams[],
+    ),
+    multiagent: pinSelf(
+      multiagent === undefined ? current.multiagent : resolveMultiagent(multiagent, roster.self, roster.lookup, models),
+      roster.self,
+    ),
   };
 }
 
-/** A version is only added when something changed: "increments when the agent is modified". */
-export function sameDefinition(a: AgentDefinition, b: AgentDefinition): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+/**
+ * A version is only added when something changed: "increments when the agent is modified".
+ * `self` references are compared without their version (each version's names itself).
+ */
+export function sameDefinition(a: AgentDefinition, b: AgentDefinition, agentId: string): boolean {
+  const comparable = (d: AgentDefinition) => canonicalJson({ ...d, multiagent: withoutSelfVersions(d.multiagent, agentId) });
+  return comparable(a) === comparable(b);
 }
 
 /** Archived agents are frozen; a stated version must be the current one (optimistic concurrency). */

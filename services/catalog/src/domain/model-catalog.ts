@@ -5,6 +5,9 @@ import { modelNotFound } from './not-found';
 
 const CatalogFile = Type.Array(Type.Omit(Model, ['type']));
 
+/** What a list shows unless asked otherwise (the SDK: retired models only when requested). */
+const DEFAULT_LIFECYCLES = ['active', 'deprecated'];
+
 /** The model catalog: a shipped file, validated at start so a bad file stops the service. */
 export class ModelCatalog {
   private constructor(private readonly models: Model[]) {}
@@ -26,7 +29,9 @@ export class ModelCatalog {
 
   /** Newest first, paged by id the way the SDK's `Page` does (after_id / before_id). */
   list(query: ModelListQuery): ModelPage {
-    const ordered = [...this.models].sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+    const stages = new Set<string>(query.lifecycle ?? DEFAULT_LIFECYCLES);
+    // Newest first; models released together keep the file's order (the sort is stable).
+    const ordered = this.models.filter((m) => stages.has(m.lifecycle)).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
     const limit = query.limit ?? 20;
     let start = 0;
     let end = ordered.length;

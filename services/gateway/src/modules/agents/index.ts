@@ -4,9 +4,9 @@ import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
-import { agentBody, AgentGetQuery, agentListRoute } from './model';
+import { agentBody, AgentGetQuery, agentListRoute, agentVersionListRoute } from './model';
 
-/** /v1/agents: versioned agent definitions, served by the catalog service. */
+/** /v1/agents: versioned agent definitions (and each agent's versions), served by the catalog service. */
 export const agentsModule = (deps: GatewayDeps) =>
   resourceModule('agents', deps, [
     route.post('/v1/agents', { body: agentBody(AgentCreateBody) }, ({ call, body }) => deps.bus.call(agentSubjects.create, call, body)),
@@ -18,4 +18,5 @@ export const agentsModule = (deps: GatewayDeps) =>
       deps.bus.call(agentSubjects.update, call, { agent_id: params.agent_id, update: body }),
     ),
     route.post('/v1/agents/:agent_id/archive', {}, ({ call, params }) => deps.bus.call(agentSubjects.archive, call, params)),
+    route.list('/v1/agents/:agent_id/versions', servePage(agentVersionListRoute, deps)),
   ]);

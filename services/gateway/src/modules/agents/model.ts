@@ -4,7 +4,7 @@ import { AgentModelConfigParams } from '@shared/schema/agent';
 import { validate } from '@shared/validation/validate';
 import { jsonBody, type RawBody } from '../../http/raw-body';
 import { archivableListQuery } from '../../routing/archivable-list-query';
-import { pageRoute } from '../../routing/pagination';
+import { pagedQuery, pageRoute } from '../../routing/pagination';
 import type { BodyReader } from '../../routing/route';
 
 export const AgentGetQuery = Type.Object(
@@ -13,6 +13,14 @@ export const AgentGetQuery = Type.Object(
 );
 
 export const agentListRoute = pageRoute({ endpoint: 'agents.list', subject: agentSubjects.list, ...archivableListQuery });
+
+/** The agent is part of the filters, so a cursor from one agent's versions is refused on another's. */
+export const agentVersionListRoute = pageRoute({
+  endpoint: 'agents.versions.list',
+  query: pagedQuery({}),
+  subject: agentSubjects.listVersions,
+  toFilters: (_query, params: { agent_id: string }) => ({ agent_id: params.agent_id }),
+});
 
 /**
  * An agent body. `model` is a string-or-object union, for which the shared validator can only

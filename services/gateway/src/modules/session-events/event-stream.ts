@@ -31,7 +31,7 @@ export class StreamSlots {
     if (count >= this.limit) {
       throw new ApiError(
         'rate_limit_error',
-        `session event streams: at most ${this.limit} open at once per workspace on one gateway (SESSION_STREAMS_PER_WORKSPACE); close one first`,
+        `session event streams: at most ${this.limit} open at once per workspace on one gateway replica; close one first`,
       );
     }
     this.open.set(key, count + 1);

@@ -1,0 +1,145 @@
+/**
+ * The reference client against the catalog's agents and models: the unchanged SDK, pointed at
+ * the gateway, creates a realistic agent (tools of every kind, an MCP server, skills, a
+ * multiagent roster), reads it back in the SDK's declared shapes, auto-paginates its versions
+ * newest first, and reads models with every field `BetaModelInfo` declares.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { AgentCreateParams } from '@anthropic-ai/sdk/resources/beta/agents/agents';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { MODELS } from '../support/fixtures';
+import { expectSdkShape } from '../support/sdk-shape';
+import { Stack } from '../support/stack';
+
+let stack: Stack;
+let client: Anthropic;
+let otherClient: Anthropic;
+
+beforeAll(async () => {
+  stack = await Stack.start({ services: ['catalog'] });
+  client = new Anthropic({ apiKey: (await stack.createKey()).secret, baseURL: stack.url, maxRetries: 0 });
+  otherClient = new Anthropic({ apiKey: (await stack.createKey()).secret, baseURL: stack.url, maxRetries: 0 });
+});
+afterAll(() => stack?.stop());
+
+/** The SDK's APIPromise parses lazily in `then`: await it, then look at what it threw. */
+async function failure(request: PromiseLike<unknown>): Promise<any> {
+  try {
+    await request;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the request to fail');
+}
+
+/** Written against the SDK's own params type, so a field it does not know fails to compile. */
+const triage = (helperId: string): AgentCreateParams => ({
+  name: 'triage',
+  description: 'Sorts incoming incidents.',
+  model: { id: MODELS.priced, effort: 'medium' },
+  system: 'Be terse.',
+  metadata: { team: 'ops' },
+  tools: [
+    {
+      type: 'agent_toolset_20260401',
+      default_config: { enabled: true, permission_policy: { type: 'always_allow' } },
+      configs: [
+        { name: 'bash', permission_policy: { type: 'always_ask' } },
+        { name: 'web_search', allowed_domains: ['status.example.com'] },
+        { name: 'web_fetch', url_sources: { user_input: 'all', client_tool_results: { type: 'except', tools: [{ type: 'tool_reference', name: 'page_oncall' }] } } },
+      ],
+    },
+    { type: 'mcp_toolset', mcp_server_name: 'pagerduty', configs: [{ name: 'resolve_incident', enabled: false }] },
+    {
+      type: 'custom',
+      name: 'page_oncall',
+      description: 'Pages the on-call engineer.',
+      input_schema: { type: 'object', properties: { severity: { type: 'string', enum: ['low', 'high'] } }, required: ['severity'] },
+    },
+  ],
+  mcp_servers: [{ type: 'url', name: 'pagerduty', url: 'https://mcp.pagerduty.example.com/mcp' }],
+  skills: [{ type: 'anthropic', skill_id: 'pdf', version: '20251013' }],
+  multiagent: { type: 'coordinator', agents: [helperId, { type: 'self' }] },
+});
+
+describe('agents through the SDK', () => {
+  test('a realistic agent round-trips in the declared shapes; versions list newest first', async () => {
+    const helper = await client.beta.agents.create({ name: 'helper', model: MODELS.priced });
+    const agent = await client.beta.agents.create(triage(helper.id));
+    expectSdkShape(agent, 'BetaManagedAgentsAgent');
+    expect(agent.tools).toHaveLength(3);
+    expect(agent.tools[0]).toMatchObject({ type: 'agent_toolset_20260401', default_config: { enabled: true, permission_policy: { type: 'always_allow' } } });
+    expect(agent.tools[1]).toEqual({
+      type: 'mcp_toolset',
+      mcp_server_name: 'pagerduty',
+      configs: [{ name: 'resolve_incident', enabled: false, permission_policy: { type: 'always_ask' } }],
+      default_config: { enabled: true, permission_policy: { type: 'always_ask' } },
+    });
+    expect(agent.skills).toEqual([{ type: 'anthropic', skill_id: 'pdf', version: '20251013' }]);
+    expect(agent.multiagent).toEqual({
+      type: 'coordinator',
+      agents: [
+        { type: 'agent', id: helper.id, version: 1 },
+        { type: 'agent', id: agent.id, version: 1 },
+      ],
+    });
+    expect(await client.beta.agents.retrieve(agent.id)).toEqual(agent);
+
+    // Dropping the server takes its toolset with it; the custom tool stays (web_fetch's url_sources names it).
+    const v2 = await client.beta.agents.update(agent.id, { version: 1, skills: null, tools: [agent.tools[0], agent.tools[2]] as never, mcp_servers: [] });
+    expectSdkShape(v2, 'BetaManagedAgentsAgent');
+    expect(v2).toMatchObject({ version: 2, skills: [], mcp_servers: [] });
+    const v3 = await client.beta.agents.update(agent.id, { version: 2, system: 'Be kind.' });
+    // An update that changes nothing adds no version.
+    expect((await client.beta.agents.update(agent.id, { version: 3, system: 'Be kind.' })).version).toBe(3);
+
+    const versions = [];
+    for await (const version of client.beta.agents.versions.list(agent.id, { limit: 2 })) versions.push(version);
+    expect(versions.map((v) => v.version)).toEqual([3, 2, 1]);
+    versions.forEach((v) => expectSdkShape(v, 'BetaManagedAgentsAgent'));
+    expect(versions[0]).toEqual(v3);
+    expect(versions[2]).toEqual(agent);
+    expect(await client.beta.agents.retrieve(agent.id, { version: 1 })).toEqual(agent);
+
+    const page = await client.beta.agents.versions.list(agent.id, { limit: 1 });
+    expect(page.data.map((v) => v.version)).toEqual([3]);
+    expect(page.hasNextPage()).toBe(true);
+    expect((await page.getNextPage()).data.map((v) => v.version)).toEqual([2]);
+
+    expect(await failure(otherClient.beta.agents.versions.list(agent.id))).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+
+  test('validation errors reach the SDK as 400s naming the field', async () => {
+    const err = await failure(
+      client.beta.agents.create({ name: 'bad', model: MODELS.priced, tools: [{ type: 'mcp_toolset', mcp_server_name: 'nowhere' }] }),
+    );
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(err.error.error.message).toContain('tools.0.mcp_server_name: no MCP server named "nowhere"');
+  });
+});
+
+describe('models through the SDK', () => {
+  test('list and retrieve carry every field BetaModelInfo declares, plus list_price and supports_system_messages', async () => {
+    const models = [];
+    for await (const model of client.beta.models.list({ limit: 5 })) models.push(model);
+    // Every model the SDK's agent model enum names is in the catalog.
+    const enumIds = [
+      'claude-haiku-5-5', 'claude-sonnet-5-5', 'claude-opus-5-5', 'claude-fable-5-1', 'claude-sonnet-5', 'claude-fable-5', 'claude-opus-5',
+      'claude-opus-4-8', 'claude-opus-4-7', 'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5', 'claude-haiku-4-5-20251001',
+      'claude-opus-4-5', 'claude-opus-4-5-20251101', 'claude-sonnet-4-5', 'claude-sonnet-4-5-20250929',
+    ];
+    expect(models.map((m) => m.id)).toEqual(expect.arrayContaining(enumIds));
+    const createdAt = models.map((m) => m.created_at);
+    expect(createdAt).toEqual([...createdAt].sort().reverse());
+    for (const model of models) {
+      expectSdkShape(model, 'BetaModelInfo');
+      expect(model).toHaveProperty('list_price');
+      expect(typeof (model as unknown as { supports_system_messages: unknown }).supports_system_messages).toBe('boolean');
+    }
+    const one = await client.beta.models.retrieve(MODELS.priced);
+    expectSdkShape(one, 'BetaModelInfo');
+    expect(one).toMatchObject({ id: MODELS.priced, lifecycle: 'active', line: 'opus', type: 'model' });
+    expect(await client.beta.models.list({ lifecycle: ['retired'] })).toMatchObject({ data: [] });
+    expect(await failure(client.beta.models.retrieve('claude-nope'))).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+});

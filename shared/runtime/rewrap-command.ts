@@ -9,7 +9,8 @@ export interface RewrapCommandOptions {
   service: string;
   config: DatabaseSettings & { LOG_LEVEL: LogLevel; DATABASE_NAME: string; masterKeys: MasterKeyRing; REWRAP_BATCH_SIZE?: number };
   migrationsFolder: string;
-  target: WrappedDataKeyColumns;
+  /** Where the service's wrapped data keys live; several tables (deployments and sessions) are re-wrapped one after the other. */
+  target: WrappedDataKeyColumns | WrappedDataKeyColumns[];
 }
 
 /**
@@ -31,7 +32,13 @@ export async function runRewrapCommand(argv: string[], options: RewrapCommandOpt
   const database = await connectDatabase(config, config.DATABASE_NAME);
   try {
     await migrateDatabase(database, options.migrationsFolder);
-    const result = await rewrapDataKeys(database.db, config.masterKeys, options.target, { batchSize, logger });
+    const result = { rewrapped: 0, skipped: 0, failed: 0 };
+    for (const target of Array.isArray(options.target) ? options.target : [options.target]) {
+      const one = await rewrapDataKeys(database.db, config.masterKeys, target, { batchSize, logger });
+      result.rewrapped += one.rewrapped;
+      result.skipped += one.skipped;
+      result.failed += one.failed;
+    }
     console.log(
       `${options.service}: re-wrapped ${result.rewrapped} data keys under ${config.masterKeys.activeKeyId}; ${result.skipped} changed meanwhile; ${result.failed} failed`,
     );

@@ -87,22 +87,33 @@ describe('a scheduled fire', () => {
     expect(expectOk(await api('GET', `/v1/deployment_runs/${run.id}`))).toEqual(run);
 
     const session = expectOk(await api('GET', `/v1/sessions/${run.session_id}`));
+    // The agent version's full definition (SDK BetaManagedAgentsSessionAgent): the agent without its resource fields.
+    const { metadata: _m, created_at: _c, updated_at: _u, archived_at: _a, ...agentVersion } = expectOk(
+      await api('GET', `/v1/agents/${d.agent.id}`, { query: { version: String(d.agent.version) } }),
+    );
     expect(session).toEqual({
       type: 'session',
       id: run.session_id,
       deployment_id: d.id,
-      agent: d.agent,
+      agent: agentVersion,
       environment_id: d.environment_id,
       vault_ids: [vault.id],
-      resources: d.resources,
+      // Each resource with an id of its own, created with the session.
+      resources: d.resources.map((r: object) => ({ ...r, id: expect.stringMatching(/^sesrsc_/), created_at: occurrence, updated_at: occurrence })),
       budget,
       initial_events: d.initial_events,
       status: 'idle',
       metadata: { team: 'ops' },
       title: null,
       outcome_evaluations: [],
-      stats: {},
-      usage: {},
+      stats: { active_seconds: 0 },
+      usage: {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+        active_seconds: 0,
+      },
       created_at: occurrence,
       updated_at: occurrence,
       archived_at: null,

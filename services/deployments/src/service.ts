@@ -1,29 +1,40 @@
 import type { BusServer } from '@shared/bus/bus-server';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
-import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { WriteBatcher } from '@shared/db/write-batcher';
 import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
+import type { AgentVersions } from './clients/agent-versions';
 import type { ReferenceBus } from './clients/references';
 import type { NewDeployment } from './db/deployments';
+import type { NewSessionRecord } from './db/sessions';
 import type { RepositoryUrlRules } from './domain/resources';
+import { addSessionResource } from './handlers/add-session-resource';
 import { archiveDeployment } from './handlers/archive-deployment';
+import { archiveSession } from './handlers/archive-session';
 import { createDeployment } from './handlers/create-deployment';
+import { createSession } from './handlers/create-session';
+import { deleteSession } from './handlers/delete-session';
+import { deleteSessionResource } from './handlers/delete-session-resource';
 import { fireDeployment } from './handlers/fire-deployment';
 import { followSessionEvents } from './handlers/follow-session-events';
 import { getDeployment } from './handlers/get-deployment';
 import { getRun } from './handlers/get-run';
 import { getSession } from './handlers/get-session';
+import { getSessionResource } from './handlers/get-session-resource';
 import { listDeployments } from './handlers/list-deployments';
 import { listRuns } from './handlers/list-runs';
 import { listSessionEvents } from './handlers/list-session-events';
+import { listSessionResources } from './handlers/list-session-resources';
 import { listSessions } from './handlers/list-sessions';
 import { pauseDeployment } from './handlers/pause-deployment';
 import { runDeployment } from './handlers/run-deployment';
 import { sendSessionEvents } from './handlers/send-session-events';
 import { unpauseDeployment } from './handlers/unpause-deployment';
 import { updateDeployment } from './handlers/update-deployment';
+import { updateSession } from './handlers/update-session';
+import { updateSessionResource } from './handlers/update-session-resource';
 
 /** What every deployments handler is given, built once by start-deployments.ts: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
 export interface DeploymentsDeps extends RuntimeDeps {
@@ -35,6 +46,10 @@ export interface DeploymentsDeps extends RuntimeDeps {
   repositoryUrls: RepositoryUrlRules;
   /** Stores new deployments, many to a transaction under load (db/deployments.ts insertDeployments). */
   creations: WriteBatcher<NewDeployment>;
+  /** Stores new API sessions, many to a transaction under load (db/sessions.ts recordNewSessions, the fire's write too). */
+  sessionCreations: WriteBatcher<NewSessionRecord>;
+  /** Agent versions' definitions, asked of the catalog once per replica (versions are immutable). */
+  agents: AgentVersions;
 }
 
 /** Wires the deployments service's bus subjects to their handlers; nothing else. */
@@ -54,6 +69,15 @@ export function registerDeploymentHandlers(server: BusServer, deps: DeploymentsD
     .handle(sessionEventSubjects.list, listSessionEvents(deps))
     .handle(sessionEventSubjects.send, sendSessionEvents(deps))
     .handle(sessionEventSubjects.follow, followSessionEvents(deps))
+    .handle(sessionSubjects.create, createSession(deps))
     .handle(sessionSubjects.list, listSessions(deps))
-    .handle(sessionSubjects.get, getSession(deps));
+    .handle(sessionSubjects.get, getSession(deps))
+    .handle(sessionSubjects.update, updateSession(deps))
+    .handle(sessionSubjects.archive, archiveSession(deps))
+    .handle(sessionSubjects.delete, deleteSession(deps))
+    .handle(sessionResourceSubjects.list, listSessionResources(deps))
+    .handle(sessionResourceSubjects.add, addSessionResource(deps))
+    .handle(sessionResourceSubjects.get, getSessionResource(deps))
+    .handle(sessionResourceSubjects.update, updateSessionResource(deps))
+    .handle(sessionResourceSubjects.delete, deleteSessionResource(deps));
 }

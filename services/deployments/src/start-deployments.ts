@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { createWriteBatcher } from '@shared/db/write-batcher';
 import { runtimeDeps, startBackendService, type StartOptions } from '@shared/runtime/start-backend-service';
+import { AgentVersions } from './clients/agent-versions';
 import { followCatalogEvents, ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
 import { insertDeployments } from './db/deployments';
+import { recordNewSessions, type NewSessionRecord } from './db/sessions';
 import * as schema from './db/schema';
 import { registerDeploymentHandlers } from './service';
 
@@ -23,9 +25,20 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       logger: runtime.logger,
     });
     runtime.onStop(() => creations.idle());
+    // API sessions alike; their events (sessions.created) leave once the transaction commits.
+    const sessionCreations = createWriteBatcher(
+      runtime.database.db,
+      async (tx, items: NewSessionRecord[]) => {
+        await recordNewSessions(tx, items);
+      },
+      { committed: () => shared.eventsRecorded(), logger: runtime.logger },
+    );
+    runtime.onStop(() => sessionCreations.idle());
     registerDeploymentHandlers(runtime.server, {
       ...shared,
       creations,
+      sessionCreations,
+      agents: new AgentVersions(runtime.client),
       bus: { client: runtime.client, cache },
       masterKeys: config.masterKeys,
       repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },

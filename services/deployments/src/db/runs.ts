@@ -1,7 +1,6 @@
 import type { PageRequest } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
 import { and, asc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
-import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
@@ -9,11 +8,9 @@ import { ownedBy } from '@shared/db/owned-by';
 import { hasErrno } from '@shared/errors/cause-chain';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentRunListFilters } from '@shared/schema/deployment-run';
-import { sessionEvents } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
-import { sessionCreatedEvent } from '../domain/fire';
-import { deploymentRuns, deployments, outbox, RUN_LIST_INDEXES, type DeploymentRow, type DeploymentRunRow, type SessionRow } from './schema';
-import { insertSessions } from './sessions';
+import { deploymentRuns, deployments, RUN_LIST_INDEXES, type DeploymentRow, type DeploymentRunRow, type SessionRow } from './schema';
+import { recordNewSessions } from './sessions';
 
 /** A fire's first read: the deployment, and for a scheduled fire the occurrence it names. */
 export interface OccurrenceLookup {
@@ -104,24 +101,14 @@ export const insertRun = (tx: Executor, run: DeploymentRunRow, session: SessionR
 
 /**
  * What several fires record, in the caller's transaction, with one statement per table (the
- * sessions, their memory store mounts, the runs, the sessions.created events) however many
- * fires there are. A run whose occurrence is recorded already fails the whole statement on the
+ * sessions with their mounts and sessions.created events, written by recordNewSessions as every
+ * new session is, then the runs) however many fires there are. A run whose occurrence is recorded already fails the whole statement on the
  * unique key (the transaction is then rolled back by its caller).
  */
 export async function insertRuns(tx: Executor, fires: FireRecord[]): Promise<void> {
   if (fires.length === 0) return;
-  const created = fires.flatMap((f) => (f.session ? [{ session: f.session, run: f.run }] : []));
-  await insertSessions(tx, created.map((c) => c.session));
+  await recordNewSessions(tx, fires.flatMap((f) => (f.session ? [{ session: f.session, run: f.run, secrets: [] }] : [])));
   await tx.insert(deploymentRuns).values(fires.map((f) => f.run));
-  const envelopes = created.map(({ session, run }) =>
-    newEventEnvelope(
-      sessionEvents.created,
-      { organization_id: session.organizationId, workspace_id: session.workspaceId },
-      sessionCreatedEvent(session, run),
-      run.createdAt,
-    ),
-  );
-  await recordEvents(tx, outbox, envelopes);
 }
 
 /**

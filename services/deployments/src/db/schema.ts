@@ -5,7 +5,7 @@ import { jsonColumn } from '@shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
 import type { RunErrorType } from '@shared/schema/deployment-run';
 import type { SessionEventBody } from '@shared/schema/session-event';
-import type { SessionStatus } from '@shared/schema/session';
+import type { SessionAgent, SessionStatus, StoredSessionResource } from '@shared/schema/session';
 
 // Besides the column groups every service shares (shared/db/columns.ts):
 /** The agent, pinned to a version. */
@@ -141,8 +141,9 @@ export const deploymentRuns = mysqlTable(
 export type DeploymentRunRow = typeof deploymentRuns.$inferSelect;
 
 /**
- * Sessions created by fires: a snapshot of the deployment at fire time, written in the same
- * transaction as the run that names it.
+ * Sessions, created by `POST /v1/sessions` or by a fire (a snapshot of the deployment at fire
+ * time, written in the same transaction as the run that names it), both through
+ * domain/session-create.ts.
  */
 export const sessions = mysqlTable(
   'sessions',
@@ -150,13 +151,24 @@ export const sessions = mysqlTable(
     ...ownedRowColumns(),
     deploymentId: rowId('deployment_id'),
     ...pinnedAgent(),
+    /**
+     * The agent version's definition at creation (SessionAgent). Null on sessions created before
+     * it was kept: those are shown with the version's definition asked of the catalog (versions
+     * are immutable, so it is the same one): clients/agent-versions.ts ofSession.
+     */
+    agent: jsonColumn<SessionAgent>('agent'),
     environmentId: varchar('environment_id', { length: 128 }).notNull(),
     vaultIds: jsonColumn<string[]>('vault_ids').notNull(),
-    resources: jsonColumn<SessionResourceConfig[]>('resources').notNull(),
+    /** Without ids until the list first changes: see domain/session-resources.ts. */
+    resources: jsonColumn<StoredSessionResource[]>('resources').notNull(),
     budget: jsonColumn<Budget>('budget'),
     initialEvents: jsonColumn<InitialEvent[]>('initial_events').notNull(),
     status: varchar('status', { length: 16 }).$type<SessionStatus>().notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
+    title: text('title'),
+    /** This session's data key (wrapped), sealing its own repository tokens; null while it holds none. */
+    dataKeyId: varchar('data_key_id', { length: 32 }),
+    dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),
     ...lifecycleColumns(),
   },
   (t) => [
@@ -170,11 +182,26 @@ export const sessions = mysqlTable(
 export type SessionRow = typeof sessions.$inferSelect;
 
 /**
+ * Repository tokens of sessions created through the API or rotated on a session, sealed under
+ * the session's data key and bound to (session, resource id). A fired session's tokens stay
+ * sealed with its deployment (deployment_secrets) until one is rotated here.
+ */
+export const sessionSecrets = mysqlTable(
+  'session_secrets',
+  {
+    sessionId: rowId('session_id').notNull(),
+    resourceId: varchar('resource_id', { length: 40 }).notNull(),
+    sealed: text('sealed').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.resourceId] })],
+);
+
+/**
  * The memory stores each session's resources mount, one row per (session, store), written in
  * the transaction that inserts the session: what `GET /v1/sessions?memory_store_id=` pages on.
  * The session's tenant and creation time are copied here so a page is one seek on this table's
- * index, in keyset order, joined to `sessions` by primary key. A session's resources never
- * change, so neither do these rows.
+ * index, in keyset order, joined to `sessions` by primary key. Kept in step with the
+ * session's resources by every change of them (db/sessions.ts).
  */
 export const sessionMemoryStores = mysqlTable(
   'session_memory_stores',

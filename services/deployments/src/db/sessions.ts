@@ -1,14 +1,24 @@
 import { archivedConditions, createdAtConditions } from '@shared/db/list-filters';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
+import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
+import type { EventEnvelope } from '@shared/bus/event';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { inListOrder, keysetAfter, readWithinBudget } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
-import type { SessionListFilters, SessionListOrder } from '@shared/schema/session';
+import { sessionEvents, type SessionListFilters, type SessionListOrder } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
-import { SESSION_LIST_INDEXES, SESSION_MEMORY_STORE_INDEX, sessionMemoryStores, sessions, type SessionRow } from './schema';
+import { sessionCreatedEvent } from '../domain/session-create';
+import { found } from '@shared/errors/api-error';
+import type { Database } from '@shared/db/connect';
+import type { SessionResource } from '@shared/schema/session';
+import { sessionNotFound } from '../domain/not-found';
+import { appendSessionEvents } from './session-events';
+import { materialised, mountedMemoryStores } from '../domain/session-resources';
+import { sessionArchivedRefusal } from '../domain/session-update';
+import { outbox, SESSION_LIST_INDEXES, SESSION_MEMORY_STORE_INDEX, sessionMemoryStores, sessions, sessionSecrets, type DeploymentRunRow, type SessionRow } from './schema';
 
 /** Where a sessions page starts: after a position, before one, or at the start of the list. */
 export type SessionPageAnchor = { after: PagePosition } | { before: PagePosition } | null;
@@ -25,23 +35,113 @@ export interface SessionPage<T> {
 export const findSession = (db: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>
   findOwnedRow(db, sessions, tenant, id);
 
-/** The session and the memory stores it mounts (what the memory_store_id filter pages on), in the caller's transaction. */
-export const insertSession = (tx: Executor, row: SessionRow): Promise<void> => insertSessions(tx, [row]);
+/** The tenant's session, locked (FOR UPDATE) until the transaction ends: every change of a session is made under it. */
+export const lockSession = (tx: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>
+  findOwnedRow(tx, sessions, tenant, id, { lock: true });
 
-/** Sessions and the memory stores they mount, one statement per table whatever their number. */
-export async function insertSessions(tx: Executor, rows: SessionRow[]): Promise<void> {
-  if (rows.length === 0) return;
+/** A new session as it is recorded: the row, the fire's run when a fire created it, its sealed tokens. */
+export interface NewSessionRecord {
+  session: SessionRow;
+  run: DeploymentRunRow | null;
+  secrets: Array<{ resourceId: string; sealed: string }>;
+}
+
+/**
+ * Records new sessions in the caller's transaction, one statement per table whatever their
+ * number: the sessions, the memory stores they mount (what the memory_store_id filter pages
+ * on), their initial events as the first of their logs, their sealed tokens and their
+ * `sessions.created` events. The one write of every new
+ * session, the API's and the fire's (db/runs.ts insertRuns) alike. Returns the events recorded.
+ */
+export async function recordNewSessions(tx: Executor, records: NewSessionRecord[]): Promise<EventEnvelope[]> {
+  if (records.length === 0) return [];
+  const rows = records.map((r) => r.session);
   await tx.insert(sessions).values(rows);
-  const mounts = rows.flatMap((row) =>
-    [...new Set(row.resources.flatMap((r) => (r.type === 'memory_store' ? [r.memory_store_id] : [])))].map((memoryStoreId) => ({
-      sessionId: row.id,
-      memoryStoreId,
-      organizationId: row.organizationId,
-      workspaceId: row.workspaceId,
-      sessionCreatedAt: row.createdAt,
-    })),
-  );
+  const mounts = rows.flatMap((row) => mountsOf(row, mountedMemoryStores(row.resources)));
   if (mounts.length > 0) await tx.insert(sessionMemoryStores).values(mounts);
+  // The initial events are the first events of every session's log (the events helper's table).
+  await appendSessionEvents(tx, rows.map((row) => ({ sessionId: row.id, events: row.initialEvents, at: row.createdAt })));
+  const secrets = records.flatMap((r) => r.secrets.map((s) => ({ sessionId: r.session.id, ...s })));
+  if (secrets.length > 0) await tx.insert(sessionSecrets).values(secrets);
+  const envelopes = records.map(({ session, run }) =>
+    newEventEnvelope(
+      sessionEvents.created,
+      { organization_id: session.organizationId, workspace_id: session.workspaceId },
+      sessionCreatedEvent(session, run),
+      session.createdAt,
+    ),
+  );
+  await recordEvents(tx, outbox, envelopes);
+  return envelopes;
+}
+
+const mountsOf = (row: SessionRow, storeIds: string[]) =>
+  storeIds.map((memoryStoreId) => ({
+    sessionId: row.id,
+    memoryStoreId,
+    organizationId: row.organizationId,
+    workspaceId: row.workspaceId,
+    sessionCreatedAt: row.createdAt,
+  }));
+
+/** The columns a change of a session may write (under lockSession). */
+export type SessionChange = Partial<Pick<SessionRow, 'agent' | 'resources' | 'budget' | 'metadata' | 'title' | 'archivedAt' | 'dataKeyId' | 'dataKeyWrapped'>> & {
+  updatedAt: Date;
+};
+
+/**
+ * Writes a change of a locked session; when its resources change, the memory stores it mounts
+ * follow (the rows of stores no longer mounted go, new ones come).
+ */
+export async function updateSession(tx: Executor, row: SessionRow, change: SessionChange): Promise<SessionRow> {
+  await tx.update(sessions).set(change).where(eq(sessions.id, row.id));
+  const next = { ...row, ...change };
+  if (change.resources) {
+    const before = new Set(mountedMemoryStores(row.resources));
+    const after = new Set(mountedMemoryStores(change.resources));
+    const gone = [...before].filter((id) => !after.has(id));
+    const added = [...after].filter((id) => !before.has(id));
+    if (gone.length > 0) {
+      await tx.delete(sessionMemoryStores).where(and(eq(sessionMemoryStores.sessionId, row.id), inArray(sessionMemoryStores.memoryStoreId, gone)));
+    }
+    if (added.length > 0) await tx.insert(sessionMemoryStores).values(mountsOf(row, added));
+  }
+  return next;
+}
+
+/**
+ * A change of an unarchived session's resources, in one transaction under the session's row
+ * lock: `change` gets the row and its resources with their identities (materialised). Missing
+ * (or another tenant's): 404; archived: the one archived refusal, naming `what`.
+ */
+export function changeSessionResources<R>(
+  db: Database,
+  tenant: Tenant,
+  id: string,
+  what: string,
+  change: (tx: Executor, row: SessionRow, resources: SessionResource[]) => Promise<R>,
+): Promise<R> {
+  return db.transaction(async (tx) => {
+    const row = found(await lockSession(tx, tenant, id), () => sessionNotFound(id));
+    if (row.archivedAt) throw sessionArchivedRefusal(id, what);
+    return change(tx, row, materialised(row.id, row.createdAt, row.resources));
+  });
+}
+
+/** A token sealed for a resource of the session, replacing the one it had. */
+export async function putSessionSecret(tx: Executor, sessionId: string, resourceId: string, sealed: string): Promise<void> {
+  await tx.insert(sessionSecrets).values({ sessionId, resourceId, sealed }).onDuplicateKeyUpdate({ set: { sealed } });
+}
+
+export async function deleteSessionSecret(tx: Executor, sessionId: string, resourceId: string): Promise<void> {
+  await tx.delete(sessionSecrets).where(and(eq(sessionSecrets.sessionId, sessionId), eq(sessionSecrets.resourceId, resourceId)));
+}
+
+/** A session and everything of it in this service's tables, for good (DELETE /v1/sessions/{id}). */
+export async function deleteSessionRows(tx: Executor, id: string): Promise<void> {
+  await tx.delete(sessionSecrets).where(eq(sessionSecrets.sessionId, id));
+  await tx.delete(sessionMemoryStores).where(eq(sessionMemoryStores.sessionId, id));
+  await tx.delete(sessions).where(eq(sessions.id, id));
 }
 
 // ---------------------------------------------------------------------------------------------

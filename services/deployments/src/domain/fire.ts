@@ -1,7 +1,6 @@
 import type { RunError, TriggerContext } from '@shared/schema/deployment-run';
 import { PAUSING_RUN_ERRORS } from '@shared/schema/deployment-run';
-import type { SessionCreated } from '@shared/schema/session';
-import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
+import type { DeploymentRow, DeploymentRunRow } from '../db/schema';
 import { nextOccurrenceAfter, scheduleOf } from './schedule';
 
 export type SkipReason = 'paused' | 'archived' | 'not_found' | 'unscheduled';
@@ -54,41 +53,5 @@ export function newRun(
     errorType: error?.type ?? null,
     errorMessage: error?.message ?? null,
     createdAt: now,
-  };
-}
-
-/** The session is the deployment as it stands, budget copied: later changes never reach it. */
-export function newSession(row: DeploymentRow, id: string, now: Date): SessionRow {
-  return {
-    id,
-    organizationId: row.organizationId,
-    workspaceId: row.workspaceId,
-    deploymentId: row.id,
-    agentId: row.agentId,
-    agentVersion: row.agentVersion,
-    environmentId: row.environmentId,
-    vaultIds: row.vaultIds,
-    resources: row.resources,
-    budget: row.budget,
-    initialEvents: row.initialEvents,
-    status: 'idle',
-    metadata: row.metadata,
-    createdAt: now,
-    updatedAt: now,
-    archivedAt: null,
-  };
-}
-
-/** `sessions.created`: ids and references only, never content (see SessionCreated). */
-export function sessionCreatedEvent(session: SessionRow, run: DeploymentRunRow): SessionCreated {
-  return {
-    session_id: session.id,
-    deployment_id: run.deploymentId,
-    deployment_run_id: run.id,
-    organization_id: session.organizationId,
-    workspace_id: session.workspaceId,
-    agent: { type: 'agent', id: session.agentId, version: session.agentVersion },
-    environment_id: session.environmentId,
-    vault_ids: session.vaultIds,
   };
 }

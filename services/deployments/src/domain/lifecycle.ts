@@ -12,7 +12,9 @@ export interface LockedChange {
   event: DeploymentEvent;
 }
 
-export const archivedRefusal = (id: string, what: string) => invalidRequest(`deployment '${id}' is archived and cannot be ${what}`);
+/** The one refusal of a change to something archived (a deployment, a session). */
+export const archivedRefusal = (id: string, what: string, noun: 'deployment' | 'session' = 'deployment') =>
+  invalidRequest(`${noun} '${id}' is archived and cannot be ${what}`);
 
 /** Pausing a paused deployment keeps it as it is, reason included (it says why it stopped). */
 export function pauseChange(row: DeploymentRow): LockedChange | null {

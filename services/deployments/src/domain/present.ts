@@ -1,9 +1,11 @@
 import type { Deployment } from '@shared/schema/deployment';
 import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import type { DeploymentRun } from '@shared/schema/deployment-run';
-import type { Session } from '@shared/schema/session';
+import type { Session, SessionAgent } from '@shared/schema/session';
 import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
 import { scheduleOf, upcomingRuns } from './schedule';
+import { outcomeIdOf } from './session-events';
+import { materialised } from './session-resources';
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
@@ -67,26 +69,54 @@ export function presentDeploymentRun(row: DeploymentRunRow): DeploymentRun {
   };
 }
 
-/** `title`, `outcome_evaluations`, `stats` and `usage` in their empty state: no agent runs here. */
-export function presentSession(row: SessionRow): Session {
+/**
+ * A session as the API returns it, with its agent version's definition (the row's snapshot, or
+ * for a session stored before snapshots were kept, the same immutable version asked of the
+ * catalog). `usage` and `stats` are the SDK's shapes at zero: nothing has run a session yet.
+ * `outcome_evaluations`: one per `user.define_outcome` the session was created with, pending.
+ */
+export function presentSession(row: SessionRow, agent: SessionAgent): Session {
   return {
     type: 'session',
     id: row.id,
     deployment_id: row.deploymentId,
-    agent: agentOf(row),
+    agent,
     environment_id: row.environmentId,
     vault_ids: row.vaultIds,
-    resources: row.resources,
-    budget: row.budget,
     initial_events: row.initialEvents,
-    status: row.status,
+    resources: materialised(row.id, row.createdAt, row.resources),
     metadata: row.metadata,
-    title: null,
-    outcome_evaluations: [],
-    stats: {},
-    usage: {},
+    budget: row.budget,
+    status: row.status,
+    title: row.title,
+    outcome_evaluations: row.initialEvents.flatMap((event, index) =>
+      event.type === 'user.define_outcome'
+        ? [
+            {
+              type: 'outcome_evaluation' as const,
+              // Initial events are the first of the session's log (sequences 1..n).
+              outcome_id: outcomeIdOf(row.id, index + 1),
+              description: event.description,
+              result: 'pending',
+              iteration: 0,
+              explanation: null,
+              completed_at: null,
+            },
+          ]
+        : [],
+    ),
+    stats: { active_seconds: 0 },
+    usage: {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+      active_seconds: 0,
+    },
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     archived_at: isoOrNull(row.archivedAt),
   };
 }
+
+

@@ -4,9 +4,10 @@ import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import type { Executor } from '@shared/db/executor';
 import { createBatcher, type Settled } from '@shared/db/batcher';
 import { retryTransient } from '@shared/db/retry-transient';
-import { conflict, invalidRequest } from '@shared/errors/api-error';
+import { ApiError, conflict, invalidRequest } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
 import type { FireDeploymentReply, FireDeploymentRequest, RunError, TriggerContext } from '@shared/schema/deployment-run';
+import type { SessionAgent } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
 import type { Static } from '@sinclair/typebox';
 import { askAboutReferences } from '../clients/references';
@@ -22,7 +23,8 @@ import {
   type OccurrenceLookup,
 } from '../db/runs';
 import type { DeploymentRow, DeploymentRunRow } from '../db/schema';
-import { newRun, newSession, pausesDeployment, scheduledFireRefusal } from '../domain/fire';
+import { newRun, pausesDeployment, scheduledFireRefusal } from '../domain/fire';
+import { newSessionRow, sessionFromDeployment } from '../domain/session-create';
 import { archivedRefusal, errorPauseChange } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeploymentRun } from '../domain/present';
@@ -107,8 +109,25 @@ async function tryFire(
 
   const references = rowReferences(seen!);
   const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
-  const error = verdict.ok ? null : referenceRunError(verdict.problem);
-  return writer.call({ tenant, id, seenRevision: seen!.revision, trigger, scheduledAt, error });
+  let error = verdict.ok ? null : referenceRunError(verdict.problem);
+  const agent = error ? null : await agentSnapshot(deps, ctx, seen!);
+  if (!error && !agent) error = { type: 'session_resource_not_found_error', message: `agent '${seen!.agentId}' version ${seen!.agentVersion} no longer exists` };
+  return writer.call({ tenant, id, seenRevision: seen!.revision, trigger, scheduledAt, error, agent });
+}
+
+/**
+ * The session's agent snapshot, from the replica's cache of immutable agent versions (one catalog
+ * call per version and replica, ever). Null when the catalog no longer has the version (checked
+ * a moment ago, so only a race with its removal): the run records that error. Any other failure
+ * (the catalog not answering) propagates like a reference check's: nothing recorded, retried.
+ */
+async function agentSnapshot(deps: DeploymentsDeps, ctx: CallContext, row: DeploymentRow): Promise<SessionAgent | null> {
+  try {
+    return await deps.agents.get(ctx, row.agentId, row.agentVersion);
+  } catch (err) {
+    if (err instanceof ApiError && err.type === 'not_found_error') return null;
+    throw err;
+  }
 }
 
 /** What step 3 needs of one fire. */
@@ -120,6 +139,8 @@ interface FireWrite {
   trigger: TriggerContext;
   scheduledAt: Date | null;
   error: RunError | null;
+  /** The session's agent snapshot (of the revision checked); null with an error. */
+  agent: SessionAgent | null;
 }
 
 /** Most fires one batch serves. */
@@ -203,7 +224,7 @@ async function recordFires(tx: Executor, writes: FireWrite[], now: Date): Promis
       outcomes.push({ ok: true, reply: existing ? fired(existing) : (late ?? null), recorded: false });
       continue;
     }
-    const session = w.error ? null : newSession(current!, newId('session'), now);
+    const session = w.error || !w.agent ? null : newSessionRow(newId('session'), sessionFromDeployment(current!, w.agent), now);
     const run = newRun(current!, { run: newId('deploymentRun'), session: session?.id ?? null }, w.trigger, w.scheduledAt, w.error, now);
     records.push({ run, session });
     // Manual runs never move last_run_at (the SDK: "Manual runs do not update this").

@@ -11,5 +11,6 @@ import type { DeploymentsDeps } from '../service';
 export const getSession =
   (deps: DeploymentsDeps): Handler<typeof sessionSubjects.get> =>
   async ({ session_id }, ctx) => {
-    return presentSession(found(await findSession(deps.db, tenantOf(ctx), session_id), () => sessionNotFound(session_id)));
+    const row = found(await findSession(deps.db, tenantOf(ctx), session_id), () => sessionNotFound(session_id));
+    return presentSession(row, await deps.agents.ofSession(ctx, row));
   };

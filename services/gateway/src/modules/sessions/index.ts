@@ -1,18 +1,42 @@
-import { sessionSubjects } from '@shared/bus/subjects/sessions';
-import { serveBidirectionalPage } from '../../routing/pagination';
+import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
+import { SessionResourceParams } from '@shared/schema/deployment';
+import { SessionCreateRequest, SessionResourceUpdateRequest, SessionUpdateRequest } from '@shared/schema/session';
+import { servePage, serveBidirectionalPage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
-import { sessionListRoute } from './model';
+import { sessionListRoute, sessionResourceListRoute } from './model';
 
 /**
- * /v1/sessions: sessions the fires created, read-only, served by the deployments service.
- * The SDK pages sessions with a bidirectional cursor: `next_page` continues in the list's
- * order, `prev_page` goes back a page (null on the first); its auto-pagination follows
- * `next_page` alone.
+ * /v1/sessions and /v1/sessions/{id}/resources, served by the deployments service (which also
+ * creates the sessions of fires). Bodies are validated here, so a bad request never costs a bus
+ * round trip. The SDK pages sessions with a bidirectional cursor: `next_page` continues in the
+ * list's order, `prev_page` goes back a page (null on the first); its auto-pagination follows
+ * `next_page` alone. A session's resources page with the plain cursor (`PageCursor`). The event
+ * routes (`/v1/sessions/{id}/events*`) are the session-events module's.
  */
 export const sessionsModule = (deps: GatewayDeps) =>
   resourceModule('sessions', deps, [
     route.list('/v1/sessions', serveBidirectionalPage(sessionListRoute, deps)),
+    route.post('/v1/sessions', { body: SessionCreateRequest }, ({ call, body }) => deps.bus.call(sessionSubjects.create, call, body)),
     route.get('/v1/sessions/:session_id', {}, ({ call, params }) => deps.bus.call(sessionSubjects.get, call, params)),
+    route.post('/v1/sessions/:session_id', { body: SessionUpdateRequest }, ({ call, params, body }) =>
+      deps.bus.call(sessionSubjects.update, call, { session_id: params.session_id, update: body }),
+    ),
+    route.post('/v1/sessions/:session_id/archive', {}, ({ call, params }) => deps.bus.call(sessionSubjects.archive, call, params)),
+    route.delete('/v1/sessions/:session_id', {}, ({ call, params }) => deps.bus.call(sessionSubjects.delete, call, params)),
+
+    route.list('/v1/sessions/:session_id/resources', servePage(sessionResourceListRoute, deps)),
+    route.post('/v1/sessions/:session_id/resources', { body: SessionResourceParams }, ({ call, params, body }) =>
+      deps.bus.call(sessionResourceSubjects.add, call, { session_id: params.session_id, resource: body }),
+    ),
+    route.get('/v1/sessions/:session_id/resources/:resource_id', {}, ({ call, params }) =>
+      deps.bus.call(sessionResourceSubjects.get, call, params),
+    ),
+    route.post('/v1/sessions/:session_id/resources/:resource_id', { body: SessionResourceUpdateRequest }, ({ call, params, body }) =>
+      deps.bus.call(sessionResourceSubjects.update, call, { ...params, update: body }),
+    ),
+    route.delete('/v1/sessions/:session_id/resources/:resource_id', {}, ({ call, params }) =>
+      deps.bus.call(sessionResourceSubjects.delete, call, params),
+    ),
   ]);

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
 import { invalidRequest } from '@shared/errors/api-error';
 import { IdOf, QueryBoolean } from '@shared/schema/common';
 import { Session, SESSION_STATUSES, SessionListFilters, SessionListOrder, type SessionStatus } from '@shared/schema/session';
 import { createdAtRange } from '../../domain/created-at';
 import { parseQuery } from '../../http/query';
-import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
+import { pagedQuery, pageRoute, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
 
 const createdAt = createdAtRange('gt', 'gte', 'lt', 'lte');
 
@@ -77,3 +77,11 @@ export const sessionListRoute: BidirectionalPageRoute<typeof SessionListFilters,
   subject: sessionSubjects.list,
   readQuery: readSessionListQuery,
 };
+
+/** The session is part of the filters, so a cursor from one session's resources is refused on another's. */
+export const sessionResourceListRoute = pageRoute({
+  endpoint: 'sessions.resources.list',
+  query: pagedQuery({}),
+  subject: sessionResourceSubjects.list,
+  toFilters: (_q, params: { session_id: string }) => ({ session_id: params.session_id }),
+});

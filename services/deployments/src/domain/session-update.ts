@@ -1,0 +1,107 @@
+import { invalidRequest } from '@shared/errors/api-error';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
+import type { Budget } from '@shared/schema/deployment';
+import type { SessionAgent, SessionUpdateRequest } from '@shared/schema/session';
+import type { SessionChange } from '../db/sessions';
+import type { SessionRow } from '../db/schema';
+import { archivedRefusal } from './lifecycle';
+import { referenceRefusal, type ReferenceProblem, type ReferenceSet } from './references';
+
+/**
+ * The budget rules of `POST /v1/sessions/{id}`, by the reason names the SDK documents
+ * (SessionUpdateParams.budget): each refusal's message starts with `budget: <reason>:`.
+ */
+export const BUDGET_REASONS = {
+  createOnly: 'budget_create_only',
+  notRaised: 'budget_not_raised',
+  notBudgetable: 'model_not_budgetable',
+} as const;
+
+const budgetRefusal = (reason: string, why: string) => invalidRequest(`budget: ${reason}: ${why}`);
+
+/**
+ * List cost a session has consumed, in USD minor units. Nothing runs a session in this product
+ * yet, so nothing is consumed; the runtime (next issue) will track it, and this is where the
+ * `budget_not_raised` rule reads it.
+ */
+export const consumedListCost = (_row: SessionRow): bigint => 0n;
+
+/** Every change of a session is refused once it is archived (the deployment's rule and words). */
+export const sessionArchivedRefusal = (id: string, what: string) => archivedRefusal(id, what, 'session');
+
+export interface SessionUpdatePlan {
+  change: SessionChange;
+  /** The session's agent for its model's list price (`model_not_budgetable`), when a budget is set. */
+  references: ReferenceSet | null;
+}
+
+/**
+ * The row's change per the SDK's SessionUpdateParams: omitted preserves; `title` null clears;
+ * `metadata` is a patch; `budget` replaces or removes under the SDK's rules; `agent` replaces
+ * `tools` and/or `mcp_servers` of the session's agent snapshot (never the agent itself), not
+ * while the session is running; `vault_ids` is reserved by the SDK ("requests setting this
+ * field are rejected").
+ */
+export function planSessionUpdate(row: SessionRow, agent: SessionAgent, update: SessionUpdateRequest, now: Date): SessionUpdatePlan {
+  if (row.archivedAt) throw sessionArchivedRefusal(row.id, 'updated');
+  if (update.vault_ids !== undefined) {
+    throw invalidRequest("vault_ids: cannot be changed on a session (the SDK reserves it; the session keeps the vaults it was created with)");
+  }
+  const change: SessionChange = { updatedAt: now };
+  if (update.title !== undefined) change.title = update.title;
+  if (update.metadata !== undefined) change.metadata = applyMetadataPatch(row.metadata, update.metadata);
+  let references: ReferenceSet | null = null;
+  if (update.budget !== undefined) {
+    change.budget = checkBudgetChange(row, update.budget);
+    if (change.budget) references = modelCheckOf(row);
+  }
+  if (update.agent !== undefined && (update.agent.tools !== undefined || update.agent.mcp_servers !== undefined)) {
+    if (row.status === 'running') throw invalidRequest('agent: cannot be updated while the session is running; interrupt it first');
+    change.agent = {
+      ...agent,
+      ...(update.agent.tools !== undefined ? { tools: update.agent.tools as SessionAgent['tools'] } : {}),
+      ...(update.agent.mcp_servers !== undefined ? { mcp_servers: update.agent.mcp_servers as SessionAgent['mcp_servers'] } : {}),
+    };
+  }
+  return { change, references };
+}
+
+/**
+ * The SDK's budget rules: allowed in any status but `terminated`; an object replaces the budget
+ * of a session created with one, never adds one (`budget_create_only`: a session created without
+ * one, or whose budget was removed, stays uncapped); the new ceiling must stay above what the
+ * session has consumed (`budget_not_raised`); null removes it. The model rule
+ * (`model_not_budgetable`) needs the catalog: see modelCheckOf and budgetModelRefusal.
+ */
+export function checkBudgetChange(row: SessionRow, budget: Budget | null): Budget | null {
+  if (row.status === 'terminated') throw invalidRequest("budget: cannot be changed on a terminated session");
+  if (budget === null) return null;
+  if (row.budget === null) {
+    throw budgetRefusal(BUDGET_REASONS.createOnly, 'a budget can only be set when the session is created (and not re-added once removed)');
+  }
+  const consumed = consumedListCost(row);
+  if (BigInt(budget.max_list_cost.amount) <= consumed) {
+    throw budgetRefusal(BUDGET_REASONS.notRaised, `max_list_cost must stay above the list cost the session has consumed (${consumed} cents)`);
+  }
+  return budget;
+}
+
+/** Asks the catalog about the session's own agent version for its model only (its list price). */
+const modelCheckOf = (row: SessionRow): ReferenceSet => ({
+  agent: { id: row.agentId, version: row.agentVersion, check: false },
+  environment: null,
+  vaults: [],
+  files: [],
+  memoryStores: [],
+  modelRules: { systemMessageAt: undefined, hasBudget: true },
+});
+
+/**
+ * A reference problem as a session's create or update answers it: the deployment's answers
+ * (referenceRefusal), except the budget's model rule, which carries the SDK's reason name.
+ */
+export function sessionReferenceRefusal(problem: ReferenceProblem) {
+  if (problem.kind !== 'model' || problem.rule !== 'budget') return referenceRefusal(problem);
+  const model = problem.agent.model ? `model '${problem.agent.model.id}'` : "the agent's model";
+  return budgetRefusal(BUDGET_REASONS.notBudgetable, `${model} of agent '${problem.agent.id}' has no public list price`);
+}

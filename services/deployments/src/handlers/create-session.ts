@@ -1,0 +1,36 @@
+import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
+import type { sessionSubjects } from '@shared/bus/subjects/sessions';
+import { newId } from '@shared/ids/ids';
+import { askAboutReferences } from '../clients/references';
+import { presentSession } from '../domain/present';
+import { classifyReferences } from '../domain/references';
+import { sealSessionTokens } from '../domain/repository-tokens';
+import { newSessionRow, planSessionCreate, sessionFromRequest, tokenResourceIds } from '../domain/session-create';
+import { sessionReferenceRefusal } from '../domain/session-update';
+import type { DeploymentsDeps } from '../service';
+
+/**
+ * Creates a session (`POST /v1/sessions`): the request's own rules (the deployment's, for events
+ * and resources), its references asked of their owners exactly as a deployment's create asks
+ * them (the first problem is a 404 or 400 naming the field), the agent version's definition from
+ * the replica's cache of immutable versions, then the row, its sealed tokens, `sessions.created`
+ * and its initial events in one transaction (db/sessions.ts recordNewSessions, the fire's write
+ * too), shared with the creates that arrive meanwhile (`deps.sessionCreations`).
+ */
+export const createSession =
+  (deps: DeploymentsDeps): Handler<typeof sessionSubjects.create> =>
+  async (request, ctx) => {
+    const tenant = tenantOf(ctx);
+    const plan = planSessionCreate(request, deps.repositoryUrls);
+    const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));
+    if (!verdict.ok) throw sessionReferenceRefusal(verdict.problem);
+    const agent = await deps.agents.get(ctx, verdict.agent.id, verdict.agent.version);
+
+    // Write-only tokens: sealed under this session's own data key, bound to their resources' ids.
+    const id = newId('session');
+    const { dataKey, secrets } = sealSessionTokens(deps.masterKeys, id, tokenResourceIds(id, plan.tokens), null);
+    const row = newSessionRow(id, sessionFromRequest(tenant, request, plan, agent, dataKey), deps.clock.now());
+    await deps.sessionCreations.write({ session: row, run: null, secrets });
+    return presentSession(row, agent);
+  };

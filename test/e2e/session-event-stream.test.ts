@@ -137,6 +137,7 @@ test('a stream refuses an unknown Last-Event-ID, another tenant and a missing se
   const api = apiClient(thereUrl, secret);
   const path = `/v1/sessions/${run.session_id}/events/stream`;
   expectError(await api('GET', path, { headers: { 'last-event-id': 'sevt_000000000000000000000000' } }), 400, 'invalid_request_error', 'Last-Event-ID');
+  expectError(await api('GET', path, { headers: { 'last-event-id': 'not an id' } }), 400, 'invalid_request_error', 'Last-Event-ID');
   expectError(await apiClient(thereUrl, (await stack.createKey()).secret)('GET', path), 404, 'not_found_error');
   expectError(await api('GET', '/v1/sessions/sesn_000000000000000000000000/events/stream'), 404, 'not_found_error');
   expectError(await api('GET', path, { query: { nope: '1' } }), 400, 'invalid_request_error', 'nope');

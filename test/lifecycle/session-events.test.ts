@@ -137,6 +137,9 @@ describe('events.send', () => {
     expect((await t.api('GET', `/v1/sessions/${sessionId}`)).body.status).toBe('rescheduling');
     await appendAsRuntime(sessionId, [{ type: 'session.status_terminated' }]);
     expect((await t.api('GET', `/v1/sessions/${sessionId}`)).body.status).toBe('terminated');
+    // A terminated session has ended: it takes no more input.
+    const refused = await t.api('POST', `/v1/sessions/${sessionId}/events`, { body: { events: [{ type: 'user.interrupt' }] } });
+    expectError(refused, 400, 'invalid_request_error', 'terminated');
     const types = (await client.beta.sessions.events.list(sessionId, { types: ['session.status_running', 'session.status_terminated'] })).data.map((e) => e.type);
     expect(types).toEqual(['session.status_running', 'session.status_terminated']);
   });
@@ -195,12 +198,12 @@ describe('events.send', () => {
     expectOk(await readOnly('GET', `/v1/sessions/${sessionId}/events`));
     expectError(await t.api('POST', '/v1/sessions/sesn_000000000000000000000000/events', { body }), 404, 'not_found_error');
 
-    const archived = await t.api('POST', `/v1/sessions/${sessionId}/archive`);
-    if (archived.status === 200) {
-      const err = await failure(client.beta.sessions.events.send(sessionId, body as any));
-      expect(err.status).toBe(400);
-      expect(err.error.error.message).toContain('archived');
-    }
+    await client.beta.sessions.archive(sessionId);
+    const err = await failure(client.beta.sessions.events.send(sessionId, body as any));
+    expect(err.status).toBe(400);
+    expect(err.error.error.message).toContain('archived');
+    // Its log is still read.
+    expect((await client.beta.sessions.events.list(sessionId)).data).toHaveLength(4);
   });
 });
 

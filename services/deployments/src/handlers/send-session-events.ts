@@ -52,6 +52,7 @@ export const sendSessionEvents =
         // The lock first: the log's end is read after it, so two sends to one session never take the same sequence.
         const locked = found(await findOwnedRow(tx, sessions, tenant, session_id, { lock: true }), () => sessionNotFound(session_id));
         if (locked.archivedAt) throw invalidRequest(`session '${session_id}' is archived and cannot receive events`);
+        if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated and cannot receive events`);
         checkToolReferences(references, await findSessionEvents(tx, session_id, references.map((r) => r.id)));
         const after = await lastSequence(tx, session_id);
         const appended = await appendSessionEvents(tx, [{ sessionId: session_id, events: bodies, at: deps.clock.now(), after }]);

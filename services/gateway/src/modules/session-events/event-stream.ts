@@ -84,7 +84,9 @@ export async function openEventStream(
   let known = 0;
   let deleted: { event_id: string; processed_at: string } | undefined;
   let wake: (() => void) | undefined;
+  let notices = 0;
   const stopListening = deps.follower.listen(sessionId, (notice) => {
+    notices += 1;
     if (notice.kind === 'appended') known = Math.max(known, notice.sequence);
     else deleted = notice;
     wake?.();
@@ -152,12 +154,14 @@ export async function openEventStream(
           if ((known > delivered && !stalled) || tick) {
             const polling = tick;
             tick = false;
+            const heardBefore = notices;
             try {
               const reply = await read({ sequence: delivered });
               failures = 0;
               stalled = false;
               pending = reply.events;
-              known = Math.max(known, reply.last);
+              // The log is the truth: a notice beyond it (none arrived during the read) is not chased again and again.
+              known = reply.events.length === 0 && notices === heardBefore ? Math.max(delivered, reply.last) : Math.max(known, reply.last);
             } catch (err) {
               if (ended) return controller.close();
               if (err instanceof ApiError && err.type === 'not_found_error') {

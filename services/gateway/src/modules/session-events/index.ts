@@ -1,4 +1,6 @@
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { invalidRequest } from '@shared/errors/api-error';
+import { isIdOf } from '@shared/ids/ids';
 import { SendSessionEventsBody } from '@shared/schema/session-event';
 import { serveBidirectionalPage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
@@ -28,12 +30,15 @@ export const sessionEventsModule = (deps: GatewayDeps) => {
     ),
     route.list('/v1/sessions/:session_id/events/stream', async ({ call, url, params, request }) => {
       readEventStreamQuery(url);
-      const lastEventId = request?.headers.get('last-event-id') ?? null;
+      const lastEventId = request?.headers.get('last-event-id') || null;
+      if (lastEventId !== null && !isIdOf('sessionEvent', lastEventId)) {
+        throw invalidRequest('Last-Event-ID: must be the id of an event of this session (sevt_ followed by 24 letters or digits)');
+      }
       return openEventStream(
         { bus: deps.bus, follower: deps.sessionLog, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
         call,
         params.session_id,
-        lastEventId === null || lastEventId === '' ? null : lastEventId,
+        lastEventId,
         request?.signal,
       );
     }),

@@ -153,3 +153,13 @@ test('deleting the session ends its open streams, after a session.deleted event'
   expectSdkShape(deleted, 'BetaManagedAgentsStreamSessionEvents');
   expect((await iterator.next()).done).toBe(true);
 });
+
+test('a gateway that stops ends its open streams cleanly and exits', async () => {
+  const run = await here.beta.deployments.run(deployment.id);
+  const stream = await there.beta.sessions.events.stream(run.session_id!);
+  const iterator = stream[Symbol.asyncIterator]();
+  const gateway = processes.at(-1)!; // the gateway, spawned after the deployments replica
+  gateway.kill('SIGTERM');
+  expect((await iterator.next()).done).toBe(true);
+  expect(await gateway.exited).toBe(0);
+});

@@ -160,7 +160,8 @@ describe('NATS identities and subject permissions', () => {
     const gateway = busPermissions(PREFIX, 'gateway');
     expect(gateway.publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.run));
     expect(gateway.publish.allow).not.toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
-    expect(gateway.subscribe.allow).toEqual([`_INBOX.${PREFIX}-gateway.>`]);
+    // Its inbox, and the session events its event streams follow (core NATS, no consumer).
+    expect(gateway.subscribe.allow).toEqual([`${PREFIX}.sessions.>`, `_INBOX.${PREFIX}-gateway.>`]);
     expect(busPermissions(PREFIX, 'scheduler').publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
     expect(busPermissions(PREFIX, 'deployments').publish.allow).toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
     for (const identity of BUS_IDENTITIES.filter((id) => id !== 'deployments')) {

@@ -288,12 +288,18 @@ export type CustomTool = Static<typeof CustomTool>;
 
 /** The most entries `tools` may hold (the SDK: "Maximum of 256 tools across all toolsets"). */
 export const TOOLS_MAX = 256;
+/**
+ * The most `tools` may weigh as JSON. Every agent version keeps its own copy and every session
+ * snapshots one: 256 tools of 64 KiB schemas would be 16 MiB per session. A realistic tool list
+ * (a hundred tools with rich schemas) weighs a few hundred KiB.
+ */
+export const TOOLS_MAX_BYTES = 1024 * 1024;
 
 export const AgentToolParams = Type.Union([AgentToolsetParams, McpToolsetParams, CustomToolParams], {
   description: 'must be an object whose type is "agent_toolset_20260401", "mcp_toolset" or "custom"',
 });
 export type AgentToolParams = Static<typeof AgentToolParams>;
-export const AgentToolsParams = Type.Array(AgentToolParams, { maxItems: TOOLS_MAX });
+export const AgentToolsParams = Type.Array(AgentToolParams, { maxItems: TOOLS_MAX, maxBytes: TOOLS_MAX_BYTES });
 
 export const AgentTool = Type.Union([AgentToolset, McpToolset, CustomTool]);
 export type AgentTool = Static<typeof AgentTool>;

@@ -170,6 +170,11 @@ describe('tools, MCP servers and skills', () => {
       [{ tools: [custom({ input_schema: { type: 'object', properties: {}, required: ['q'] } })] }, 'tools.0.input_schema.required.0: "q" is not in input_schema.properties'],
       [{ tools: [custom(), custom()] }, 'tools.1.name: custom tool name "lookup" appears more than once'],
       [{ tools: Array.from({ length: 257 }, (_, i) => custom({ name: `t${i}` })) }, 'tools: must contain at most 256 items'],
+      [
+        { tools: Array.from({ length: 20 }, (_, i) => custom({ name: `t${i}`, input_schema: { type: 'object', description: 'x'.repeat(60_000) } })) },
+        'tools: must be at most 1048576 bytes as JSON',
+      ],
+      [{ tools: [custom({ input_schema: { type: 'object', description: 'x'.repeat(70_000) } })] }, 'tools.0.input_schema: must be at most 65536 bytes as JSON'],
       [{ tools: toolset([{ name: 'bash2' }]) }, 'tools.0.configs.0: must be an object whose name is one of "bash"'],
       [{ tools: toolset([{ name: 'bash', permission_policy: { type: 'sometimes' } }]) }, 'tools.0.configs.0.permission_policy: must be {"type": "always_allow"}'],
       [{ tools: toolset([{ name: 'bash', enabled: 'yes' }]) }, 'tools.0.configs.0.enabled: must be a boolean or null'],

@@ -44,8 +44,8 @@ describe('agents', () => {
   });
 
   test('model as an object keeps its configuration; optional fields default', async () => {
-    const agent = await createAgent({ model: { id: 'claude-haiku-4-5', effort: 'high', speed: 'fast' }, tools: [], skills: [] });
-    expect(agent.model).toEqual({ id: 'claude-haiku-4-5', effort: { type: 'high' }, speed: 'fast' });
+    const agent = await createAgent({ model: { id: 'claude-opus-4-6', effort: 'high', speed: 'fast' }, tools: [], skills: [] });
+    expect(agent.model).toEqual({ id: 'claude-opus-4-6', effort: { type: 'high' }, speed: 'fast' });
     expect(agent.description).toBeNull();
     expect(agent.system).toBeNull();
     expect(agent.metadata).toEqual({});
@@ -59,6 +59,8 @@ describe('agents', () => {
       [{ name: 'a', model: 'no-such-model' }, 'model: unknown model "no-such-model"'],
       [{ name: 'a', model: { id: 'no-such-model' } }, 'model.id: unknown model'],
       [{ name: 'a', model: { id: 'claude-opus-4-5', colour: 5 } }, 'model.colour: unknown property'],
+      [{ name: 'a', model: { id: 'claude-haiku-4-5', effort: 'high' } }, 'model.effort: model "claude-haiku-4-5" does not take an effort level'],
+      [{ name: 'a', model: { id: 'claude-opus-4-5', effort: 'xhigh' } }, 'model.effort: model "claude-opus-4-5" does not support effort "xhigh"'],
       [{ name: 'a', model: 'claude-opus-4-5', colour: 5 }, 'colour: unknown property'],
       [{ name: 'a', model: 'claude-opus-4-5', metadata: { k: 'v'.repeat(513) } }, 'metadata.k: must be at most 512 characters'],
       [{ name: 'a', model: 'claude-opus-4-5', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata: must have at most 16 entries'],

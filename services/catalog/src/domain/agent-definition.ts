@@ -5,6 +5,7 @@ import type {
   AgentModelConfig,
   AgentModelParam,
   AgentUpdateBody,
+  EffortObject,
   ExecutionIdentity,
 } from '@shared/schema/agent';
 import type { AgentTool, AgentToolParams, McpServer, McpServerParams, Skill, SkillParams } from '@shared/schema/agent-tools';
@@ -110,10 +111,19 @@ export function resolveModel(param: AgentModelParam, models: ModelLookup): Agent
   const out: AgentModelConfig = { id: config.id };
   if (typeof param === 'object') {
     if (param.effort != null) out.effort = typeof param.effort === 'string' ? { type: param.effort } : param.effort;
+    if (out.effort) checkEffort(model, out.effort.type);
     if (param.inference_geo != null) out.inference_geo = param.inference_geo;
     if (param.speed != null) out.speed = param.speed;
   }
   return out;
+}
+
+/** An effort level the model's catalog entry says it does not take is refused (a model without capabilities listed takes any). */
+function checkEffort(model: Model, level: EffortObject['type']): void {
+  const effort = model.capabilities?.effort;
+  if (!effort) return;
+  if (!effort.supported) throw invalidRequest(`model.effort: model ${JSON.stringify(model.id)} does not take an effort level`);
+  if (!effort[level]?.supported) throw invalidRequest(`model.effort: model ${JSON.stringify(model.id)} does not support effort "${level}"`);
 }
 
 export function newAgentDefinition(body: AgentCreateBody, models: ModelLookup, roster: RosterContext): AgentDefinition {

@@ -49,6 +49,12 @@ describe('agent definition', () => {
     expect(resolveModel({ id: 'claude-x', effort: { type: 'low' } }, models).effort).toEqual({ type: 'low' });
   });
 
+  test('a retired model is refused; a deprecated one is still accepted', () => {
+    const staged = { find: (id: string) => ({ id, lifecycle: id.endsWith('-old') ? 'retired' : 'deprecated' }) as never };
+    expect(apiError(() => resolveModel({ id: 'claude-old' }, staged)).message).toBe('model.id: model "claude-old" is retired');
+    expect(resolveModel('claude-x', staged)).toEqual({ id: 'claude-x' });
+  });
+
   test('an unknown model is a 400 naming the field it came from', () => {
     expect(apiError(() => resolveModel('gpt', models))).toMatchObject({ status: 400, message: 'model: unknown model "gpt"' });
     expect(apiError(() => resolveModel({ id: 'gpt' }, models)).message).toBe('model.id: unknown model "gpt"');

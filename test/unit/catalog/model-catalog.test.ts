@@ -60,6 +60,29 @@ describe('model catalog', () => {
     expect(catalog.find('zz')).toBeUndefined();
   });
 
+  test('lists active and deprecated models unless asked for lifecycle stages; get finds any', () => {
+    const staged = ModelCatalog.fromJson(
+      JSON.stringify([
+        entry('new', '2026-03-01T00:00:00Z'),
+        entry('old', '2026-02-01T00:00:00Z', { lifecycle: 'deprecated', deprecated_at: '2026-05-01T00:00:00Z', retires_at: '2026-11-01T00:00:00Z' }),
+        entry('gone', '2026-01-01T00:00:00Z', { lifecycle: 'retired', deprecated_at: '2026-04-01T00:00:00Z' }),
+      ]),
+    );
+    expect(ids(staged.list({}))).toEqual(['new', 'old']);
+    expect(ids(staged.list({ lifecycle: ['retired'] }))).toEqual(['gone']);
+    expect(ids(staged.list({ lifecycle: ['active', 'retired'] }))).toEqual(['new', 'gone']);
+    expect(staged.get('gone').lifecycle).toBe('retired');
+  });
+
+  test('the shipped catalog file is valid and names every model of the SDK agent model enum', async () => {
+    const shipped = ModelCatalog.fromJson(await Bun.file(new URL('../../../services/catalog/models.json', import.meta.url)).text());
+    const source = await Bun.file(new URL('../../../node_modules/@anthropic-ai/sdk/resources/beta/agents/agents.d.ts', import.meta.url)).text();
+    const union = /export type BetaManagedAgentsModel = ([^;]+);/.exec(source)![1]!;
+    const enumIds = [...union.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    expect(enumIds.length).toBeGreaterThan(10);
+    for (const id of enumIds) expect(shipped.find(id)?.id).toBe(id);
+  });
+
   test('a catalog file that does not match the schema stops the service', () => {
     expect(() => ModelCatalog.fromJson(JSON.stringify([{ id: 'x' }]))).toThrow();
   });

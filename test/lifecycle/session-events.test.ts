@@ -10,7 +10,9 @@ import { systemContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { newId } from '@shared/ids/ids';
 import type { NewSessionEventBody } from '@shared/schema/session-event';
-import { appendSessionEvents, lastSequence } from '../../services/deployments/src/db/session-events';
+import { findOwnedRow } from '@shared/db/find-owned-row';
+import { sessions } from '../../services/deployments/src/db/schema';
+import { appendToSessionLog } from '../../services/deployments/src/db/session-events';
 import { outcomeIdOf } from '../../services/deployments/src/domain/session-events';
 import { apiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
@@ -35,10 +37,11 @@ async function firedSession(): Promise<string> {
 /** Appends events as the runtime will (next issue): under the session's lock, after its last sequence. */
 async function appendAsRuntime(sessionId: string, events: Array<Record<string, unknown>>) {
   const db = t.stack.service('deployments').database.db;
-  return db.transaction(async (tx) => {
-    const after = await lastSequence(tx, sessionId);
-    return appendSessionEvents(tx, [{ sessionId, events: events as NewSessionEventBody[], at: new Date(), after }]);
+  const { rows } = await db.transaction(async (tx) => {
+    const session = (await findOwnedRow(tx, sessions, t.mine.tenant, sessionId, { lock: true }))!;
+    return appendToSessionLog(tx, session, events as NewSessionEventBody[], new Date());
   });
+  return rows;
 }
 
 async function failure(request: PromiseLike<unknown>): Promise<any> {

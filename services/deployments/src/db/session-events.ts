@@ -9,7 +9,7 @@ import type { PagePosition } from '@shared/schema/common';
 import { sessionLogEvents, type NewSessionEventBody, type SessionEvent, type SessionEventListFilters } from '@shared/schema/session-event';
 import type { Tenant } from '@shared/schema/tenant';
 import { outcomeIdOf, presentSessionEvent, statusAfter } from '../domain/session-events';
-import { outbox, sessionEventLog, sessions, type SessionEventRow } from './schema';
+import { outbox, sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
 
 /** Events appended to one session's log. */
 export interface SessionLogAppend {
@@ -26,8 +26,8 @@ export interface SessionLogAppend {
  * batch (a batch of fires is one statement): each event gets its id, the next sequence of its
  * session, and a define_outcome its outcome id. A session whose batch holds status events takes
  * the status of the last one (the log is the truth, `sessions.status` its summary); nothing
- * else is derived. Whoever appends to an EXISTING session holds its row lock (so sequences
- * never collide) and announces the growth (announceAppended) in the same transaction.
+ * else is derived. For a NEW session (create, fire); an existing one's log grows through
+ * appendToSessionLog, which reads its end under the session's lock and announces the growth.
  */
 export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[]): Promise<SessionEventRow[]> {
   const rows: SessionEventRow[] = batch.flatMap(({ sessionId, events, at, after = 0 }) =>
@@ -46,9 +46,25 @@ export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[
   return rows;
 }
 
-/** The outbox notification that a session's log grew to `sequence` (streams follow it). */
-export function appendedNotice(tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>, sessionId: string, sequence: number, now: Date): EventEnvelope {
-  return newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: sessionId, sequence }, now);
+/**
+ * Appends events to an EXISTING session's log in the caller's transaction, which must already
+ * hold the session's row lock (taken before any other read of the transaction, so the log's end
+ * read here is the committed one): the next sequences, and the `sessions.log_appended` notice in
+ * the outbox. Returns the rows and the notice, which the caller hands to `eventsRecorded` after
+ * the commit so open streams hear of them at once. The send handler and the runtime append this way.
+ */
+export async function appendToSessionLog(
+  tx: Executor,
+  session: Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>,
+  events: NewSessionEventBody[],
+  at: Date,
+): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+  const after = await lastSequence(tx, session.id);
+  const rows = await appendSessionEvents(tx, [{ sessionId: session.id, events, at, after }]);
+  const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
+  const notice = newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: session.id, sequence: after + events.length }, at);
+  await recordEvents(tx, outbox, [notice]);
+  return { rows, notice };
 }
 
 /**

@@ -4,11 +4,10 @@ import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { found, invalidRequest } from '@shared/errors/api-error';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { retryTransient } from '@shared/db/retry-transient';
-import { recordEvents } from '@shared/bus/outbox';
 import { askAboutReferences } from '../clients/references';
-import { appendedNotice, appendSessionEvents, findSessionEvents, lastSequence } from '../db/session-events';
+import { appendToSessionLog, findSessionEvents } from '../db/session-events';
 import { findSession } from '../db/sessions';
-import { outbox, sessions } from '../db/schema';
+import { sessions } from '../db/schema';
 import { eventFileReferences } from '../domain/initial-events';
 import { sessionNotFound } from '../domain/not-found';
 import { classifyReferences, referenceRefusal, type ReferenceSet } from '../domain/references';
@@ -47,20 +46,16 @@ export const sendSessionEvents =
     }
     const bodies = sentEventBodies(events);
     const references = toolReferences(events);
-    const rows = await retryTransient(() =>
+    const appended = await retryTransient(() =>
       deps.db.transaction(async (tx) => {
         // The lock first: the log's end is read after it, so two sends to one session never take the same sequence.
         const locked = found(await findOwnedRow(tx, sessions, tenant, session_id, { lock: true }), () => sessionNotFound(session_id));
         if (locked.archivedAt) throw invalidRequest(`session '${session_id}' is archived and cannot receive events`);
         if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated and cannot receive events`);
         checkToolReferences(references, await findSessionEvents(tx, session_id, references.map((r) => r.id)));
-        const after = await lastSequence(tx, session_id);
-        const appended = await appendSessionEvents(tx, [{ sessionId: session_id, events: bodies, at: deps.clock.now(), after }]);
-        const notice = appendedNotice(tenant, session_id, appended.at(-1)!.sequence, appended[0].processedAt);
-        await recordEvents(tx, outbox, [notice]);
-        return { appended, notice };
+        return appendToSessionLog(tx, locked, bodies, deps.clock.now());
       }),
     );
-    deps.eventsRecorded([rows.notice]);
-    return { data: rows.appended.map(presentSessionEvent) };
+    deps.eventsRecorded([appended.notice]);
+    return { data: appended.rows.map(presentSessionEvent) };
   };

@@ -13,7 +13,7 @@ import type { Multiagent, MultiagentParams } from '@shared/schema/agent-multiage
 import type { Model } from '@shared/schema/model';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { AgentRow, AgentVersionRow } from '../db/schema';
-import { mergeMultiagent, resolveMultiagent, withoutSelfVersions, type RosterLookup, type SelfReference } from './agent-multiagent';
+import { mergeMultiagent, pinSelf, resolveMultiagent, withoutSelfVersions, type RosterLookup, type SelfReference } from './agent-multiagent';
 import { resolveMcpServers, resolveSkills, resolveTools } from './agent-tools';
 import { refuseArchived } from './owned-row';
 
@@ -85,17 +85,6 @@ function resolveCapabilities(tools: AgentToolParams[], servers: McpServerParams[
  */
 export function multiagentToResolve(current: AgentDefinition, patch: AgentUpdateBody): MultiagentParams | null | undefined {
   return patch.multiagent === undefined ? undefined : mergeMultiagent(current.multiagent, patch.multiagent);
-}
-
-/** `self` (the agent's own id) always names the version that holds the configuration. */
-function pinSelf(multiagent: Multiagent | null, self: SelfReference): Multiagent | null {
-  if (!multiagent) return null;
-  const pin = <T>(entry: T): T =>
-    (entry as { type: string; id?: string }).type === 'agent' && (entry as { id?: string }).id === self.id ? { ...entry, version: self.version } : entry;
-  if (multiagent.type === 'coordinator') return { ...multiagent, agents: multiagent.agents.map(pin) };
-  const spawning = <S extends Multiagent & { type: 'multiagent_20261001' }>(s: S['subagents']) =>
-    s.type === 'enabled' ? { ...s, predefined_agents: s.predefined_agents.map(pin) } : s;
-  return { ...multiagent, subagents: spawning(multiagent.subagents), workflows: spawning(multiagent.workflows) };
 }
 
 const DEFAULT_IDENTITY: ExecutionIdentity = { type: 'service_account' };

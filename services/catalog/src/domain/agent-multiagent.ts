@@ -1,7 +1,6 @@
 import { invalidRequest, notFound } from '@shared/errors/api-error';
 import type {
   Multiagent,
-  Multiagent20261001,
   Multiagent20261001Params,
   MultiagentParams,
   PredefinedAgentParams,
@@ -190,12 +189,18 @@ export function mergeMultiagent(stored: Multiagent | null, patch: MultiagentPara
   return merged;
 }
 
-/** Stored configurations compare equal whatever version their `self` entries name (always the version that holds them). */
-export function withoutSelfVersions(multiagent: Multiagent | null, selfId: string): unknown {
+/** The configuration with every reference to the agent itself set to `version`. */
+function withSelfAt(multiagent: Multiagent | null, selfId: string, version: number): Multiagent | null {
   if (!multiagent) return null;
-  const mask = <T extends { type: string }>(entry: T) =>
-    entry.type === 'agent' && (entry as unknown as AgentReference).id === selfId ? { ...entry, version: 0 } : entry;
-  if (multiagent.type === 'coordinator') return { ...multiagent, agents: multiagent.agents.map(mask) };
-  const spawning = (s: Spawning) => (s.type === 'enabled' ? { ...s, predefined_agents: s.predefined_agents.map(mask) } : s);
-  return { ...multiagent, subagents: spawning(multiagent.subagents), workflows: spawning(multiagent.workflows) } satisfies Multiagent20261001 | object;
+  const at = <T extends AgentReference | { type: 'advisor'; model: string }>(entry: T): T =>
+    entry.type === 'agent' && entry.id === selfId ? { ...entry, version } : entry;
+  if (multiagent.type === 'coordinator') return { ...multiagent, agents: multiagent.agents.map(at) };
+  const spawning = (s: Spawning): Spawning => (s.type === 'enabled' ? { ...s, predefined_agents: s.predefined_agents.map(at) } : s);
+  return { ...multiagent, subagents: spawning(multiagent.subagents), workflows: spawning(multiagent.workflows) };
 }
+
+/** `self` (the agent's own id) always names the version that holds the configuration: each new version re-pins it. */
+export const pinSelf = (multiagent: Multiagent | null, self: SelfReference) => withSelfAt(multiagent, self.id, self.version);
+
+/** Stored configurations compare equal whatever version their `self` entries name (always the version that holds them). */
+export const withoutSelfVersions = (multiagent: Multiagent | null, selfId: string) => withSelfAt(multiagent, selfId, 0);

@@ -155,10 +155,8 @@ export function resolveTools(params: AgentToolParams[], servers: McpServer[]): A
   const customTools = new Set(params.flatMap((t) => (t.type === 'custom' ? [t.name] : [])));
   const serverNames = new Set(servers.map((s) => s.name));
   const builtIn = params.findIndex((t) => t.type === 'agent_toolset_20260401');
-  if (builtIn !== -1 && params.findIndex((t, i) => i > builtIn && t.type === 'agent_toolset_20260401') !== -1) {
-    const again = params.findIndex((t, i) => i > builtIn && t.type === 'agent_toolset_20260401');
-    throw invalidRequest(`tools.${again}: only one agent_toolset_20260401 is allowed`);
-  }
+  const again = params.findIndex((t, i) => i > builtIn && t.type === 'agent_toolset_20260401');
+  if (builtIn !== -1 && again !== -1) throw invalidRequest(`tools.${again}: only one agent_toolset_20260401 is allowed`);
   refuseDuplicates(
     params.flatMap((t, i) => (t.type === 'mcp_toolset' ? [{ name: t.mcp_server_name, path: `tools.${i}.mcp_server_name` }] : [])),
     'mcp_toolset for server',

@@ -3,6 +3,7 @@ import { defineEvent } from '../bus/event';
 import { Closed, CreatedAtBounds, IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, PagePosition, StoredMetadata, Timestamp } from './common';
 import { Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 import { Agent, AgentCreateBody } from './agent';
+import { Advisor, Multiagent20261001 } from './agent-multiagent';
 import {
   AgentParam,
   Budget,
@@ -30,9 +31,36 @@ export type SessionStatus = Static<typeof SessionStatus>;
 /**
  * The agent as the session runs it (SDK `BetaManagedAgentsSessionAgent`): the agent version's
  * definition without what belongs to the agent resource itself (metadata, timestamps). Built
- * from `Agent`, so a field the catalog adds to agents reaches sessions with no second copy.
+ * from `Agent`, so a field the catalog adds to agents reaches sessions with no second copy. Its
+ * `multiagent` names no agent by reference: every roster member is the full definition of the
+ * version it names (SDK `BetaManagedAgentsSessionThreadAgent`: the same, without `multiagent`).
  */
-export const SessionAgent = Type.Omit(Agent, ['metadata', 'created_at', 'updated_at', 'archived_at']);
+const AgentDefinition = Type.Omit(Agent, ['metadata', 'created_at', 'updated_at', 'archived_at', 'multiagent']);
+export const SessionThreadAgent = Closed(AgentDefinition.properties);
+export type SessionThreadAgent = Static<typeof SessionThreadAgent>;
+
+const Spawning = Multiagent20261001.properties.subagents.anyOf;
+const SessionSpawning = Type.Union([
+  Closed({
+    inline_agents: Spawning[0].properties.inline_agents,
+    predefined_agents: Type.Array(SessionThreadAgent),
+    type: Type.Literal('enabled'),
+  }),
+  Spawning[1],
+]);
+/** SDK `BetaManagedAgentsSessionMultiagent`: the agent's `multiagent` with its roster resolved to definitions. */
+export const SessionMultiagent = Type.Union([
+  Closed({ agents: Type.Array(Type.Union([SessionThreadAgent, Advisor])), type: Type.Literal('coordinator') }),
+  Closed({
+    advisor: Multiagent20261001.properties.advisor,
+    subagents: SessionSpawning,
+    type: Type.Literal('multiagent_20261001'),
+    workflows: SessionSpawning,
+  }),
+]);
+export type SessionMultiagent = Static<typeof SessionMultiagent>;
+
+export const SessionAgent = Closed({ ...AgentDefinition.properties, multiagent: Nullable(SessionMultiagent) });
 export type SessionAgent = Static<typeof SessionAgent>;
 
 /** What every session resource carries besides its configuration (SDK: `id`, `created_at`, `updated_at`). */

@@ -120,6 +120,34 @@ describe('sessions', () => {
     expectSdkShape(updated, 'BetaManagedAgentsSession');
   });
 
+  test("agent: a session keeps the agent's tools and MCP servers, clears them on update, and keeps its roster as full definitions", async () => {
+    const tooled = await client.beta.agents.create({
+      name: 'tooled',
+      model: MODELS.priced,
+      tools: [{ type: 'agent_toolset_20260401' }, { type: 'mcp_toolset', mcp_server_name: 'docs' }],
+      mcp_servers: [{ type: 'url', name: 'docs', url: 'https://mcp.example.com/sse' }],
+    });
+    const session = await newSession({ agent: tooled.id });
+    expect(session.agent).toEqual(snapshotOf(tooled) as never);
+    expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { mcp_servers: [] } } }), 400, 'invalid_request_error', 'agent.mcp_servers', 'docs');
+    expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { tools: [{ type: 'agent_toolset_20260401' }] } } }), 400, 'invalid_request_error', 'agent.tools');
+    const cleared = await client.beta.sessions.update(session.id, { agent: { tools: [], mcp_servers: [] } });
+    expect([cleared.agent.tools, cleared.agent.mcp_servers]).toEqual([[], []]);
+    expect(await client.beta.agents.retrieve(tooled.id)).toEqual(tooled);
+
+    const helper = await client.beta.agents.create({ name: 'helper', model: MODELS.priced, system: 'Help.' });
+    const lead = await client.beta.agents.create({
+      name: 'lead',
+      model: MODELS.priced,
+      multiagent: { type: 'coordinator', agents: [helper.id, { type: 'self' }] },
+    });
+    const team = await newSession({ agent: lead.id });
+    expectSdkShape(team, 'BetaManagedAgentsSession');
+    const { multiagent: _none, ...helperThread } = snapshotOf(helper);
+    const { multiagent: _roster, ...leadThread } = snapshotOf(lead);
+    expect(team.agent.multiagent).toEqual({ type: 'coordinator', agents: [helperThread, leadThread] } as never);
+  });
+
   test('budget rules: budget_create_only, budget_not_raised, replace and remove', async () => {
     const budget = (amount: string) => ({ type: 'limit' as const, max_list_cost: { currency: 'USD' as const, amount } });
     const uncapped = await newSession();

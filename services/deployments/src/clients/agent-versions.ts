@@ -1,16 +1,26 @@
 import type { BusClient } from '@shared/bus/bus-client';
 import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import { agentSubjects } from '@shared/bus/subjects/catalog';
-import type { Agent } from '@shared/schema/agent';
-import type { SessionAgent } from '@shared/schema/session';
+import type { Multiagent, Spawning } from '@shared/schema/agent-multiagent';
+import type { SessionAgent, SessionMultiagent, SessionThreadAgent } from '@shared/schema/session';
 
 /** Agent versions kept per replica, all tenants together; the least recently used go first. */
 export const AGENT_VERSION_CACHE_MAX_ENTRIES = 10_000;
 
-/** The agent version's definition as a session keeps it: the agent resource's own fields (metadata, timestamps) left out. */
-export function sessionAgentOf(agent: Agent): SessionAgent {
-  const { metadata: _metadata, created_at: _created, updated_at: _updated, archived_at: _archived, ...definition } = agent;
-  return definition;
+type AgentRef = { type: 'agent'; id: string; version: number };
+type Lookup = (ref: AgentRef) => Promise<SessionThreadAgent>;
+
+/**
+ * The agent's `multiagent` as a session keeps it: every agent its roster names replaced by that
+ * version's definition (the catalog allows one level, so those have no roster of their own).
+ */
+async function resolveMultiagent(multiagent: Multiagent, lookup: Lookup): Promise<SessionMultiagent> {
+  if (multiagent.type === 'coordinator') {
+    return { type: 'coordinator', agents: await Promise.all(multiagent.agents.map((a) => (a.type === 'advisor' ? a : lookup(a)))) };
+  }
+  const spawning = async (member: Spawning) =>
+    member.type === 'enabled' ? { ...member, predefined_agents: await Promise.all(member.predefined_agents.map(lookup)) } : member;
+  return { ...multiagent, subagents: await spawning(multiagent.subagents), workflows: await spawning(multiagent.workflows) };
 }
 
 /**
@@ -39,13 +49,29 @@ export class AgentVersions {
       this.entries.set(key, known);
       return known;
     }
-    const asked = this.bus.call(agentSubjects.get, ctx, { agent_id: id, version }).then(sessionAgentOf);
+    const asked = this.fetch(ctx, id, version);
     this.entries.set(key, asked);
     asked.catch(() => {
       if (this.entries.get(key) === asked) this.entries.delete(key);
     });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return asked;
+  }
+
+  /**
+   * The version from the catalog, without the agent resource's own fields (metadata,
+   * timestamps), its roster resolved through this cache. A roster naming the agent itself
+   * (`self`) is answered from this very answer: asking the cache would wait on itself.
+   */
+  private async fetch(ctx: CallContext, id: string, version: number): Promise<SessionAgent> {
+    const agent = await this.bus.call(agentSubjects.get, ctx, { agent_id: id, version });
+    const { metadata: _m, created_at: _c, updated_at: _u, archived_at: _a, multiagent, ...definition } = agent;
+    const lookup: Lookup = async (ref) => {
+      if (ref.id === id && ref.version === version) return definition;
+      const { multiagent: _roster, ...thread } = await this.get(ctx, ref.id, ref.version);
+      return thread;
+    };
+    return { ...definition, multiagent: multiagent && (await resolveMultiagent(multiagent, lookup)) };
   }
 
   /** A session's agent: its snapshot, or for a session stored before snapshots were kept, its version's definition. */

@@ -57,11 +57,24 @@ export function planSessionUpdate(row: SessionRow, agent: SessionAgent, update: 
   }
   if (update.agent !== undefined && (update.agent.tools !== undefined || update.agent.mcp_servers !== undefined)) {
     if (row.status === 'running') throw invalidRequest('agent: cannot be updated while the session is running; interrupt it first');
+    // The request carries the agent's params form; what a session keeps is the resolved form
+    // (defaults filled in, MCP toolsets checked against the servers), whose rules are the
+    // catalog's. Until they are shared, only clearing is accepted: [] is the same in both forms.
+    for (const field of ['tools', 'mcp_servers'] as const) {
+      if ((update.agent[field]?.length ?? 0) > 0) {
+        throw invalidRequest(`agent.${field}: only [] (clear) can be set on a session yet; new ${field} go on the agent (a new version) and a new session`);
+      }
+    }
     change.agent = {
       ...agent,
-      ...(update.agent.tools !== undefined ? { tools: update.agent.tools as SessionAgent['tools'] } : {}),
-      ...(update.agent.mcp_servers !== undefined ? { mcp_servers: update.agent.mcp_servers as SessionAgent['mcp_servers'] } : {}),
+      ...(update.agent.tools !== undefined ? { tools: [] } : {}),
+      ...(update.agent.mcp_servers !== undefined ? { mcp_servers: [] } : {}),
     };
+    // An MCP toolset names its server: the server cannot go while a toolset still uses it.
+    const orphan = change.agent.tools.find((t) => t.type === 'mcp_toolset' && !change.agent!.mcp_servers.some((m) => m.name === t.mcp_server_name));
+    if (orphan && orphan.type === 'mcp_toolset') {
+      throw invalidRequest(`agent.mcp_servers: the mcp_toolset of server '${orphan.mcp_server_name}' still uses it; clear agent.tools too`);
+    }
   }
   return { change, references };
 }

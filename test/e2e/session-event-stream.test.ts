@@ -141,6 +141,10 @@ test('a stream refuses an unknown Last-Event-ID, another tenant and a missing se
   expectError(await apiClient(thereUrl, (await stack.createKey()).secret)('GET', path), 404, 'not_found_error');
   expectError(await api('GET', '/v1/sessions/sesn_000000000000000000000000/events/stream'), 404, 'not_found_error');
   expectError(await api('GET', path, { query: { nope: '1' } }), 400, 'invalid_request_error', 'nope');
+  expectError(await api('GET', `${path}?event_deltas[]=agent.nope`), 400, 'invalid_request_error', 'event_deltas[]');
+  // Previews are accepted (none are produced before a runtime exists).
+  const previewing = await there.beta.sessions.events.stream(run.session_id!, { event_deltas: ['agent.message', 'agent.thinking'] });
+  previewing.controller.abort();
 });
 
 test('deleting the session ends its open streams, after a session.deleted event', async () => {

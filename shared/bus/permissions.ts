@@ -5,7 +5,7 @@ import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './su
 import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, modelSubjects, referenceSubjects } from './subjects/catalog';
 import { deploymentRunSubjects, deploymentSubjects } from './subjects/deployments';
 import { sessionEventSubjects } from './subjects/session-events';
-import { sessionSubjects } from './subjects/sessions';
+import { sessionResourceSubjects, sessionSubjects } from './subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from './subjects/vaults';
 
 /**
@@ -23,6 +23,7 @@ export const ALL_SUBJECTS: readonly Subject[] = [
   deploymentSubjects,
   deploymentRunSubjects,
   sessionSubjects,
+  sessionResourceSubjects,
   sessionEventSubjects,
   vaultSubjects,
   vaultCredentialSubjects,

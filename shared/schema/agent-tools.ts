@@ -240,6 +240,9 @@ export type McpServer = Static<typeof McpServer>;
 /** The largest custom tool input schema, as JSON. */
 export const INPUT_SCHEMA_MAX_BYTES = 64 * 1024;
 
+/** A property's own schema: JSON Schema allows an object or a boolean. */
+const PropertySchema = Type.Union([Type.Object({}), Type.Boolean()], { description: 'must be a JSON Schema (an object or a boolean)' });
+
 /**
  * A custom tool's input: a JSON Schema whose root is an object schema. Besides `type`,
  * `properties` and `required` it may use any JSON Schema keyword, returned as given.
@@ -247,7 +250,7 @@ export const INPUT_SCHEMA_MAX_BYTES = 64 * 1024;
 export const CustomToolInputSchema = Type.Object(
   {
     type: Type.Literal('object'),
-    properties: Type.Optional(Nullable(Type.Record(Type.String(), Type.Union([Type.Object({}), Type.Boolean()], { description: 'must be a JSON Schema (an object or a boolean)' })))),
+    properties: Type.Optional(Nullable(Type.Record(Type.String(), PropertySchema))),
     required: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 1024 }))),
   },
   { additionalProperties: true, maxBytes: INPUT_SCHEMA_MAX_BYTES },
@@ -309,7 +312,10 @@ export const McpServersParams = Type.Array(McpServerParams, { maxItems: MCP_SERV
 /** The most skills one agent may load. */
 export const SKILLS_MAX = 20;
 
-const SkillVersion = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$', description: 'must be 1 to 64 letters, digits, dots, underscores or hyphens' });
+const SkillVersion = Type.String({
+  pattern: '^[A-Za-z0-9._-]{1,64}$',
+  description: 'must be 1 to 64 letters, digits, dots, underscores or hyphens',
+});
 const skillParams = <T extends 'anthropic' | 'custom', I extends TSchema>(type: T, skillId: I) =>
   Closed({ skill_id: skillId, type: Type.Literal(type), version: Type.Optional(Nullable(SkillVersion)) });
 
@@ -318,9 +324,15 @@ export const SkillParams = Type.Union(
   [
     skillParams(
       'anthropic',
-      Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'must be a skill name of 1 to 64 lowercase letters, digits, underscores or hyphens (e.g. "xlsx")' }),
+      Type.String({
+        pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
+        description: 'must be a skill name of 1 to 64 lowercase letters, digits, underscores or hyphens (e.g. "xlsx")',
+      }),
     ),
-    skillParams('custom', Type.String({ pattern: '^skill_[A-Za-z0-9]{1,64}$', description: 'must be a custom skill id like "skill_01XJ5..."' })),
+    skillParams(
+      'custom',
+      Type.String({ pattern: '^skill_[A-Za-z0-9]{1,64}$', description: 'must be a custom skill id like "skill_01XJ5..."' }),
+    ),
   ],
   { description: 'must be an object whose type is "anthropic" or "custom"' },
 );

@@ -4,7 +4,7 @@
  * versioned and returned in the SDK's response shapes; and `GET /v1/agents/{id}/versions`.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { ApiClient } from '../support/api';
+import { apiClient, type ApiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
 import { MODELS, twoTenants } from '../support/fixtures';
 import { allPages } from '../support/pages';
@@ -13,10 +13,15 @@ import { Stack } from '../support/stack';
 let stack: Stack;
 let api: ApiClient;
 let other: ApiClient;
+/** A read-only key of `api`'s tenant. */
+let readOnly: ApiClient;
 
 beforeAll(async () => {
   stack = await Stack.start({ services: ['catalog'] });
-  ({ api, other } = await twoTenants(stack));
+  const tenants = await twoTenants(stack);
+  ({ api, other } = tenants);
+  const { organization_id: org, workspace_id: workspace } = tenants.mine.tenant;
+  readOnly = apiClient(stack.url, (await stack.createKey({ org, workspace, scope: 'read_only' })).secret);
 });
 afterAll(() => stack?.stop());
 
@@ -325,6 +330,9 @@ describe('GET /v1/agents/{id}/versions', () => {
       expect(version.name).toBe(`v${version.version}`);
     }
     expect(expectOk(await api('GET', `/v1/agents/${agent.id}/versions`)).data).toHaveLength(5);
+    // Reading versions is a read: a read-only key may; it may not add one.
+    expect(expectOk(await readOnly('GET', `/v1/agents/${agent.id}/versions`)).data).toHaveLength(5);
+    expectError(await readOnly('POST', `/v1/agents/${agent.id}`, { body: { name: 'v6' } }), 403, 'permission_error');
   });
 
   test('tenant isolation, cursor binding and limits', async () => {

@@ -74,6 +74,15 @@ export class AgentVersions {
     return { ...definition, multiagent: multiagent && (await resolveMultiagent(multiagent, lookup)) };
   }
 
+  /**
+   * Learns a version a deployment was just pinned to, so that its fires, like its reference
+   * checks (the reference cache), need no catalog while this replica knows everything they use.
+   * Best effort: a failure here is no reason to refuse the deployment, and the fire asks again.
+   */
+  async warm(ctx: CallContext, agent: { id: string; version: number }): Promise<void> {
+    await this.get(ctx, agent.id, agent.version).catch(() => undefined);
+  }
+
   /** A session's agent: its snapshot, or for a session stored before snapshots were kept, its version's definition. */
   ofSession(ctx: CallContext, row: { agent: SessionAgent | null; agentId: string; agentVersion: number }): Promise<SessionAgent> {
     return row.agent ? Promise.resolve(row.agent) : this.get(ctx, row.agentId, row.agentVersion);

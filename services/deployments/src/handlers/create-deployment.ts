@@ -23,6 +23,7 @@ export const createDeployment =
     const plan = planDeploymentCreate(request, deps.repositoryUrls);
     const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));
     if (!verdict.ok) throw referenceRefusal(verdict.problem);
+    await deps.agents.warm(ctx, verdict.agent);
 
     // Write-only tokens: sealed under this deployment's own data key, never stored in clear.
     const id = newId('deployment');

@@ -55,6 +55,7 @@ async function tryUpdate(
   const plan = planDeploymentUpdate(row, update, deps.repositoryUrls);
   const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));
   if (!verdict.ok) throw referenceRefusal(verdict.problem);
+  if (plan.references.agent.check) await deps.agents.warm(ctx, verdict.agent);
 
   const sealed = plan.tokens ? sealRepositoryTokens(deps.masterKeys, id, plan.tokens) : null;
   const now = deps.clock.now();

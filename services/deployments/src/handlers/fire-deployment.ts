@@ -50,9 +50,10 @@ export const fireDeployment =
  *    deployment must still fire on schedule by its own row (not paused, archived, gone or
  *    unscheduled), else `skipped`. Manual: the deployment must exist (404) and not be archived
  *    (400); paused is fine.
- * 2. Every reference is re-checked with its owner; the first problem is the run's error. A bus
- *    failure (timeout, no responders) is not a run error: it propagates, nothing is recorded,
- *    and the scheduler retries the occurrence.
+ * 2. Every reference is re-checked with its owner; the first problem is the run's error. The
+ *    session's agent snapshot comes from the replica's cache of immutable agent versions (the
+ *    catalog is asked once per version). A bus failure (timeout, no responders) is not a run
+ *    error: it propagates, nothing is recorded, and the scheduler retries the occurrence.
  * 3. One transaction, under the deployment's row lock: the checks of step 1 again (a pause that
  *    committed meanwhile wins), then the session, the run and `sessions.created` (or the failed
  *    run), `last_run_at` for a successful scheduled run, and for a scheduled run failing with a

@@ -4,7 +4,7 @@ import type { Multiagent } from '@shared/schema/agent-multiagent';
 import { AgentCreateBody } from '@shared/schema/agent';
 import { validate } from '@shared/validation/validate';
 import { mergeMultiagent, resolveMultiagent, type RosterLookup } from '../../../services/catalog/src/domain/agent-multiagent';
-import { resolveMcpServers, resolveTools } from '../../../services/catalog/src/domain/agent-tools';
+import { resolveMcpServers, resolveTools } from '@shared/agents/agent-tools';
 
 const servers = resolveMcpServers([{ type: 'url', name: 'docs', url: 'https://mcp.example.com/' }]);
 const tools: AgentToolParams[] = [

@@ -14,7 +14,7 @@ import type { Model } from '@shared/schema/model';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { AgentRow, AgentVersionRow } from '../db/schema';
 import { mergeMultiagent, pinSelf, resolveMultiagent, withoutSelfVersions, type RosterLookup, type SelfReference } from './agent-multiagent';
-import { resolveMcpServers, resolveSkills, resolveTools } from './agent-tools';
+import { resolveMcpServers, resolveSkills, resolveTools } from '@shared/agents/agent-tools';
 import { refuseArchived } from './owned-row';
 
 /** What one agent version holds; everything else (id, tenant, timestamps) belongs to the agent. */

@@ -21,7 +21,9 @@ import {
  * The rules of an agent's tools, MCP servers and skills that span fields (the schemas in
  * shared/schema/agent-tools.ts hold each field's own), and their resolution into the response
  * form: defaults filled in, shorthands in their object form. Pure: checked on the definition a
- * version will hold (after an update is applied), so every stored version obeys them.
+ * version will hold (after an update is applied), so every stored version obeys them. Shared
+ * because two services resolve tools: the catalog for an agent's versions, the deployments service
+ * for a session whose agent's tools and MCP servers an update replaces.
  */
 
 /** The built-in toolset runs tools without asking by default; MCP tools ask (new tools on a server are not trusted blindly). */

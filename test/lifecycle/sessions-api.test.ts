@@ -120,7 +120,7 @@ describe('sessions', () => {
     expectSdkShape(updated, 'BetaManagedAgentsSession');
   });
 
-  test("agent: a session keeps the agent's tools and MCP servers, clears them on update, and keeps its roster as full definitions", async () => {
+  test("agent: a session keeps the agent's tools and MCP servers, replaces them on update (never the agent's), and keeps its roster as full definitions", async () => {
     const tooled = await client.beta.agents.create({
       name: 'tooled',
       model: MODELS.priced,
@@ -130,7 +130,16 @@ describe('sessions', () => {
     const session = await newSession({ agent: tooled.id });
     expect(session.agent).toEqual(snapshotOf(tooled) as never);
     expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { mcp_servers: [] } } }), 400, 'invalid_request_error', 'agent.mcp_servers', 'docs');
-    expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { tools: [{ type: 'agent_toolset_20260401' }] } } }), 400, 'invalid_request_error', 'agent.tools');
+    expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'nope' }] } } }), 400, 'invalid_request_error', 'agent.tools.0.mcp_server_name');
+    // Replaced whole, resolved as the catalog resolves an agent's: the same request gives the agent's own form.
+    const replaced = await client.beta.sessions.update(session.id, {
+      agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs' }, { type: 'agent_toolset_20260401', default_config: { enabled: false } }] },
+    });
+    expect(replaced.agent.tools).toEqual([
+      tooled.tools[1]!,
+      { ...tooled.tools[0]!, default_config: { enabled: false, permission_policy: { type: 'always_allow' } } } as never,
+    ]);
+    expect(replaced.agent.mcp_servers).toEqual(tooled.mcp_servers);
     const cleared = await client.beta.sessions.update(session.id, { agent: { tools: [], mcp_servers: [] } });
     expect([cleared.agent.tools, cleared.agent.mcp_servers]).toEqual([[], []]);
     expect(await client.beta.agents.retrieve(tooled.id)).toEqual(tooled);

@@ -120,11 +120,24 @@ describe('update', () => {
   test('archived sessions refuse every change with the one archived rule', () => {
     expect(messageOf(() => planSessionUpdate(sessionRow({ archivedAt: later }), agent, { title: 'x' }, later))).toContain('is archived and cannot be updated');
   });
-  test('title, metadata patch; vault_ids reserved; agent tools only cleared; not while running', () => {
+  test('title, metadata patch; vault_ids reserved', () => {
     const row = sessionRow({ metadata: { a: '1', b: '2' } });
     expect(planSessionUpdate(row, agent, { title: 't', metadata: { a: null, c: '3' } }, later).change).toEqual({ title: 't', metadata: { b: '2', c: '3' }, updatedAt: later });
     expect(messageOf(() => planSessionUpdate(row, agent, { vault_ids: [] }, later))).toStartWith('vault_ids:');
-    expect(messageOf(() => planSessionUpdate(row, agent, { agent: { tools: [{ type: 'agent_toolset_20260401' }] } }, later))).toStartWith('agent.tools:');
+  });
+
+  test("agent tools and MCP servers: replaced whole by the catalog's rule, errors under agent., not while running", () => {
+    const row = sessionRow();
+    const servers = [{ type: 'url' as const, name: 'docs', url: 'https://mcp.example.com/sse' }];
+    const both = planSessionUpdate(row, agent, { agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs' }], mcp_servers: servers } }, later).change.agent!;
+    expect(both.mcp_servers).toEqual([{ name: 'docs', type: 'url', url: 'https://mcp.example.com/sse' }]);
+    expect(both.tools).toEqual([
+      { type: 'mcp_toolset', mcp_server_name: 'docs', configs: [], default_config: { enabled: true, permission_policy: { type: 'always_ask' } } },
+    ]);
+    expect({ ...both, tools: agent.tools, mcp_servers: agent.mcp_servers }).toEqual(agent);
+    expect(messageOf(() => planSessionUpdate(row, agent, { agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs' }] } }, later))).toStartWith('agent.tools.0.mcp_server_name:');
+    expect(messageOf(() => planSessionUpdate(row, both, { agent: { mcp_servers: [] } }, later))).toStartWith('agent.mcp_servers:');
+    expect(messageOf(() => planSessionUpdate(row, agent, { agent: { mcp_servers: [{ type: 'url', name: 'x', url: 'http://plain' }] } }, later))).toStartWith('agent.mcp_servers.0.url:');
     expect(messageOf(() => planSessionUpdate(sessionRow({ status: 'running' }), agent, { agent: { tools: [] } }, later))).toContain('running');
   });
 });

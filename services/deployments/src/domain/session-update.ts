@@ -1,4 +1,5 @@
-import { invalidRequest } from '@shared/errors/api-error';
+import { resolveMcpServers, resolveTools } from '@shared/agents/agent-tools';
+import { ApiError, invalidRequest } from '@shared/errors/api-error';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { Budget } from '@shared/schema/deployment';
 import type { SessionAgent, SessionUpdateRequest } from '@shared/schema/session';
@@ -57,26 +58,35 @@ export function planSessionUpdate(row: SessionRow, agent: SessionAgent, update: 
   }
   if (update.agent !== undefined && (update.agent.tools !== undefined || update.agent.mcp_servers !== undefined)) {
     if (row.status === 'running') throw invalidRequest('agent: cannot be updated while the session is running; interrupt it first');
-    // The request carries the agent's params form; what a session keeps is the resolved form
-    // (defaults filled in, MCP toolsets checked against the servers), whose rules are the
-    // catalog's. Until they are shared, only clearing is accepted: [] is the same in both forms.
-    for (const field of ['tools', 'mcp_servers'] as const) {
-      if ((update.agent[field]?.length ?? 0) > 0) {
-        throw invalidRequest(`agent.${field}: only [] (clear) can be set on a session yet; new ${field} go on the agent (a new version) and a new session`);
-      }
-    }
-    change.agent = {
-      ...agent,
-      ...(update.agent.tools !== undefined ? { tools: [] } : {}),
-      ...(update.agent.mcp_servers !== undefined ? { mcp_servers: [] } : {}),
-    };
-    // An MCP toolset names its server: the server cannot go while a toolset still uses it.
-    const orphan = change.agent.tools.find((t) => t.type === 'mcp_toolset' && !change.agent!.mcp_servers.some((m) => m.name === t.mcp_server_name));
-    if (orphan && orphan.type === 'mcp_toolset') {
-      throw invalidRequest(`agent.mcp_servers: the mcp_toolset of server '${orphan.mcp_server_name}' still uses it; clear agent.tools too`);
-    }
+    change.agent = updatedAgent(agent, update.agent);
   }
   return { change, references };
+}
+
+/**
+ * The session's agent with `tools` and/or `mcp_servers` replaced whole (SDK
+ * BetaManagedAgentsSessionAgentUpdate), resolved by the catalog's one rule (shared/agents/
+ * agent-tools.ts: defaults filled in, an MCP toolset must name a server of the list); kept tools
+ * must still find their servers. The agent resource is not touched: only this session's copy.
+ */
+function updatedAgent(agent: SessionAgent, update: NonNullable<SessionUpdateRequest['agent']>): SessionAgent {
+  const servers = update.mcp_servers !== undefined ? underAgent(() => resolveMcpServers(update.mcp_servers ?? [])) : agent.mcp_servers;
+  const tools = update.tools !== undefined ? underAgent(() => resolveTools(update.tools ?? [], servers)) : agent.tools;
+  const orphan = tools.find((t) => t.type === 'mcp_toolset' && !servers.some((m) => m.name === t.mcp_server_name));
+  if (orphan?.type === 'mcp_toolset') {
+    throw invalidRequest(`agent.mcp_servers: the mcp_toolset of server '${orphan.mcp_server_name}' still uses it; replace agent.tools too`);
+  }
+  return { ...agent, tools, mcp_servers: servers };
+}
+
+/** The catalog's rules name the agent's own fields (`tools.0...`); on a session they are under `agent`. */
+function underAgent<T>(resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError(err.type, `agent.${err.message}`, { status: err.status });
+    throw err;
+  }
 }
 
 /**

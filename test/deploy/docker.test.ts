@@ -111,7 +111,7 @@ describe("Dockerfile", () => {
   test("the build context (.dockerignore) keeps what the image copies and drops the rest", async () => {
     const text = await dockerfile();
     const copied = [...text.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
-    expect(copied).toEqual(expect.arrayContaining(["package.json", "bun.lock", "tsconfig.json", "shared", "services", "deploy/bin"]));
+    expect(copied).toEqual(expect.arrayContaining(["package.json", "bun.lock", "patches", "tsconfig.json", "shared", "services", "deploy/bin"]));
     const ignored = (await Bun.file(join(ROOT, ".dockerignore")).text())
       .split("\n")
       .map((line) => line.trim())

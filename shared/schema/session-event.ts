@@ -1,7 +1,8 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
-import { Closed, CreatedAtBounds, IdOf, IdParam, Nullable, PagePosition } from './common';
+import { Closed, CreatedAtBounds, IdOf, IdParam, Nullable, PagePosition, StoredMetadata } from './common';
 import {
+  Budget,
   INITIAL_EVENTS_MAX_BYTES,
   SystemMessageEvent,
   SystemMessageEventParams,
@@ -11,6 +12,7 @@ import {
   UserMessageEvent,
   UserMessageEventParams,
 } from './deployment';
+import { SessionAgent } from './session';
 
 /**
  * A session's event log: what a client sends (`POST /v1/sessions/{id}/events`), what the log
@@ -173,6 +175,18 @@ const bodies = {
   statusIdle: Closed({ type: Type.Literal('session.status_idle'), stop_reason: StopReason, stop_details: Nullable(RefusalStopDetails) }),
   statusRescheduled: Closed({ type: Type.Literal('session.status_rescheduled') }),
   statusTerminated: Closed({ type: Type.Literal('session.status_terminated') }),
+  /**
+   * An update of the session that changed something (SDK BetaManagedAgentsSessionUpdatedEvent):
+   * only what changed; `agent` is the whole snapshot after a tools / MCP servers change; `metadata`
+   * the whole bag, absent when the update left it empty. Appended by the sessions' update handler.
+   */
+  sessionUpdated: Closed({
+    type: Type.Literal('session.updated'),
+    agent: Type.Optional(Nullable(SessionAgent)),
+    budget: Type.Optional(Nullable(Budget)),
+    metadata: Type.Optional(StoredMetadata),
+    title: Type.Optional(Nullable(Type.String())),
+  }),
   /** Given to open streams only (the log goes with the session): see sessionLogEvents.deleted. */
   deleted: Closed({ type: Type.Literal('session.deleted') }),
 };

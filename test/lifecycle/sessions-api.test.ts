@@ -116,8 +116,16 @@ describe('sessions', () => {
     expect(updated.agent).toEqual(session.agent);
     expect(updated.updated_at >= session.updated_at).toBe(true);
     expect((await client.beta.sessions.update(session.id, { title: null })).title).toBeNull();
+    await client.beta.sessions.update(session.id, { title: null }); // changes nothing: no event
     expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { vault_ids: [] } }), 400, 'invalid_request_error', 'vault_ids');
     expectSdkShape(updated, 'BetaManagedAgentsSession');
+    // Each update that changed something is in the session's log, with only what it changed.
+    const logged = (await client.beta.sessions.events.list(session.id, { limit: 100 })).data.filter((e) => e.type === 'session.updated');
+    for (const e of logged) expectSdkShape(e, 'BetaManagedAgentsSessionUpdatedEvent');
+    expect(logged.map(({ id: _id, processed_at: _at, ...rest }) => rest)).toEqual([
+      { type: 'session.updated', title: 'renamed', metadata: { keep: 'me', added: 'yes' } },
+      { type: 'session.updated', title: null },
+    ] as never);
   });
 
   test("agent: a session keeps the agent's tools and MCP servers, replaces them on update (never the agent's), and keeps its roster as full definitions", async () => {

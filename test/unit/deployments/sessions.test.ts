@@ -9,7 +9,7 @@ import type { SessionAgent } from '@shared/schema/session';
 import type { SessionRow } from '../../../services/deployments/src/db/schema';
 import { newSessionRow, planSessionCreate, sessionFromDeployment, tokenResourceIds } from '../../../services/deployments/src/domain/session-create';
 import { derivedResourceId, materialised, planResourceAdd, resourcePage, SESSION_RESOURCES_MAX } from '../../../services/deployments/src/domain/session-resources';
-import { checkBudgetChange, planSessionUpdate } from '../../../services/deployments/src/domain/session-update';
+import { checkBudgetChange, planSessionUpdate, sessionUpdatedEvent } from '../../../services/deployments/src/domain/session-update';
 import { deploymentRow, messageOf } from './support';
 
 const at = new Date('2026-06-01T08:00:00.000Z');
@@ -139,6 +139,20 @@ describe('update', () => {
     expect(messageOf(() => planSessionUpdate(row, both, { agent: { mcp_servers: [] } }, later))).toStartWith('agent.mcp_servers:');
     expect(messageOf(() => planSessionUpdate(row, agent, { agent: { mcp_servers: [{ type: 'url', name: 'x', url: 'http://plain' }] } }, later))).toStartWith('agent.mcp_servers.0.url:');
     expect(messageOf(() => planSessionUpdate(sessionRow({ status: 'running' }), agent, { agent: { tools: [] } }, later))).toContain('running');
+  });
+});
+
+describe('session.updated', () => {
+  test('only what changed; the whole agent after a tools change; metadata left out when emptied; nothing when nothing changed', () => {
+    const before = sessionRow({ title: 't', metadata: { a: '1' }, budget: budget('900') });
+    expect(sessionUpdatedEvent(before, agent, { ...before })).toBeNull();
+    expect(sessionUpdatedEvent(before, agent, { ...before, title: null, budget: null })).toEqual({ type: 'session.updated', title: null, budget: null });
+    expect(sessionUpdatedEvent(before, agent, { ...before, metadata: {} })).toEqual({ type: 'session.updated' });
+    expect(sessionUpdatedEvent(before, agent, { ...before, metadata: { b: '2', a: '1' } })).toEqual({ type: 'session.updated', metadata: { b: '2', a: '1' } });
+    const tooled = { ...agent, tools: [] };
+    expect(sessionUpdatedEvent(before, agent, { ...before, agent: tooled })).toBeNull();
+    const cleared = { ...agent, mcp_servers: [{ name: 'x', type: 'url' as const, url: 'https://x.example' }] };
+    expect(sessionUpdatedEvent(before, agent, { ...before, agent: cleared })).toEqual({ type: 'session.updated', agent: cleared });
   });
 });
 

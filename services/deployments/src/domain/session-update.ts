@@ -1,8 +1,10 @@
 import { resolveMcpServers, resolveTools } from '@shared/agents/agent-tools';
 import { ApiError, invalidRequest } from '@shared/errors/api-error';
+import { canonicalJson } from '@shared/json/canonical-json';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { Budget } from '@shared/schema/deployment';
 import type { SessionAgent, SessionUpdateRequest } from '@shared/schema/session';
+import type { NewSessionEventBody } from '@shared/schema/session-event';
 import type { SessionChange } from '../db/sessions';
 import type { SessionRow } from '../db/schema';
 import { archivedRefusal } from './lifecycle';
@@ -87,6 +89,34 @@ function underAgent<T>(resolve: () => T): T {
     if (err instanceof ApiError) throw new ApiError(err.type, `agent.${err.message}`, { status: err.status });
     throw err;
   }
+}
+
+/**
+ * The `session.updated` event an update records (SDK BetaManagedAgentsSessionUpdatedEvent), or
+ * null when it changed nothing: only the fields that changed; `agent` the whole snapshot after;
+ * `metadata` the whole bag, left out when the update emptied it ("absent when ... cleared to
+ * empty"), though the event is still due.
+ */
+export function sessionUpdatedEvent(before: SessionRow, agentBefore: SessionAgent, after: SessionRow): NewSessionEventBody | null {
+  const event: Extract<NewSessionEventBody, { type: 'session.updated' }> = { type: 'session.updated' };
+  let changed = false;
+  if (after.title !== before.title) {
+    event.title = after.title;
+    changed = true;
+  }
+  if (canonicalJson(after.metadata) !== canonicalJson(before.metadata)) {
+    if (Object.keys(after.metadata).length > 0) event.metadata = after.metadata;
+    changed = true;
+  }
+  if (canonicalJson(after.budget) !== canonicalJson(before.budget)) {
+    event.budget = after.budget;
+    changed = true;
+  }
+  if (after.agent && canonicalJson(after.agent) !== canonicalJson(agentBefore)) {
+    event.agent = after.agent;
+    changed = true;
+  }
+  return changed ? event : null;
 }
 
 /**

@@ -3,11 +3,12 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { found } from '@shared/errors/api-error';
 import { askAboutReferences } from '../clients/references';
+import { appendToSessionLog } from '../db/session-events';
 import { findSession, lockSession, updateSession as writeSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
 import { classifyReferences } from '../domain/references';
-import { planSessionUpdate, sessionReferenceRefusal } from '../domain/session-update';
+import { planSessionUpdate, sessionReferenceRefusal, sessionUpdatedEvent } from '../domain/session-update';
 import type { DeploymentsDeps } from '../service';
 
 /**
@@ -16,7 +17,7 @@ import type { DeploymentsDeps } from '../service';
  * immutable version's) and, when a budget is set, whether the agent's model has a list price
  * (its version never changes, so the answer cannot go stale). Then, under the session's row
  * lock, the plan is made again against the locked row (a concurrent change wins as if it came
- * first) and written.
+ * first) and written, with a `session.updated` event in the session's log when something changed.
  */
 export const updateSession =
   (deps: DeploymentsDeps): Handler<typeof sessionSubjects.update> =>
@@ -29,9 +30,15 @@ export const updateSession =
       const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
       if (!verdict.ok) throw sessionReferenceRefusal(verdict.problem);
     }
-    const next = await deps.db.transaction(async (tx) => {
+    const { next, notice } = await deps.db.transaction(async (tx) => {
       const row = found(await lockSession(tx, tenant, id), () => sessionNotFound(id));
-      return writeSession(tx, row, planSessionUpdate(row, row.agent ?? agent, update, deps.clock.now()).change);
+      const now = deps.clock.now();
+      const before = row.agent ?? agent;
+      const written = await writeSession(tx, row, planSessionUpdate(row, before, update, now).change);
+      // What changed goes into the session's log (`session.updated`), in the same transaction.
+      const event = sessionUpdatedEvent(row, before, written);
+      return { next: written, notice: event ? (await appendToSessionLog(tx, row, [event], now)).notice : null };
     });
+    if (notice) deps.eventsRecorded([notice]);
     return presentSession(next, next.agent ?? agent);
   };

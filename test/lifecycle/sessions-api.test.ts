@@ -86,6 +86,18 @@ describe('sessions', () => {
     const retrieved = await client.beta.sessions.retrieve(created.id);
     expect(retrieved).toEqual(created);
     expect(JSON.stringify(retrieved)).not.toContain(TOKEN);
+
+    // The outcome ids are the log's: the initial define_outcome's, then one sent later.
+    const logged = (await client.beta.sessions.events.list(created.id)).data.filter((e) => e.type === 'user.define_outcome');
+    expect(created.outcome_evaluations.map((o) => o.outcome_id)).toEqual(logged.map((e) => (e as { outcome_id: string }).outcome_id));
+    const sent = await client.beta.sessions.events.send(created.id, {
+      events: [{ type: 'user.define_outcome', description: 'A refund', rubric: { type: 'text', content: 'refunded' } }],
+    });
+    const outcomes = (await client.beta.sessions.retrieve(created.id)).outcome_evaluations;
+    expect(outcomes).toEqual([
+      created.outcome_evaluations[0]!,
+      { type: 'outcome_evaluation', outcome_id: (sent.data![0] as { outcome_id: string }).outcome_id, description: 'A refund', result: 'pending', iteration: 0, explanation: null, completed_at: null },
+    ]);
   });
 
   test('create pins a version: {type: agent, id, version} keeps it, an id alone takes the latest', async () => {
@@ -314,9 +326,12 @@ describe('fired sessions', () => {
     expect(await client.beta.sessions.resources.list(session.id)).toMatchObject({ data: session.resources });
   });
 
-  test('a session stored before snapshots were kept is shown with its version read from the catalog', async () => {
-    const session = await newSession();
-    await stack.service('deployments').database.db.update(sessions).set({ agent: null }).where(eq(sessions.id, session.id));
+  test('a session stored before snapshots were kept is shown with its version read from the catalog, its outcomes from its initial events', async () => {
+    const session = await newSession({
+      initial_events: [{ type: 'user.define_outcome', description: 'Done', rubric: { type: 'text', content: 'done' } }],
+    });
+    expect(session.outcome_evaluations).toHaveLength(1);
+    await stack.service('deployments').database.db.update(sessions).set({ agent: null, outcomeEvaluations: null }).where(eq(sessions.id, session.id));
     expect(await client.beta.sessions.retrieve(session.id)).toEqual(session);
     expect((await client.beta.sessions.list({ limit: 100 })).data.find((s) => s.id === session.id)).toEqual(session);
   });

@@ -5,7 +5,7 @@ import { jsonColumn } from '@shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
 import type { RunErrorType } from '@shared/schema/deployment-run';
 import type { SessionEventBody } from '@shared/schema/session-event';
-import type { SessionAgent, SessionStatus, StoredSessionResource } from '@shared/schema/session';
+import type { OutcomeEvaluation, SessionAgent, SessionStatus, StoredSessionResource } from '@shared/schema/session';
 
 // Besides the column groups every service shares (shared/db/columns.ts):
 /** The agent, pinned to a version. */
@@ -166,6 +166,12 @@ export const sessions = mysqlTable(
     status: varchar('status', { length: 16 }).$type<SessionStatus>().notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
     title: text('title'),
+    /**
+     * One per `user.define_outcome` of the session's log (initial ones written at creation, sent
+     * ones appended with them: db/sessions.ts addOutcomeEvaluations). Null on sessions stored before
+     * it was kept: those show the ones of their initial events (domain/session-create.ts).
+     */
+    outcomeEvaluations: jsonColumn<OutcomeEvaluation[]>('outcome_evaluations'),
     /** This session's data key (wrapped), sealing its own repository tokens; null while it holds none. */
     dataKeyId: varchar('data_key_id', { length: 32 }),
     dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),

@@ -10,6 +10,7 @@ import { sessionLogEvents, type NewSessionEventBody, type SessionEvent, type Ses
 import type { Tenant } from '@shared/schema/tenant';
 import { outcomeIdOf, presentSessionEvent, statusAfter } from '../domain/session-events';
 import { outbox, sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
+import { addOutcomeEvaluations } from './sessions';
 
 /** Events appended to one session's log. */
 export interface SessionLogAppend {
@@ -61,6 +62,8 @@ export async function appendToSessionLog(
 ): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
   const after = await lastSequence(tx, session.id);
   const rows = await appendSessionEvents(tx, [{ sessionId: session.id, events, at, after }]);
+  // A define_outcome opens an outcome evaluation on the session (its outcome_evaluations).
+  await addOutcomeEvaluations(tx, session.id, events, after + 1);
   const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
   const notice = newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: session.id, sequence: after + events.length }, at);
   await recordEvents(tx, outbox, [notice]);

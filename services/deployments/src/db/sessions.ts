@@ -10,7 +10,7 @@ import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
 import { sessionEvents, type SessionListFilters, type SessionListOrder } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
-import { sessionCreatedEvent } from '../domain/session-create';
+import { outcomeEvaluationsOf, sessionCreatedEvent } from '../domain/session-create';
 import { found } from '@shared/errors/api-error';
 import type { Database } from '@shared/db/connect';
 import type { SessionResource } from '@shared/schema/session';
@@ -126,6 +126,23 @@ export function changeSessionResources<R>(
     if (row.archivedAt) throw sessionArchivedRefusal(id, what);
     return change(tx, row, materialised(row.id, row.createdAt, row.resources));
   });
+}
+
+/**
+ * The outcome evaluations of define_outcome events appended to an existing session's log
+ * (`firstSequence`: the first appended event's), added to the session's, in the appender's
+ * transaction under the session's lock (db/session-events.ts appendToSessionLog calls it).
+ */
+export async function addOutcomeEvaluations(tx: Executor, sessionId: string, events: ReadonlyArray<{ type: string }>, firstSequence: number): Promise<void> {
+  const added = outcomeEvaluationsOf(sessionId, events, firstSequence);
+  if (added.length === 0) return;
+  const [row] = await tx
+    .select({ outcomeEvaluations: sessions.outcomeEvaluations, initialEvents: sessions.initialEvents })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  if (!row) return;
+  const current = row.outcomeEvaluations ?? outcomeEvaluationsOf(sessionId, row.initialEvents, 1);
+  await tx.update(sessions).set({ outcomeEvaluations: [...current, ...added] }).where(eq(sessions.id, sessionId));
 }
 
 /** A token sealed for a resource of the session, replacing the one it had. */

@@ -4,7 +4,7 @@ import type { DeploymentRun } from '@shared/schema/deployment-run';
 import type { Session, SessionAgent } from '@shared/schema/session';
 import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
 import { scheduleOf, upcomingRuns } from './schedule';
-import { outcomeIdOf } from './session-events';
+import { outcomeEvaluationsOf } from './session-create';
 import { materialised } from './session-resources';
 
 const iso = (d: Date) => d.toISOString();
@@ -73,7 +73,7 @@ export function presentDeploymentRun(row: DeploymentRunRow): DeploymentRun {
  * A session as the API returns it, with its agent version's definition (the row's snapshot, or
  * for a session stored before snapshots were kept, the same immutable version asked of the
  * catalog). `usage` and `stats` are the SDK's shapes at zero: nothing has run a session yet.
- * `outcome_evaluations`: one per `user.define_outcome` the session was created with, pending.
+ * `outcome_evaluations`: one per `user.define_outcome` of its log (see outcomeEvaluationsOf).
  */
 export function presentSession(row: SessionRow, agent: SessionAgent): Session {
   return {
@@ -89,22 +89,7 @@ export function presentSession(row: SessionRow, agent: SessionAgent): Session {
     budget: row.budget,
     status: row.status,
     title: row.title,
-    outcome_evaluations: row.initialEvents.flatMap((event, index) =>
-      event.type === 'user.define_outcome'
-        ? [
-            {
-              type: 'outcome_evaluation' as const,
-              // Initial events are the first of the session's log (sequences 1..n).
-              outcome_id: outcomeIdOf(row.id, index + 1),
-              description: event.description,
-              result: 'pending',
-              iteration: 0,
-              explanation: null,
-              completed_at: null,
-            },
-          ]
-        : [],
-    ),
+    outcome_evaluations: row.outcomeEvaluations ?? outcomeEvaluationsOf(row.id, row.initialEvents, 1),
     stats: { active_seconds: 0 },
     usage: {
       input_tokens: 0,

@@ -4,8 +4,13 @@ import { agentSubjects } from '@shared/bus/subjects/catalog';
 import type { Multiagent, Spawning } from '@shared/schema/agent-multiagent';
 import type { SessionAgent, SessionMultiagent, SessionThreadAgent } from '@shared/schema/session';
 
-/** Agent versions kept per replica, all tenants together; the least recently used go first. */
-export const AGENT_VERSION_CACHE_MAX_ENTRIES = 10_000;
+/**
+ * What the agent versions kept per replica may weigh, all tenants together (their JSON length);
+ * the least recently used go first. Bytes, not a count: one version's tools alone may be 1 MiB,
+ * so 10,000 entries could have been 10 GB, and one tenant's large agents could take the replica's
+ * memory. 64 MiB holds thousands of ordinary versions.
+ */
+export const AGENT_VERSION_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 type AgentRef = { type: 'agent'; id: string; version: number };
 type Lookup = (ref: AgentRef) => Promise<SessionThreadAgent>;
@@ -32,11 +37,12 @@ async function resolveMultiagent(multiagent: Multiagent, lookup: Lookup): Promis
  * agent at once); a failed one is forgotten, so the next asks again.
  */
 export class AgentVersions {
-  private readonly entries = new Map<string, Promise<SessionAgent>>();
+  private readonly entries = new Map<string, { answer: Promise<SessionAgent>; bytes: number }>();
+  private bytes = 0;
 
   constructor(
     private readonly bus: BusClient,
-    private readonly maxEntries = AGENT_VERSION_CACHE_MAX_ENTRIES,
+    private readonly maxBytes = AGENT_VERSION_CACHE_MAX_BYTES,
   ) {}
 
   get(ctx: CallContext, id: string, version: number): Promise<SessionAgent> {
@@ -47,14 +53,22 @@ export class AgentVersions {
       // Most recently used last: eviction takes from the front.
       this.entries.delete(key);
       this.entries.set(key, known);
-      return known;
+      return known.answer;
     }
     const asked = this.fetch(ctx, id, version);
-    this.entries.set(key, asked);
-    asked.catch(() => {
-      if (this.entries.get(key) === asked) this.entries.delete(key);
-    });
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    const entry = { answer: asked, bytes: 0 };
+    this.entries.set(key, entry);
+    asked.then(
+      (agent) => {
+        if (this.entries.get(key) !== entry) return;
+        entry.bytes = JSON.stringify(agent).length;
+        this.bytes += entry.bytes;
+        this.evict(key);
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return asked;
   }
 
@@ -86,6 +100,16 @@ export class AgentVersions {
   /** A session's agent: its snapshot, or for a session stored before snapshots were kept, its version's definition. */
   ofSession(ctx: CallContext, row: { agent: SessionAgent | null; agentId: string; agentVersion: number }): Promise<SessionAgent> {
     return row.agent ? Promise.resolve(row.agent) : this.get(ctx, row.agentId, row.agentVersion);
+  }
+
+  /** Drops the least recently used answers until the rest fit; the one just learnt (`keep`) stays whatever it weighs. */
+  private evict(keep: string): void {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) return;
+      if (key === keep) continue;
+      this.entries.delete(key);
+      this.bytes -= entry.bytes;
+    }
   }
 
   /** Entries held (for tests). */

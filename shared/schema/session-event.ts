@@ -123,6 +123,9 @@ const RefusalStopDetails = Closed({
   explanation: Nullable(Text),
 });
 
+/** How the agent's permission policy judged a tool use (SDK `evaluated_permission`). */
+const EvaluatedPermission = Type.Union([Type.Literal('allow'), Type.Literal('ask'), Type.Literal('deny')]);
+
 /** The bodies of the kinds the log holds today; the runtime (next issue) adds the agent's. */
 const bodies = {
   userMessage: UserMessageEvent,
@@ -154,7 +157,7 @@ const bodies = {
     type: Type.Literal('agent.tool_use'),
     name: Text,
     input: Type.Record(Type.String(), Type.Unknown()),
-    evaluated_permission: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('ask'), Type.Literal('deny')])),
+    evaluated_permission: Type.Optional(EvaluatedPermission),
     session_thread_id: Type.Optional(Nullable(Text)),
   }),
   agentMcpToolUse: Closed({
@@ -162,7 +165,7 @@ const bodies = {
     name: Text,
     mcp_server_name: Text,
     input: Type.Record(Type.String(), Type.Unknown()),
-    evaluated_permission: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('ask'), Type.Literal('deny')])),
+    evaluated_permission: Type.Optional(EvaluatedPermission),
     session_thread_id: Type.Optional(Nullable(Text)),
   }),
   agentCustomToolUse: Closed({

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { MODELS } from '../support/fixtures';
 import { expectSdkShape } from '../support/sdk-shape';
 import { Stack } from '../support/stack';
+import { sdkFailure } from '../support/expect';
 
 let stack: Stack;
 let client: Anthropic;
@@ -22,15 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** The SDK's APIPromise parses lazily in `then`: await it, then look at what it threw. */
-async function failure(request: PromiseLike<unknown>): Promise<any> {
-  try {
-    await request;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** Written against the SDK's own params type, so a field it does not know fails to compile. */
 const triage = (helperId: string): AgentCreateParams => ({
@@ -106,11 +98,11 @@ describe('agents through the SDK', () => {
     expect(page.hasNextPage()).toBe(true);
     expect((await page.getNextPage()).data.map((v) => v.version)).toEqual([2]);
 
-    expect(await failure(otherClient.beta.agents.versions.list(agent.id))).toBeInstanceOf(Anthropic.NotFoundError);
+    expect(await sdkFailure(otherClient.beta.agents.versions.list(agent.id))).toBeInstanceOf(Anthropic.NotFoundError);
   });
 
   test('validation errors reach the SDK as 400s naming the field', async () => {
-    const err = await failure(
+    const err = await sdkFailure(
       client.beta.agents.create({ name: 'bad', model: MODELS.priced, tools: [{ type: 'mcp_toolset', mcp_server_name: 'nowhere' }] }),
     );
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
@@ -140,6 +132,6 @@ describe('models through the SDK', () => {
     expectSdkShape(one, 'BetaModelInfo');
     expect(one).toMatchObject({ id: MODELS.priced, lifecycle: 'active', line: 'opus', type: 'model' });
     expect(await client.beta.models.list({ lifecycle: ['retired'] })).toMatchObject({ data: [] });
-    expect(await failure(client.beta.models.retrieve('claude-nope'))).toBeInstanceOf(Anthropic.NotFoundError);
+    expect(await sdkFailure(client.beta.models.retrieve('claude-nope'))).toBeInstanceOf(Anthropic.NotFoundError);
   });
 });

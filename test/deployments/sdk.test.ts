@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { MODELS } from '../support/fixtures';
 import { Stack } from '../support/stack';
+import { sdkFailure } from '../support/expect';
 
 let stack: Stack;
 let client: Anthropic;
@@ -60,19 +61,10 @@ test('SDK errors carry the envelope: an unknown agent is a NotFoundError, a bad 
     environment_id: environment.id,
     initial_events: [{ type: 'user.message' as const, content: [{ type: 'text' as const, text: 'hi' }] }],
   };
-  // The SDK's APIPromise parses lazily in `then`; await it before asserting.
-  const failure = async (request: PromiseLike<unknown>) => {
-    try {
-      await request;
-    } catch (err) {
-      return err;
-    }
-    throw new Error('expected the request to fail');
-  };
-  const missing = await failure(client.beta.deployments.create({ ...base, agent: 'agent_missing' }));
+  const missing = await sdkFailure(client.beta.deployments.create({ ...base, agent: 'agent_missing' }));
   expect(missing).toBeInstanceOf(Anthropic.NotFoundError);
   expect((missing as InstanceType<typeof Anthropic.NotFoundError>).requestID).toMatch(/^req_/);
-  const invalid = await failure(
+  const invalid = await sdkFailure(
     client.beta.deployments.create({ ...base, agent: 'agent_missing', schedule: { type: 'cron', expression: '@daily', timezone: 'UTC' } }),
   );
   expect(invalid).toBeInstanceOf(Anthropic.BadRequestError);

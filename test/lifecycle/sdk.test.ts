@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { MODELS } from '../support/fixtures';
 import { Stack } from '../support/stack';
+import { sdkFailure } from '../support/expect';
 
 let stack: Stack;
 let client: Anthropic;
@@ -27,15 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** The SDK's APIPromise parses lazily in `then`: await it, then look at what it threw. */
-async function failure(request: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await request;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** A deployment of a new agent and environment, every step through the SDK. */
 async function createThroughSdk(name: string, metadata?: Record<string, string>) {
@@ -83,8 +75,8 @@ test('deployments: retrieve, update, pause, unpause, run, archive', async () => 
   const archived = await client.beta.deployments.archive(created.id);
   expect(archived.archived_at).not.toBeNull();
   expect(archived.status).toBe('active');
-  expect(await failure(client.beta.deployments.run(created.id))).toBeInstanceOf(Anthropic.BadRequestError);
-  expect(await failure(client.beta.deployments.retrieve('depl_missing'))).toBeInstanceOf(Anthropic.NotFoundError);
+  expect(await sdkFailure(client.beta.deployments.run(created.id))).toBeInstanceOf(Anthropic.BadRequestError);
+  expect(await sdkFailure(client.beta.deployments.retrieve('depl_missing'))).toBeInstanceOf(Anthropic.NotFoundError);
 });
 
 test('runs and sessions: list with auto-pagination, retrieve', async () => {
@@ -107,8 +99,8 @@ test('runs and sessions: list with auto-pagination, retrieve', async () => {
   expect(page.hasNextPage()).toBe(true);
   const session = await client.beta.sessions.retrieve(runs[0]!.session_id!);
   expect(session).toMatchObject({ type: 'session', id: runs[0]!.session_id, deployment_id: deployment.id, status: 'idle', vault_ids: [] });
-  expect(await failure(client.beta.deploymentRuns.retrieve('drun_missing'))).toBeInstanceOf(Anthropic.NotFoundError);
-  expect(await failure(client.beta.sessions.retrieve('sesn_missing'))).toBeInstanceOf(Anthropic.NotFoundError);
+  expect(await sdkFailure(client.beta.deploymentRuns.retrieve('drun_missing'))).toBeInstanceOf(Anthropic.NotFoundError);
+  expect(await sdkFailure(client.beta.sessions.retrieve('sesn_missing'))).toBeInstanceOf(Anthropic.NotFoundError);
 });
 
 test('every one of these routes is sent with the managed-agents beta, sessions included', () => {

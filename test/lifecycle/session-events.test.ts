@@ -15,7 +15,7 @@ import { sessions } from '../../services/deployments/src/db/schema';
 import { appendToSessionLog } from '../../services/deployments/src/db/session-events';
 import { outcomeIdOf } from '../../services/deployments/src/domain/session-events';
 import { apiClient } from '../support/api';
-import { expectError, expectOk } from '../support/expect';
+import { expectError, expectOk, sdkFailure } from '../support/expect';
 import { createDeployment, deploymentWorld, MODELS, useTwoTenantStack } from '../support/fixtures';
 import { expectSdkShape } from '../support/sdk-shape';
 
@@ -44,14 +44,6 @@ async function appendAsRuntime(sessionId: string, events: Array<Record<string, u
   return rows;
 }
 
-async function failure(request: PromiseLike<unknown>): Promise<any> {
-  try {
-    await request;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 beforeAll(async () => {
   client = new Anthropic({ apiKey: t.mine.secret, baseURL: t.stack.url, maxRetries: 0 });
@@ -202,7 +194,7 @@ describe('events.send', () => {
     expectError(await t.api('POST', '/v1/sessions/sesn_000000000000000000000000/events', { body }), 404, 'not_found_error');
 
     await client.beta.sessions.archive(sessionId);
-    const err = await failure(client.beta.sessions.events.send(sessionId, body as any));
+    const err = await sdkFailure(client.beta.sessions.events.send(sessionId, body as any));
     expect(err.status).toBe(400);
     expect(err.error.error.message).toContain('archived');
     // Its log is still read.

@@ -23,3 +23,16 @@ export function expectError(response: ApiResponse, status: number, type: string,
   });
   for (const part of messageParts) expect(response.body.error.message).toContain(part);
 }
+
+/**
+ * What an SDK call that must fail threw. The SDK's APIPromise parses lazily in `then`, so it is
+ * awaited here and the error returned for the test to inspect; a call that succeeds fails the test.
+ */
+export async function sdkFailure(request: PromiseLike<unknown>): Promise<any> {
+  try {
+    await request;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the request to fail');
+}

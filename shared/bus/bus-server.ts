@@ -10,7 +10,18 @@ import { rpcSubject, type ReplyOf, type RequestOf, type Subject } from './subjec
 import type { Release, TenantBulkhead } from './tenant-bulkhead';
 
 /** What serves one subject: its request in, its reply out, both typed by the subject's schemas. */
-export type Handler<S extends Subject> = (request: RequestOf<S>, ctx: CallContext) => Promise<ReplyOf<S>>;
+export type Handler<S extends Subject> = (request: RequestOf<S>, ctx: ServedContext) => Promise<ReplyOf<S>>;
+
+/** A served call's context: the caller's, and the tenant's bulkhead slot the call holds. */
+export interface ServedContext extends CallContext {
+  /**
+   * Hands the tenant's slot back before the reply, for a handler whose remaining wait holds no
+   * database connection of its own: a group commit (one connection for the whole batch, its
+   * queue fair between tenants and bounded per tenant, see TenantBulkhead.batchLanes). Harmless
+   * twice; absent where no bulkhead admitted the call (tests calling a handler directly).
+   */
+  releaseTenantSlot?: Release;
+}
 
 /**
  * Serves subjects in queue groups so N replicas share the load. Messages are handled
@@ -65,7 +76,7 @@ export class BusServer {
       release = await this.options.bulkhead?.acquire(ctx.tenant);
       const raw = await this.codec.decode(msg.data, msg.headers);
       const request = validate(subject.request, raw) as RequestOf<S>;
-      envelope = { ok: true, result: await handler(request, ctx) };
+      envelope = { ok: true, result: await handler(request, release ? { ...ctx, releaseTenantSlot: release } : ctx) };
     } catch (err) {
       // A database fault (lost or refused connection, pool exhausted, deadlock after retries) is
       // the backing service's, not the caller's: 503 overloaded_error, retryable, on every service.

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error';
+import type { BatcherOptions } from '../db/batcher';
 import type { Tenant } from '../schema/tenant';
 
 /** The timer a queued request's wait runs on; tests pass a hand-driven one instead of setTimeout. */
@@ -71,9 +72,9 @@ export class TenantBulkhead {
   }
 
   /** Resolves with the slot's release once the tenant may run; throws a 429 ApiError if refused. */
-  acquire(tenant: Pick<Tenant, 'organization_id' | 'workspace_id'> | null): Promise<Release> {
+  acquire(tenant: TenantKey | null): Promise<Release> {
     if (!tenant) return Promise.resolve(() => undefined);
-    const key = `${tenant.organization_id}\u0000${tenant.workspace_id}`;
+    const key = laneKey(tenant);
     let lane = this.lanes.get(key);
     if (!lane) {
       lane = { active: 0, queue: [] };
@@ -100,6 +101,15 @@ export class TenantBulkhead {
       }, this.options.maxWaitMs);
       current.queue.push(waiter);
     });
+  }
+
+  /**
+   * Lanes for a batcher that requests enter after handing their slot back (a group commit): one
+   * per tenant, taken in turn, each bounded by this bulkhead's queue length and refused with the
+   * same 429, so what left the bulkhead still waits only behind its own tenant's share.
+   */
+  batchLanes<I>(tenantOfItem: (item: I) => TenantKey): Pick<BatcherOptions<I>, 'laneOf' | 'maxQueuedPerLane' | 'refuse'> {
+    return { laneOf: (item) => laneKey(tenantOfItem(item)), maxQueuedPerLane: this.options.maxQueue, refuse: tooMany };
   }
 
   /** Requests in progress and waiting, over all tenants (for /metrics and tests). */
@@ -153,6 +163,9 @@ export class TenantBulkhead {
     if (lane.active === 0 && lane.queue.length === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
   }
 }
+
+type TenantKey = Pick<Tenant, 'organization_id' | 'workspace_id'>;
+const laneKey = (tenant: TenantKey) => `${tenant.organization_id}\u0000${tenant.workspace_id}`;
 
 function tooMany(): ApiError {
   return new ApiError(

@@ -14,6 +14,14 @@ export interface BatcherOptions<I> {
   lingerMs?: number;
   /** Items with the same key never share a batch: each sees what the previous one did. */
   keyOf?: (item: I) => string;
+  /**
+   * Whose item this is (a tenant). A batch takes the lanes' oldest items in turn, so a lane
+   * with thousands waiting delays another's item by one batch at most, never by its backlog.
+   */
+  laneOf?: (item: I) => string;
+  /** Most items one lane may have waiting; one more is refused at once with `refuse()`. */
+  maxQueuedPerLane?: number;
+  refuse?: () => Error;
 }
 
 export interface Batcher<I, O> {
@@ -37,24 +45,55 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<Settled<O>[]>, 
   const concurrency = options.concurrency ?? 1;
   const linger = options.lingerMs ?? 0;
   let queue: Array<{ item: I; settle: (s: Settled<O>) => void }> = [];
+  /** Items waiting per lane (with laneOf), for maxQueuedPerLane. */
+  const waiting = new Map<string, number>();
   let active = 0;
   let lingering = false;
   const idleWaiters: Array<() => void> = [];
 
-  /** The oldest waiting calls, at most one per key; the rest keep waiting in order. */
+  /**
+   * The oldest waiting calls, at most one per key, lanes taken in turn (round-robin over the
+   * lanes' queues, each in arrival order); the rest keep waiting in order.
+   */
   const take = () => {
-    const keys = new Set<string>();
-    const batch: typeof queue = [];
-    const rest: typeof queue = [];
+    const lanes = new Map<string, typeof queue>();
     for (const queued of queue) {
-      const key = options.keyOf?.(queued.item);
-      if (batch.length < maxBatch && (key === undefined || !keys.has(key))) {
-        if (key !== undefined) keys.add(key);
-        batch.push(queued);
-      } else rest.push(queued);
+      const lane = options.laneOf?.(queued.item) ?? '';
+      const list = lanes.get(lane);
+      if (list) list.push(queued);
+      else lanes.set(lane, [queued]);
     }
-    queue = rest;
+    const keys = new Set<string>();
+    const chosen = new Set<(typeof queue)[number]>();
+    const heads = [...lanes.values()].map(() => 0);
+    const lists = [...lanes.values()];
+    for (let progressed = true; progressed && chosen.size < maxBatch; ) {
+      progressed = false;
+      lists.forEach((list, l) => {
+        // The lane's oldest item whose key is free in this batch.
+        while (heads[l]! < list.length && chosen.size < maxBatch) {
+          const queued = list[heads[l]!++]!;
+          const key = options.keyOf?.(queued.item);
+          if (key !== undefined && keys.has(key)) continue;
+          if (key !== undefined) keys.add(key);
+          chosen.add(queued);
+          progressed = true;
+          break;
+        }
+      });
+    }
+    const batch = queue.filter((queued) => chosen.has(queued));
+    queue = queue.filter((queued) => !chosen.has(queued));
+    for (const queued of batch) leaveLane(queued.item);
     return batch;
+  };
+
+  const leaveLane = (item: I) => {
+    if (!options.laneOf) return;
+    const lane = options.laneOf(item);
+    const count = (waiting.get(lane) ?? 1) - 1;
+    if (count === 0) waiting.delete(lane);
+    else waiting.set(lane, count);
   };
 
   const pump = (): void => {
@@ -75,6 +114,15 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<Settled<O>[]>, 
   };
 
   const enqueue = (item: I, settle: (s: Settled<O>) => void) => {
+    if (options.laneOf) {
+      const lane = options.laneOf(item);
+      const count = waiting.get(lane) ?? 0;
+      if (options.maxQueuedPerLane !== undefined && count >= options.maxQueuedPerLane) {
+        settle({ ok: false, error: options.refuse?.() ?? new Error('too many items waiting in this lane') });
+        return;
+      }
+      waiting.set(lane, count + 1);
+    }
     const wasIdle = active === 0 && queue.length === 0;
     queue.push({ item, settle });
     if (wasIdle && linger > 0) {

@@ -1,12 +1,12 @@
 import type { Logger } from '../log/logger';
-import { createBatcher, type Settled } from './batcher';
+import { createBatcher, type BatcherOptions, type Settled } from './batcher';
 import type { Database } from './connect';
 import type { Executor } from './executor';
 
 /** Writes a batch of items in the caller's transaction (multi-row statements, one per table). */
 export type BatchWrite<I> = (tx: Executor, items: I[]) => Promise<void>;
 
-export interface WriteBatcherOptions<I> {
+export interface WriteBatcherOptions<I> extends Pick<BatcherOptions<I>, 'laneOf' | 'maxQueuedPerLane' | 'refuse'> {
   /** Most items one transaction takes; the rest wait for the next. */
   maxBatch?: number;
   /** After a batch committed, with its items (e.g. to publish the events they recorded). */
@@ -65,7 +65,14 @@ export function createWriteBatcher<I>(db: Database, write: BatchWrite<I>, option
       committed(items);
       return items.map(() => ({ ok: true, value: undefined }));
     },
-    { maxBatch: options.maxBatch, lingerMs: options.lingerMs, concurrency: 1 },
+    {
+      maxBatch: options.maxBatch,
+      lingerMs: options.lingerMs,
+      concurrency: 1,
+      laneOf: options.laneOf,
+      maxQueuedPerLane: options.maxQueuedPerLane,
+      refuse: options.refuse,
+    },
   );
   return { write: (item) => batcher.call(item), idle: () => batcher.idle() };
 }

@@ -59,6 +59,8 @@ export interface ServiceRuntime {
   readonly database: DatabaseHandle;
   readonly client: BusClient;
   readonly server: BusServer;
+  /** The per-tenant bulkhead the server admits calls through (and group commits take lanes from). */
+  readonly bulkhead: TenantBulkhead;
   readonly relay: OutboxRelay | undefined;
   readonly codec: PayloadCodec;
   healthPort(): number | undefined;
@@ -142,6 +144,7 @@ export async function startServiceRuntime(
     database,
     client,
     server,
+    bulkhead,
     relay,
     codec,
     healthPort: () => (health as Server<unknown> | undefined)?.port,

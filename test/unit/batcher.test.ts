@@ -41,4 +41,45 @@ describe('batcher', () => {
     expect(await Promise.all([1, 2, 3, 4].map((i) => batcher.call(i)))).toEqual([1, 2, 3, 4]);
     expect(most).toBe(2);
   });
+
+  test('lanes take turns in a batch: a lane with a backlog delays another lane\'s item by one batch at most', async () => {
+    const batches: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const batcher = createBatcher(
+      async (items: string[]) => {
+        batches.push(items);
+        if (batches.length === 1) await gate;
+        return items.map((value) => ({ ok: true as const, value }));
+      },
+      { maxBatch: 4, laneOf: (item) => item[0]! },
+    );
+    const first = batcher.call('a0');
+    const rest = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'b1', 'c1', 'b2'].map((i) => batcher.call(i));
+    release();
+    await Promise.all([first, ...rest]);
+    // FIFO would have put b1 and c1 behind a1..a6 (batch 3); in turns they make the next batch
+    // (a batch keeps arrival order).
+    expect(batches).toEqual([['a0'], ['a1', 'a2', 'b1', 'c1'], ['a3', 'a4', 'a5', 'b2'], ['a6']]);
+  });
+
+  test('a lane past its bound is refused at once; other lanes are not', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const batcher = createBatcher(
+      async (items: string[]) => {
+        await gate;
+        return items.map((value) => ({ ok: true as const, value }));
+      },
+      { laneOf: (item) => item[0]!, maxQueuedPerLane: 2, refuse: () => new Error('429') },
+    );
+    const first = batcher.call('a0'); // in progress, no longer waiting
+    const waiting = [batcher.call('a1'), batcher.call('a2')];
+    await expect(batcher.call('a3')).rejects.toThrow('429');
+    const other = batcher.call('b1');
+    release();
+    expect(await Promise.all([first, ...waiting, other])).toEqual(['a0', 'a1', 'a2', 'b1']);
+    // Once the lane's items left the queue, it takes more again.
+    expect(await batcher.call('a4')).toBe('a4');
+  });
 });

@@ -4,7 +4,7 @@ import { runtimeDeps, startBackendService, type StartOptions } from '@shared/run
 import { AgentVersions } from './clients/agent-versions';
 import { followCatalogEvents, ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
-import { insertDeployments } from './db/deployments';
+import { insertDeployments, tenantOfDeployment, type NewDeployment } from './db/deployments';
 import { recordNewSessions, type NewSessionRecord } from './db/sessions';
 import * as schema from './db/schema';
 import { registerDeploymentHandlers } from './service';
@@ -19,10 +19,13 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
     runtime.onStop(() => follower.stop());
     const shared = runtimeDeps(runtime);
     // Creates are group-committed: those that arrive while one transaction is written share the
-    // next, and their events leave from memory once it commits.
+    // next, and their events leave from memory once it commits. A create waiting for its commit
+    // has handed its tenant's slot back (it holds no connection): tenants take turns in the
+    // batches instead, each with the bulkhead's queue bound.
     const creations = createWriteBatcher(runtime.database.db, insertDeployments, {
       committed: (items) => shared.eventsRecorded(items.map((i) => i.event)),
       logger: runtime.logger,
+      ...runtime.bulkhead.batchLanes((item: NewDeployment) => tenantOfDeployment(item.row)),
     });
     runtime.onStop(() => creations.idle());
     // API sessions alike; their events (sessions.created) leave once the transaction commits.
@@ -31,7 +34,14 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       async (tx, items: NewSessionRecord[]) => {
         await recordNewSessions(tx, items);
       },
-      { committed: () => shared.eventsRecorded(), logger: runtime.logger },
+      {
+        committed: () => shared.eventsRecorded(),
+        logger: runtime.logger,
+        ...runtime.bulkhead.batchLanes((item: NewSessionRecord) => ({
+          organization_id: item.session.organizationId,
+          workspace_id: item.session.workspaceId,
+        })),
+      },
     );
     runtime.onStop(() => sessionCreations.idle());
     registerDeploymentHandlers(runtime.server, {

@@ -20,18 +20,18 @@ import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, outbox, type D
 
 export type SealedSecret = { resourceIndex: number; sealed: string };
 
-/** A deployment to store: its row, its sealed repository tokens and its `deployments.created`. */
+/** A deployment to store: its row, its sealed repository tokens and its `deployments.created` (`.unscheduled`). */
 export interface NewDeployment {
   row: DeploymentRow;
   secrets: SealedSecret[];
   event: EventEnvelope;
 }
 
-export const newDeployment = (row: DeploymentRow, secrets: SealedSecret[]): NewDeployment => ({
-  row,
-  secrets,
-  event: newEventEnvelope(deploymentEvents.created, tenantOfRow(row), presentDeploymentSnapshot(row), row.updatedAt),
-});
+export const newDeployment = (row: DeploymentRow, secrets: SealedSecret[]): NewDeployment => {
+  const snapshot = presentDeploymentSnapshot(row);
+  const event = snapshot.schedule === null ? deploymentEvents.createdUnscheduled : deploymentEvents.created;
+  return { row, secrets, event: newEventEnvelope(event, tenantOfDeployment(row), snapshot, row.updatedAt) };
+};
 
 /**
  * New deployments, their sealed tokens and their events, in the caller's transaction: one
@@ -44,7 +44,8 @@ export async function insertDeployments(tx: Executor, items: NewDeployment[]): P
   await recordEvents(tx, outbox, items.map((i) => i.event));
 }
 
-const tenantOfRow = (row: DeploymentRow) => ({ organization_id: row.organizationId, workspace_id: row.workspaceId });
+/** The tenant a deployment row belongs to. */
+export const tenantOfDeployment = (row: DeploymentRow) => ({ organization_id: row.organizationId, workspace_id: row.workspaceId });
 
 /** The index whose leading columns are the filters' equalities, most selective first. */
 function listIndexFor(filters: Pick<PageFilters, 'agent_id' | 'status' | 'include_archived'>): string {
@@ -189,7 +190,7 @@ export async function updateDeployment(
       await tx.insert(deploymentSecrets).values(secrets.map((s) => ({ deploymentId: previous.id, ...s })));
     }
   }
-  await recordEvent(tx, outbox, event, tenantOfRow(next), presentDeploymentSnapshot(next), next.updatedAt);
+  await recordEvent(tx, outbox, event, tenantOfDeployment(next), presentDeploymentSnapshot(next), next.updatedAt);
   return true;
 }
 

@@ -31,6 +31,8 @@ export const createSession =
     const id = newId('session');
     const { dataKey, secrets } = sealSessionTokens(deps.masterKeys, id, tokenResourceIds(id, plan.tokens), null);
     const row = newSessionRow(id, sessionFromRequest(tenant, request, plan, agent, dataKey), deps.clock.now());
+    // The group commit holds one connection for the batch: the wait needs no slot of the tenant's.
+    ctx.releaseTenantSlot?.();
     await deps.sessionCreations.write({ session: row, run: null, secrets });
     return presentSession(row, agent);
   };

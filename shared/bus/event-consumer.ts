@@ -59,7 +59,7 @@ export async function startEventConsumer<P extends TSchema>(options: EventConsum
   const stream = streamName(options.prefix, first.stream);
   const filter = eventSubject(options.prefix, options.filterSubject ?? STREAMS[first.stream].subjects);
   const ackWaitMs = options.ackWaitMs ?? 30_000;
-  await ensureDurable(options.nc, stream, { durable: options.durable, filter, ackWaitMs });
+  await ensureDurable(options.nc, stream, { durable: options.durable, filter, ackWaitMs }, options.logger);
 
   const byType = new Map(options.events.map((e) => [e.subject, e]));
   const logger = options.logger.child({ consumer: options.durable });
@@ -134,24 +134,50 @@ async function ensureDurable(
   nc: NatsConnection,
   stream: string,
   settings: { durable: string; filter: string; ackWaitMs: number },
+  logger: Logger,
 ): Promise<void> {
   const jsm = await jetstreamManager(nc);
+  const config = {
+    durable_name: settings.durable,
+    ack_policy: AckPolicy.Explicit,
+    filter_subject: settings.filter,
+    ack_wait: nanos(settings.ackWaitMs),
+    max_deliver: -1,
+  };
   try {
-    await jsm.consumers.add(stream, {
-      durable_name: settings.durable,
-      ack_policy: AckPolicy.Explicit,
-      // A new install (or a rebuilt database with a reset consumer) replays the stream.
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: settings.filter,
-      ack_wait: nanos(settings.ackWaitMs),
-      max_deliver: -1,
-    });
+    // A new install (or a rebuilt database with a reset consumer) replays the stream.
+    await jsm.consumers.add(stream, { ...config, deliver_policy: DeliverPolicy.All });
+    return;
   } catch (err) {
     if (!(err instanceof JetStreamApiError)) throw err;
-    const info = await jsm.consumers.info(stream, settings.durable);
-    if (info.config.filter_subject !== settings.filter) {
-      throw new Error(`consumer ${settings.durable} on ${stream} filters ${info.config.filter_subject}, expected ${settings.filter}`);
-    }
-    await jsm.consumers.update(stream, settings.durable, { ack_wait: nanos(settings.ackWaitMs) });
+  }
+  const info = await jsm.consumers.info(stream, settings.durable);
+  if (info.config.filter_subject === settings.filter) {
+    await jsm.consumers.update(stream, settings.durable, { ack_wait: config.ack_wait });
+    return;
+  }
+  // The filter changed with a release (the scheduler's narrowed to `deployments.*`). NATS 2.10+
+  // updates it in place; 2.9 cannot, so the consumer is made again from where the old one's
+  // acknowledgements reached: what it had delivered but not yet seen acked comes again, which
+  // handlers take in their stride (delivery is at least once), and nothing is skipped.
+  logger.warn('event consumer filter changed; moving the consumer', { from: info.config.filter_subject, to: settings.filter });
+  try {
+    await jsm.consumers.update(stream, settings.durable, { filter_subject: settings.filter, ack_wait: config.ack_wait });
+    return;
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError)) throw err;
+  }
+  await jsm.consumers.delete(stream, settings.durable).catch(() => undefined);
+  try {
+    await jsm.consumers.add(stream, {
+      ...config,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: info.ack_floor.stream_seq + 1,
+    });
+  } catch (err) {
+    // Another replica moved it at the same moment, from the same ack floor.
+    if (!(err instanceof JetStreamApiError)) throw err;
+    const moved = await jsm.consumers.info(stream, settings.durable);
+    if (moved.config.filter_subject !== settings.filter) throw err;
   }
 }

@@ -24,10 +24,29 @@ export const DeploymentSnapshot = Closed({
 });
 export type DeploymentSnapshot = Static<typeof DeploymentSnapshot>;
 
+/**
+ * Every change of a deployment is one of these. A deployment created without a schedule is
+ * announced on a subject of its own, one token deeper (`deployments.created.unscheduled`), so
+ * the scheduler's consumer (filter `deployments.*`) is never sent the most common create, which
+ * it has nothing to do for: delivering and acking it cost a fifth of the stack's create
+ * throughput (docs/performance.md). A consumer of every creation filters `deployments.created.>`
+ * too, or `deployments.>`.
+ */
 export const deploymentEvents = {
   created: defineEvent('deployments', 'deployments.created', DeploymentSnapshot),
+  createdUnscheduled: defineEvent('deployments', 'deployments.created.unscheduled', DeploymentSnapshot),
   updated: defineEvent('deployments', 'deployments.updated', DeploymentSnapshot),
   paused: defineEvent('deployments', 'deployments.paused', DeploymentSnapshot),
   unpaused: defineEvent('deployments', 'deployments.unpaused', DeploymentSnapshot),
   archived: defineEvent('deployments', 'deployments.archived', DeploymentSnapshot),
 };
+
+/** What can change a schedule: every deployment event on `deployments.*` (the scheduler's filter). */
+export const scheduleChangingEvents = [
+  deploymentEvents.created,
+  deploymentEvents.updated,
+  deploymentEvents.paused,
+  deploymentEvents.unpaused,
+  deploymentEvents.archived,
+];
+export const SCHEDULE_CHANGING_SUBJECTS = 'deployments.*';

@@ -7,6 +7,7 @@ import { expect, test } from 'bun:test';
 import { connect } from '@nats-io/transport-node';
 import { eq } from 'drizzle-orm';
 import { streamName } from '@shared/bus/streams';
+import { deploymentEvents } from '@shared/schema/deployment-events';
 import { deploymentSecrets, outbox } from '../../services/deployments/src/db/schema';
 import { createDeployment, repository, useDeploymentStack } from '../support/fixtures';
 import { eventually } from '../support/eventually';
@@ -33,7 +34,7 @@ test('forty concurrent creates: all stored, each with its own tokens, each annou
   expect(new Set(secrets.map((s) => s.deploymentId))).toEqual(new Set(ids.filter((_, i) => i % 2 === 0)));
 
   const published = await eventually('every create event marked published', async () => {
-    const rows = await db.select().from(outbox).where(eq(outbox.subject, 'deployments.created'));
+    const rows = await db.select().from(outbox).where(eq(outbox.subject, deploymentEvents.createdUnscheduled.subject));
     const mine = rows.filter((r) => ids.includes((r.payload as any).data.deployment_id));
     return mine.length === 40 && mine.every((r) => r.publishedAt !== null) ? mine : undefined;
   });
@@ -41,7 +42,7 @@ test('forty concurrent creates: all stored, each with its own tokens, each annou
   const nc = await connect({ servers: (await infrastructure()).natsUrl });
   try {
     const stream = await readStream(nc, streamName(stack.env('deployments').BUS_PREFIX!, 'deployments'));
-    const announced = stream.filter((m) => m.data.type === 'deployments.created').map((m) => m.data.data.deployment_id);
+    const announced = stream.filter((m) => m.data.type === deploymentEvents.createdUnscheduled.subject).map((m) => m.data.data.deployment_id);
     expect(announced.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
   } finally {
     await nc.close();

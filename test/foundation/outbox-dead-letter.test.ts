@@ -234,11 +234,12 @@ describe('a session with a 1.5 MB initial event', () => {
 
     const other = await createDeployment(theirs, (await deploymentWorld(theirs)).body());
 
-    const announced = await eventually('the other tenant\'s deployments.created', async () => {
+    const announced = await eventually('the other tenant\'s deployments.created.unscheduled', async () => {
       const events = await readStream(nc, streamName(prefix, 'deployments'));
       return events.find((e) => e.data.data.deployment_id === other.id);
     });
-    expect(announced.data.type).toBe('deployments.created');
+    // No schedule: announced on the subject the scheduler does not consume.
+    expect(announced.data.type).toBe('deployments.created.unscheduled');
 
     const session = await eventually('sessions.created', async () => {
       const events = await readStream(nc, streamName(prefix, 'sessions'));

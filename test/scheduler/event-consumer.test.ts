@@ -49,13 +49,17 @@ async function consumerState(durable: string) {
   return { deliveries: info.delivered.consumer_seq, caughtUp: info.delivered.stream_seq >= last && info.num_pending === 0 };
 }
 
-function consume(durable: string, handler: (e: EventEnvelope<DeploymentSnapshot>, d: EventDelivery) => Promise<void>): Promise<EventConsumer> {
+function consume(
+  durable: string,
+  handler: (e: EventEnvelope<DeploymentSnapshot>, d: EventDelivery) => Promise<void>,
+  filterSubject = 'deployments.>',
+): Promise<EventConsumer> {
   return startEventConsumer({
     nc,
     prefix,
     events: Object.values(deploymentEvents),
     durable,
-    filterSubject: 'deployments.>',
+    filterSubject,
     logger: createLogger('error'),
     handler,
     retryBaseMs: 20,
@@ -126,4 +130,25 @@ test('stop lets the message in hand finish and be acked; the unhandled rest goes
   expect([...new Set(second)].sort()).toEqual(['depl_1', 'depl_2', 'depl_3', 'depl_4']);
   expect(second).not.toContain('depl_0');
   await next.stop();
+});
+
+test('a durable whose filter changed with a release is moved to the new filter, skipping nothing after its acks', async () => {
+  const mine = (e: EventEnvelope<DeploymentSnapshot>) => e.data.deployment_id.startsWith('depl_moved');
+  const before: string[] = [];
+  const wide = await consume('c-moved', async (e) => void (mine(e) && before.push(e.data.deployment_id)));
+  await publish('deployments.created', envelope('deployments.created', snapshot({ deployment_id: 'depl_moved_1' })));
+  await until('the first event', () => before.includes('depl_moved_1'));
+  await wide.stop();
+
+  // While no consumer runs: one event the narrower filter takes, one it does not.
+  await publish('deployments.updated', envelope('deployments.updated', snapshot({ deployment_id: 'depl_moved_2', revision: 2 })));
+  await publish('deployments.created.unscheduled', envelope('deployments.created.unscheduled', snapshot({ deployment_id: 'depl_moved_3' })));
+  const after: string[] = [];
+  const narrow = await consume('c-moved', async (e) => void (mine(e) && after.push(e.data.deployment_id)), 'deployments.*');
+  await publish('deployments.paused', envelope('deployments.paused', snapshot({ deployment_id: 'depl_moved_4', status: 'paused' })));
+  await until('the events after the move', () => after.includes('depl_moved_2') && after.includes('depl_moved_4'));
+  expect(after).not.toContain('depl_moved_3');
+  const info = await (await jetstreamManager(nc)).consumers.info(streamName(prefix, 'deployments'), 'c-moved');
+  expect(info.config.filter_subject).toBe(eventSubject(prefix, 'deployments.*'));
+  await narrow.stop();
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
-import { deleteStreams, eventSubject } from '@shared/bus/streams';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { deleteStreams, eventSubject, streamName } from '@shared/bus/streams';
 import { scheduleJitterMs } from '@shared/cron';
 import { dropDatabase } from '@shared/db/connect';
 import { newId } from '@shared/ids/ids';
@@ -75,4 +75,28 @@ test('a deployment event becomes a fire, and /metrics reports it', async () => {
   expect(metrics).toContain('# TYPE scheduler_due_backlog gauge');
   expect(metrics).toContain('scheduler_skipped_misfires_total 0');
   expect(metrics).toContain('scheduler_fire_lag_seconds_count 1');
+});
+
+test('the creation of an unscheduled deployment is never delivered to the scheduler', async () => {
+  const jsm = await jetstreamManager(nc);
+  const stream = streamName(config.BUS_PREFIX, 'deployments');
+  const consumer = () => jsm.consumers.info(stream, config.SCHEDULER_CONSUMER_NAME);
+  expect((await consumer()).config.filter_subject).toBe(eventSubject(config.BUS_PREFIX, 'deployments.*'));
+  const delivered = (await consumer()).delivered.stream_seq;
+  const s = snapshot();
+  const ack = await jetstream(nc).publish(
+    eventSubject(config.BUS_PREFIX, deploymentEvents.createdUnscheduled.subject),
+    JSON.stringify({
+      id: newId('event'),
+      type: deploymentEvents.createdUnscheduled.subject,
+      occurred_at: clock.now().toISOString(),
+      organization_id: s.organization_id,
+      workspace_id: s.workspace_id,
+      data: s,
+    }),
+  );
+  expect(ack.seq).toBeGreaterThan(delivered);
+  // Stored in the stream, yet nothing pending or delivered for the scheduler's consumer.
+  const info = await consumer();
+  expect([info.num_pending, info.num_ack_pending, info.delivered.stream_seq]).toEqual([0, 0, delivered]);
 });

@@ -3,7 +3,7 @@ import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consum
 import type { ScheduleCache } from '@shared/cron';
 import type { Database } from '@shared/db/connect';
 import type { Logger } from '@shared/log/logger';
-import { deploymentEvents } from '@shared/schema/deployment-events';
+import { SCHEDULE_CHANGING_SUBJECTS, scheduleChangingEvents } from '@shared/schema/deployment-events';
 import type { Clock } from '@shared/time/clock';
 import type { DeploymentsBus } from './clients/deployments';
 import type { SchedulerConfig } from './config';
@@ -44,12 +44,16 @@ export interface DeploymentEventSource {
   durable: string;
 }
 
-/** Every deployment event kind carries the deployment's snapshot -> applyDeploymentSnapshot. */
+/**
+ * Deployment events that can change a schedule (each carries the deployment's snapshot) ->
+ * applyDeploymentSnapshot. The creation of an unscheduled deployment is not among them: it is
+ * published one subject token deeper, outside the filter, and never delivered here.
+ */
 export const subscribeDeploymentEvents = (deps: SchedulerDeps, source: DeploymentEventSource): Promise<EventConsumer> =>
   startEventConsumer({
     ...source,
-    events: Object.values(deploymentEvents),
-    filterSubject: 'deployments.>',
+    events: scheduleChangingEvents,
+    filterSubject: SCHEDULE_CHANGING_SUBJECTS,
     logger: deps.logger,
     handler: applyDeploymentSnapshot(deps),
   });

@@ -1,4 +1,4 @@
-import { datetime, varchar } from 'drizzle-orm/mysql-core';
+import { bigint, datetime, varchar } from 'drizzle-orm/mysql-core';
 import type { Tenant } from '../schema/tenant';
 
 /**
@@ -22,6 +22,20 @@ export const tenantColumns = () => ({
 /** A tenant's row addressed by its id: the columns `findOwnedRow` reads by. */
 export const ownedRowColumns = () => ({
   id: rowId().primaryKey(),
+  ...tenantColumns(),
+});
+
+/**
+ * The same for a table that grows fast and for good (deployments): its clustered key is an
+ * insertion counter, so new rows append to the table's last pages, where a random id as primary
+ * key put each on a page of its own, read from disk once the table outgrew the buffer pool
+ * (measured: 50 MB/s of reads and a 20 ms transaction p99 at 800,000 rows, docs/performance.md).
+ * The id stays the row's address through a unique key (`uniqueIndex(<table>_id)` in the table),
+ * narrow enough to stay cached; `seq` is never shown or read.
+ */
+export const appendedRowColumns = () => ({
+  seq: bigint('seq', { mode: 'number', unsigned: true }).autoincrement().primaryKey(),
+  id: rowId().notNull(),
   ...tenantColumns(),
 });
 

@@ -178,7 +178,8 @@ export async function updateDeployment(
   event: DeploymentEvent,
   secrets?: SealedSecret[],
 ): Promise<boolean> {
-  const { id: _id, organizationId: _o, workspaceId: _w, createdAt: _c, ...columns } = next;
+  // A row read back carries `seq`, which its type leaves out: it is never written again.
+  const { id: _id, organizationId: _o, workspaceId: _w, createdAt: _c, seq: _s, ...columns } = next as DeploymentRow & { seq?: number };
   const [result] = await tx
     .update(deployments)
     .set(columns)

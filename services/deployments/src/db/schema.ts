@@ -1,5 +1,5 @@
 import { index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
-import { instant, lifecycleColumns, ownedRowColumns, rowId, tenantColumns } from '@shared/db/columns';
+import { appendedRowColumns, instant, lifecycleColumns, ownedRowColumns, rowId, tenantColumns } from '@shared/db/columns';
 import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 import { jsonColumn } from '@shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
@@ -44,7 +44,7 @@ export const DEPLOYMENT_LIST_INDEXES = {
 export const deployments = mysqlTable(
   'deployments',
   {
-    ...ownedRowColumns(),
+    ...appendedRowColumns(),
     name: varchar('name', { length: 256 }).notNull(),
     description: text('description'),
     ...pinnedAgent(),
@@ -68,13 +68,15 @@ export const deployments = mysqlTable(
     ...lifecycleColumns(),
   },
   (t) => [
+    uniqueIndex('deployments_id').on(t.id),
     listIndex(DEPLOYMENT_LIST_INDEXES.all, t),
     listIndex(DEPLOYMENT_LIST_INDEXES.live, t, t.archivedAt),
     listIndex(DEPLOYMENT_LIST_INDEXES.status, t, t.status, t.archivedAt),
     listIndex(DEPLOYMENT_LIST_INDEXES.agent, t, t.agentId),
   ],
 );
-export type DeploymentRow = typeof deployments.$inferSelect;
+/** A deployment as the service handles it: `seq` is the table's own business (see appendedRowColumns). */
+export type DeploymentRow = Omit<typeof deployments.$inferSelect, 'seq'>;
 
 /**
  * Write-only resource credentials (repository tokens), sealed under the deployment's data key

@@ -8,8 +8,8 @@ export interface BatcherOptions<I> {
   concurrency?: number;
   /**
    * How long the first item of an idle batcher waits for company before its batch starts. None
-   * for work a caller waits on (a lone item goes at once); some for background work (the relay's
-   * marks), where fewer, larger batches matter more than a few ms.
+   * for work a caller waits on (a lone item goes at the end of the event-loop turn); some for
+   * background work (the relay's marks), where fewer, larger batches matter more than a few ms.
    */
   lingerMs?: number;
   /** Items with the same key never share a batch: each sees what the previous one did. */
@@ -36,7 +36,7 @@ const DEFAULT_MAX_BATCH = 100;
 /**
  * Groups the concurrent calls of one process into batches: a call made while `concurrency`
  * batches are in progress waits, and the calls waiting form the next batch. Alone, a call is a
- * batch of one at once; under load one statement or one transaction serves dozens of calls,
+ * batch of one at the end of its event-loop turn; under load one statement or one transaction serves dozens of calls,
  * which hold one pooled connection instead of one each. `run` answers every item of a batch, in
  * order; if it throws, every item of the batch fails with that error.
  */
@@ -125,12 +125,17 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<Settled<O>[]>, 
     }
     const wasIdle = active === 0 && queue.length === 0;
     queue.push({ item, settle });
-    if (wasIdle && linger > 0) {
+    if (wasIdle) {
+      // The first item of an idle batcher waits for the end of this event-loop turn (or the
+      // linger): the messages one socket read brought in reach the queue within the turn, so a
+      // burst goes as one batch instead of a batch of one and then the rest, which waited for it.
       lingering = true;
-      setTimeout(() => {
+      const start = () => {
         lingering = false;
         pump();
-      }, linger);
+      };
+      if (linger > 0) setTimeout(start, linger);
+      else setImmediate(start);
       return;
     }
     pump();

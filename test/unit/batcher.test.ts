@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { createBatcher } from '@shared/db/batcher';
 
+/** The end of the current event-loop turn, where an idle batcher starts its batch. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('batcher', () => {
   test('items of one key never share a batch; each call gets its own result or failure', async () => {
     const batches: string[][] = [];
@@ -15,6 +18,7 @@ describe('batcher', () => {
       { keyOf: (item) => item[0]! },
     );
     const first = batcher.call('a1');
+    await nextTurn();
     const rest = ['a2', 'b1', 'a3', 'bad'].map((i) => batcher.call(i));
     release();
     expect(await first).toBe('A1');
@@ -55,6 +59,7 @@ describe('batcher', () => {
       { maxBatch: 4, laneOf: (item) => item[0]! },
     );
     const first = batcher.call('a0');
+    await nextTurn();
     const rest = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'b1', 'c1', 'b2'].map((i) => batcher.call(i));
     release();
     await Promise.all([first, ...rest]);
@@ -73,7 +78,8 @@ describe('batcher', () => {
       },
       { laneOf: (item) => item[0]!, maxQueuedPerLane: 2, refuse: () => new Error('429') },
     );
-    const first = batcher.call('a0'); // in progress, no longer waiting
+    const first = batcher.call('a0');
+    await nextTurn(); // a0 in progress, no longer waiting
     const waiting = [batcher.call('a1'), batcher.call('a2')];
     await expect(batcher.call('a3')).rejects.toThrow('429');
     const other = batcher.call('b1');

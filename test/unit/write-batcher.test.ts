@@ -32,13 +32,17 @@ function recordingDb(failWhen: (items: number[]) => boolean = () => false) {
   };
 }
 
+/** The end of the current event-loop turn, where an idle batcher starts its batch. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('write batcher', () => {
-  test('a lone item is written at once; items arriving meanwhile share the next transaction', async () => {
+  test('a lone item is written at the end of its turn; items arriving meanwhile share the next transaction', async () => {
     const rec = recordingDb();
     const committed: number[][] = [];
     const batcher = createWriteBatcher(rec.db, rec.write, { committed: (items) => committed.push(items) });
     rec.hold();
     const first = batcher.write(1);
+    await nextTurn();
     const rest = [2, 3, 4].map((i) => batcher.write(i));
     rec.open();
     await Promise.all([first, ...rest]);
@@ -53,14 +57,14 @@ describe('write batcher', () => {
     expect(rec.transactions).toEqual([[1, 2]]);
   });
 
-  test('a batch takes at most maxBatch items', async () => {
+  test('items of one turn go together; a batch takes at most maxBatch items', async () => {
     const rec = recordingDb();
     const batcher = createWriteBatcher(rec.db, rec.write, { maxBatch: 2 });
     rec.hold();
     const all = [1, 2, 3, 4, 5].map((i) => batcher.write(i));
     rec.open();
     await Promise.all(all);
-    expect(rec.transactions).toEqual([[1], [2, 3], [4, 5]]);
+    expect(rec.transactions).toEqual([[1, 2], [3, 4], [5]]);
   });
 
   test('when a batch fails each item is written alone, and only the bad one fails', async () => {
@@ -69,6 +73,7 @@ describe('write batcher', () => {
     const batcher = createWriteBatcher(rec.db, rec.write, { committed: (items) => committed.push(items) });
     rec.hold();
     const first = batcher.write(1);
+    await nextTurn();
     const others = [2, 3, 4].map((i) => batcher.write(i));
     rec.open();
     await first;

@@ -165,6 +165,9 @@ export class TenantBulkhead {
 }
 
 type TenantKey = Pick<Tenant, 'organization_id' | 'workspace_id'>;
+
+/** A bulkhead's batchLanes, as handlers' deps carry it (batchers built in a handler's module take lanes from it). */
+export type TenantLanes = <I>(tenantOfItem: (item: I) => TenantKey) => Pick<BatcherOptions<I>, 'laneOf' | 'maxQueuedPerLane' | 'refuse'>;
 const laneKey = (tenant: TenantKey) => `${tenant.organization_id}\u0000${tenant.workspace_id}`;
 
 function tooMany(): ApiError {

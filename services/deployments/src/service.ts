@@ -1,4 +1,5 @@
 import type { BusServer } from '@shared/bus/bus-server';
+import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
@@ -50,6 +51,11 @@ export interface DeploymentsDeps extends RuntimeDeps {
   sessionCreations: WriteBatcher<NewSessionRecord>;
   /** Agent versions' definitions, asked of the catalog once per replica (versions are immutable). */
   agents: AgentVersions;
+  /**
+   * Per-tenant lanes for batchers that requests wait in after handing their bulkhead slot back
+   * (creates, fires): tenants taken in turn, each bounded like the bulkhead's queue.
+   */
+  tenantLanes: TenantLanes;
 }
 
 /** Wires the deployments service's bus subjects to their handlers; nothing else. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
 import { createWriteBatcher } from '@shared/db/write-batcher';
 import { runtimeDeps, startBackendService, type StartOptions } from '@shared/runtime/start-backend-service';
 import { AgentVersions } from './clients/agent-versions';
@@ -18,6 +19,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
     const follower = followCatalogEvents({ nc: runtime.nc, prefix: config.BUS_PREFIX, cache, logger: runtime.logger });
     runtime.onStop(() => follower.stop());
     const shared = runtimeDeps(runtime);
+    const tenantLanes: TenantLanes = (tenantOfItem) => runtime.bulkhead.batchLanes(tenantOfItem);
     // Creates are group-committed: those that arrive while one transaction is written share the
     // next, and their events leave from memory once it commits. A create waiting for its commit
     // has handed its tenant's slot back (it holds no connection): tenants take turns in the
@@ -25,7 +27,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
     const creations = createWriteBatcher(runtime.database.db, insertDeployments, {
       committed: (items) => shared.eventsRecorded(items.map((i) => i.event)),
       logger: runtime.logger,
-      ...runtime.bulkhead.batchLanes((item: NewDeployment) => tenantOfDeployment(item.row)),
+      ...tenantLanes((item: NewDeployment) => tenantOfDeployment(item.row)),
     });
     runtime.onStop(() => creations.idle());
     // API sessions alike; their events (sessions.created) leave once the transaction commits.
@@ -37,7 +39,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       {
         committed: () => shared.eventsRecorded(),
         logger: runtime.logger,
-        ...runtime.bulkhead.batchLanes((item: NewSessionRecord) => ({
+        ...tenantLanes((item: NewSessionRecord) => ({
           organization_id: item.session.organizationId,
           workspace_id: item.session.workspaceId,
         })),
@@ -49,6 +51,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       creations,
       sessionCreations,
       agents: new AgentVersions(runtime.client),
+      tenantLanes,
       bus: { client: runtime.client, cache },
       masterKeys: config.masterKeys,
       repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },

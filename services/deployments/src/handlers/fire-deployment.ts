@@ -1,4 +1,4 @@
-import type { Handler } from '@shared/bus/bus-server';
+import type { Handler, ServedContext } from '@shared/bus/bus-server';
 import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import type { Executor } from '@shared/db/executor';
@@ -64,10 +64,14 @@ export const fireDeployment =
  */
 export async function fire(
   deps: DeploymentsDeps,
-  ctx: CallContext,
+  ctx: ServedContext,
   request: Static<typeof FireDeploymentRequest>,
 ): Promise<FireDeploymentReply> {
   const tenant = tenantOf(ctx);
+  // A fire holds no connection of its own: its reads and writes go through this replica's fire
+  // batchers, which take tenants in turn. Holding the tenant's slot through them capped one
+  // tenant at TENANT_MAX_CONCURRENCY fires per batch round trip (about 310 fires/s).
+  ctx.releaseTenantSlot?.();
   const { deployment_id: id, trigger } = request;
   const scheduledAt = trigger.type === 'schedule' ? new Date(trigger.scheduled_at) : null;
   if (scheduledAt && Number.isNaN(scheduledAt.getTime())) throw invalidRequest('trigger.scheduled_at: must be a timestamp');
@@ -180,14 +184,19 @@ const batchers = new WeakMap<DeploymentsDeps, ReturnType<typeof createBatchers>>
  * transaction serves dozens of fires, which hold a pool connection or two instead of one each,
  * which is what ran the pool dry.
  */
-const FIRE_BATCHES = { maxBatch: MAX_FIRES_PER_BATCH, concurrency: CONCURRENT_BATCHES, keyOf: (item: { id: string }) => item.id };
+const fireBatches = (deps: DeploymentsDeps) => ({
+  maxBatch: MAX_FIRES_PER_BATCH,
+  concurrency: CONCURRENT_BATCHES,
+  keyOf: (item: { id: string }) => item.id,
+  ...deps.tenantLanes((item: { tenant: Tenant }) => item.tenant),
+});
 const createBatchers = (deps: DeploymentsDeps) => ({
   reader: createBatcher(
     async (lookups: OccurrenceLookup[]) =>
       (await findDeploymentsAndOccurrenceRuns(deps.db, lookups)).map((value) => ({ ok: true as const, value })),
-    FIRE_BATCHES,
+    fireBatches(deps),
   ),
-  writer: createBatcher((writes: FireWrite[]) => writeFires(deps, writes), FIRE_BATCHES),
+  writer: createBatcher((writes: FireWrite[]) => writeFires(deps, writes), fireBatches(deps)),
 });
 /** The replica's batchers (the fire and run handlers share their deps). */
 function batchersOf(deps: DeploymentsDeps) {

@@ -1,6 +1,6 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
+import { asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Database } from '../db/connect';
 import type { OutboxTables } from '../db/outbox-table';
 import type { Logger } from '../log/logger';
@@ -16,9 +16,7 @@ export interface OutboxRelayOptions {
   clock: Clock;
   pollMs?: number;
   batchSize?: number;
-  /** Published rows are kept this long for inspection, then deleted. */
-  retentionMs?: number;
-  /** How often a pass also prunes published rows and recounts dead letters. */
+  /** How often a pass also recounts dead letters. */
   upkeepMs?: number;
   /** Failed publishes of one row before it is parked in the dead-letter table (OUTBOX_MAX_ATTEMPTS). */
   maxAttempts?: number;
@@ -61,8 +59,8 @@ export class OutboxRelay {
   /** Events publishCommitted is publishing: a claiming pass that reads them leaves them alone. */
   private readonly committedInFlight = new Set<string>();
   private readonly fastPath = new Set<Promise<void>>();
-  /** Marks of events published by publishCommitted, many per statement under load. */
-  private readonly marks: WriteBatcher<string[]>;
+  /** Rows of events publishCommitted published, deleted many per statement under load. */
+  private readonly sent: WriteBatcher<string[]>;
   private readonly counters = { parked: 0, failures: 0, deadLetterRows: 0 };
 
   constructor(
@@ -73,16 +71,13 @@ export class OutboxRelay {
   ) {
     this.js = jetstream(nc);
     const { outbox } = tables;
-    this.marks = createWriteBatcher(
+    this.sent = createWriteBatcher(
       db,
       async (tx, ids) => {
-        await tx
-          .update(outbox)
-          .set({ publishedAt: this.options.clock.now() })
-          .where(and(inArray(outbox.eventId, ids.flat()), isNull(outbox.publishedAt)));
+        await tx.delete(outbox).where(inArray(outbox.eventId, ids.flat()));
       },
-      // Marks are nobody's answer: gathering them for a moment makes one statement (and one
-      // commit) of many creates' marks instead of one per batch of creates.
+      // Deletes are nobody's answer: gathering them for a moment makes one statement (and one
+      // commit) of many creates' rows instead of one per batch of creates.
       { maxBatch: 500, lingerMs: 25 },
     );
   }
@@ -94,11 +89,11 @@ export class OutboxRelay {
 
   /**
    * Publishes events whose transaction just committed straight from memory, without reading
-   * them back: the claiming pass (a transaction, a locked read, the mark) is the path for
-   * whatever this misses. Published ones are marked in one statement per batch of marks; one
-   * the bus refuses stays unpublished and goes the claiming way (retries, backoff, dead
-   * letters), as does anything left when this process dies between publishing and marking,
-   * which the stream then deduplicates by event id.
+   * them back: the claiming pass (a transaction, a locked read, the delete) is the path for
+   * whatever this misses. Published ones leave the outbox, many rows per statement; one the bus
+   * refuses stays and goes the claiming way (retries, backoff, dead letters), as does anything
+   * left when this process dies between publishing and deleting, which the stream then
+   * deduplicates by event id.
    */
   publishCommitted(envelopes: readonly EventEnvelope[]): void {
     if (envelopes.length === 0) return;
@@ -108,13 +103,13 @@ export class OutboxRelay {
     ).then((outcomes) => {
       const published = envelopes.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((e) => e.id);
       if (published.length < envelopes.length) this.poke();
-      return published.length > 0 ? this.marks.write(published) : undefined;
+      return published.length > 0 ? this.sent.write(published) : undefined;
     });
     this.fastPath.add(work);
     work
       .catch((err) => {
-        // Left unpublished-looking: the claiming pass publishes them again (deduplicated) and marks them.
-        this.options.logger.warn('outbox: marking published events failed; the relay will see to them', { error: err });
+        // Left in the outbox: the claiming pass publishes them again (deduplicated) and deletes them.
+        this.options.logger.warn('outbox: deleting published events failed; the relay will see to them', { error: err });
         this.poke();
       })
       .finally(() => {
@@ -142,9 +137,8 @@ export class OutboxRelay {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      // A pass after a poke publishes only; the upkeep (pruning, the dead-letter count) runs with
-      // a poll now and then. Under load pokes come hundreds of times a second, and two more
-      // queries per pass were half of the relay's database work.
+      // A pass after a poke publishes only; the upkeep (the dead-letter count) runs with a poll
+      // now and then. Under load pokes come hundreds of times a second.
       const upkeepDue = this.options.clock.now().getTime() - this.lastUpkeepAt >= (this.options.upkeepMs ?? UPKEEP_MS);
       this.running = (upkeepDue ? this.relayAll() : this.relayDue())
         .then(() => undefined)
@@ -158,11 +152,10 @@ export class OutboxRelay {
     }, delay);
   }
 
-  /** Publishes until no row is due, then prunes published rows and counts dead letters. */
+  /** Publishes until no row is due, then counts dead letters. */
   async relayAll(): Promise<number> {
     const total = await this.relayDue();
     this.lastUpkeepAt = this.options.clock.now().getTime();
-    await this.prunePublished();
     this.counters.deadLetterRows = await countParkedEvents(this.db, this.tables);
     return total;
   }
@@ -206,7 +199,7 @@ export class OutboxRelay {
       const rows = await tx
         .select()
         .from(outbox)
-        .where(and(isNull(outbox.publishedAt), or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, now))))
+        .where(or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, now)))
         .orderBy(asc(outbox.id))
         .limit(limit)
         .for('update', { skipLocked: true })
@@ -226,13 +219,11 @@ export class OutboxRelay {
         else failed.push({ row: rows[i]!, error: outcome.reason });
       });
       if (failed.length > 0 && !(await this.busAnswers())) {
-        // The bus itself is down: no row is to blame; the published ones are still marked below.
+        // The bus itself is down: no row is to blame; the published ones still leave below.
         busDown = failed[0]!.error;
         failed.length = 0;
       }
-      if (published.length > 0) {
-        await tx.update(outbox).set({ publishedAt: now }).where(inArray(outbox.id, published));
-      }
+      if (published.length > 0) await tx.delete(outbox).where(inArray(outbox.id, published));
       for (const { row, error } of failed) await this.recordFailure(tx, row, error, now);
       return { published: published.length, handled: published.length + failed.length, full: rows.length === limit };
     });
@@ -275,11 +266,5 @@ export class OutboxRelay {
     const base = this.options.retryBaseMs ?? OUTBOX_DEFAULTS.retryBaseMs;
     const max = this.options.retryMaxMs ?? OUTBOX_DEFAULTS.retryMaxMs;
     return Math.min(max, base * 2 ** Math.min(attempts - 1, 30));
-  }
-
-  private async prunePublished(): Promise<void> {
-    const { outbox } = this.tables;
-    const cutoff = new Date(this.options.clock.now().getTime() - (this.options.retentionMs ?? 24 * 3600_000));
-    await this.db.delete(outbox).where(and(isNotNull(outbox.publishedAt), lt(outbox.publishedAt, cutoff)));
   }
 }

@@ -1,4 +1,4 @@
-import { bigint, datetime, index, int, mysqlTable, varchar } from 'drizzle-orm/mysql-core';
+import { bigint, datetime, int, mysqlTable, varchar } from 'drizzle-orm/mysql-core';
 import { jsonColumn } from './json-column';
 
 /** Longest publish error text kept on a row (the client's and the server's messages are short). */
@@ -8,8 +8,10 @@ export const OUTBOX_ERROR_MAX_CHARS = 1000;
  * The transactional outbox: a service writes its event here in the same transaction as the
  * change it announces, and the relay publishes it to JetStream afterwards, so no committed
  * change is ever lost between the database and the bus. Each publishing service exports one.
- * A row whose publish fails is retried after `next_attempt_at` (the backoff), so it never holds
- * back the rows behind it; `attempts` and `last_error` say why it is still here.
+ * A row stays only until JetStream has its event: the relay deletes it once published (the
+ * stream is the record), which keeps the table a few pages at any rate of change. A row whose
+ * publish fails is retried after `next_attempt_at` (the backoff), so it never holds back the
+ * rows behind it; `attempts` and `last_error` say why it is still here.
  */
 export const defineOutboxTable = () =>
   mysqlTable(
@@ -20,12 +22,10 @@ export const defineOutboxTable = () =>
       subject: varchar('subject', { length: 200 }).notNull(),
       payload: jsonColumn<unknown>('payload').notNull(),
       createdAt: datetime('created_at', { mode: 'date', fsp: 3 }).notNull(),
-      publishedAt: datetime('published_at', { mode: 'date', fsp: 3 }),
       attempts: int('attempts', { unsigned: true }).notNull().default(0),
       lastError: varchar('last_error', { length: OUTBOX_ERROR_MAX_CHARS }),
       nextAttemptAt: datetime('next_attempt_at', { mode: 'date', fsp: 3 }),
     },
-    (t) => [index('outbox_unpublished').on(t.publishedAt, t.id)],
   );
 export type OutboxTable = ReturnType<typeof defineOutboxTable>;
 

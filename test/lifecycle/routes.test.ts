@@ -4,11 +4,11 @@
  * events every change records, and the optimistic lock under concurrent updates.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { openSecret, unwrapDataKey } from '@shared/crypto/envelope';
 import { parseMasterKeyRing } from '@shared/crypto/master-key-ring';
 import { ManualClock } from '@shared/time/clock';
-import { deploymentSecrets, deployments, outbox } from '../../services/deployments/src/db/schema';
+import { deploymentSecrets, deployments } from '../../services/deployments/src/db/schema';
 import { repositoryTokenRecordId } from '../../services/deployments/src/domain/repository-tokens';
 import { apiClient, type ApiClient } from '../support/api';
 import {
@@ -26,6 +26,7 @@ import {
   userMessage,
 } from '../support/fixtures';
 import { eventually } from '../support/eventually';
+import { publishedEvents } from '../support/streams';
 import { expectError, expectOk } from '../support/expect';
 
 const clock = new ManualClock('2026-06-01T08:00:00.000Z');
@@ -44,10 +45,11 @@ const action = (id: string, what: 'pause' | 'unpause' | 'archive' | 'run', clien
   client('POST', `/v1/deployments/${id}/${what}`);
 const fresh = (overrides: Record<string, unknown> = {}) => createDeployment(t.api, t.world.body(overrides));
 
+/** The deployment's events as published, in order (a published event leaves the outbox). */
 async function events(id: string) {
-  const rows = await db().select().from(outbox).orderBy(asc(outbox.id));
-  return rows
-    .map((r) => r.payload as { type: string; data: { deployment_id: string; revision: number; status: string; archived: boolean; schedule: unknown } })
+  const published = await publishedEvents(t.stack, 'deployments', 'deployments');
+  return published
+    .map((m) => m.data as { type: string; data: { deployment_id: string; revision: number; status: string; archived: boolean; schedule: unknown } })
     .filter((e) => e.data.deployment_id === id)
     .map((e) => ({ type: e.type, ...e.data }));
 }

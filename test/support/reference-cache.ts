@@ -1,4 +1,4 @@
-import { isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { outbox as catalogOutbox } from '../../services/catalog/src/db/schema';
 import { eventually } from './eventually';
 import type { Stack } from './stack';
@@ -21,8 +21,7 @@ export async function referenceCacheCaughtUp(stack: Stack, timeoutMs = 20_000): 
     async () => {
       const [row] = await catalog.database.db
         .select({ n: sql<number>`count(*)` })
-        .from(catalogOutbox)
-        .where(isNull(catalogOutbox.publishedAt));
+        .from(catalogOutbox);
       if (Number(row?.n ?? 0) === 0) return true;
       catalog.relay?.poke();
       return undefined;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { setLogSink, type LogSink } from '@shared/log/logger';
 import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
+import { publishedEvents } from '../support/streams';
 import { createVault } from '../support/fixtures';
 import { expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
@@ -445,11 +446,15 @@ describe('vault credentials', () => {
     expect(logLines.some((l) => l.includes('"level":"debug"') || l.includes('"msg":"http request"'))).toBe(true);
     expect(logLines.some((l) => l.includes('vaults.credentials.create'))).toBe(true);
     expectNoSecrets(logLines.join('\n'), secrets, 'log lines');
-    for (const table of ['vaults', 'vault_credentials', 'outbox'] as const) {
+    for (const table of ['vaults', 'vault_credentials'] as const) {
       const rows = await rawRows(stack, table);
       expect(rows.length).toBeGreaterThan(0);
       expectNoSecrets(JSON.stringify(rows), secrets, `table ${table}`);
     }
+    // What the service announced (an event leaves the outbox once published).
+    const announced = await publishedEvents(stack, 'vaults', 'vaults');
+    expect(announced.length).toBeGreaterThan(0);
+    expectNoSecrets(JSON.stringify(announced), secrets, 'published events');
     const [dump] = (await stack.service('vaults').database.pool.query(
       'SELECT GROUP_CONCAT(sealed_secret SEPARATOR "|") AS all_sealed FROM vault_credentials',
     )) as any;

@@ -33,7 +33,7 @@ export async function createEnvVar(api: ApiClient, vaultId: string, name: string
 }
 
 /** Raw rows of one vaults-database table, as the database holds them. */
-export async function rawRows(stack: Stack, table: 'vaults' | 'vault_credentials' | 'outbox'): Promise<any[]> {
+export async function rawRows(stack: Stack, table: 'vaults' | 'vault_credentials'): Promise<any[]> {
   const [rows] = await stack.service('vaults').database.pool.query(`SELECT * FROM \`${table}\``);
   return rows as any[];
 }

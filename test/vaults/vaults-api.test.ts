@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
+import { publishedEvents } from '../support/streams';
 import { createVault } from '../support/fixtures';
 import { expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
@@ -136,7 +137,7 @@ describe('vaults', () => {
     expect(expectOk(await own('GET', '/v1/vaults', { query: { limit: '100' } }), 'max').data).toHaveLength(5);
   });
 
-  test('delete returns vault_deleted, removes every row and records vaults.deleted in the outbox', async () => {
+  test('delete returns vault_deleted, removes every row and announces vaults.deleted', async () => {
     const vault = await createVault(api);
     const credential = await createBearer(api, vault.id, uniqueSecret('del'));
     const res = await api('DELETE', `/v1/vaults/${vault.id}`);
@@ -144,9 +145,8 @@ describe('vaults', () => {
     expect(res.body).toEqual({ type: 'vault_deleted', id: vault.id });
     expect((await rawRows(stack, 'vaults')).some((r) => r.id === vault.id)).toBe(false);
     expect((await rawRows(stack, 'vault_credentials')).some((r) => r.id === credential.id || r.vault_id === vault.id)).toBe(false);
-    const events = (await rawRows(stack, 'outbox')).filter((r) => r.subject === 'vaults.deleted');
-    const payloads = events.map((e) => (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload));
-    const event = payloads.find((p) => p.data.vault_id === vault.id);
+    const events = (await publishedEvents(stack, 'vaults', 'vaults')).filter((m) => m.data.type === 'vaults.deleted');
+    const event = events.map((m) => m.data).find((p) => p.data.vault_id === vault.id);
     expect(event).toMatchObject({
       type: 'vaults.deleted',
       organization_id: tenant.organization_id,

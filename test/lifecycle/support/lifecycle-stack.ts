@@ -7,7 +7,7 @@
  * tests do, and can crash a worker.
  */
 import type { NatsConnection } from '@nats-io/transport-node';
-import { isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { systemContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { streamName, type StreamKey } from '@shared/bus/streams';
@@ -101,8 +101,7 @@ export class LifecycleStack extends SchedulerHarness {
       async () => {
         const [row] = await deployments.database.db
           .select({ n: sql<number>`count(*)` })
-          .from(deploymentsOutbox)
-          .where(isNull(deploymentsOutbox.publishedAt));
+          .from(deploymentsOutbox);
         if (Number(row?.n ?? 0) === 0) return true;
         deployments.relay?.poke();
         return undefined;

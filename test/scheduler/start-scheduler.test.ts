@@ -6,7 +6,8 @@ import { scheduleJitterMs } from '@shared/cron';
 import { dropDatabase } from '@shared/db/connect';
 import { newId } from '@shared/ids/ids';
 import type { ServiceRuntime } from '@shared/runtime/service-runtime';
-import { deploymentEvents } from '@shared/schema/deployment-events';
+import type { EventType } from '@shared/bus/event';
+import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { ManualClock } from '@shared/time/clock';
 import type { SchedulerConfig } from '../../services/scheduler/src/config';
 import { startScheduler } from '../../services/scheduler/src/start-scheduler';
@@ -37,23 +38,27 @@ afterAll(async () => {
   await nc?.close();
 });
 
-/** Waits for what the running process does by itself (its loop polls every 20 ms). */
-const until = (what: string, check: () => boolean | Promise<boolean>) =>
-  eventually(what, async () => ((await check()) ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
-
-test('a deployment event becomes a fire, and /metrics reports it', async () => {
-  const s = snapshot({ schedule: { expression: '0 10 * * *', timezone: 'Europe/Paris' } });
-  await jetstream(nc).publish(
-    eventSubject(config.BUS_PREFIX, deploymentEvents.created.subject),
+/** A deployment event as the deployments service's relay publishes it. */
+const publishSnapshot = (event: EventType, s: DeploymentSnapshot) =>
+  jetstream(nc).publish(
+    eventSubject(config.BUS_PREFIX, event.subject),
     JSON.stringify({
       id: newId('event'),
-      type: deploymentEvents.created.subject,
+      type: event.subject,
       occurred_at: clock.now().toISOString(),
       organization_id: s.organization_id,
       workspace_id: s.workspace_id,
       data: s,
     }),
   );
+
+/** Waits for what the running process does by itself (its loop polls every 20 ms). */
+const until = (what: string, check: () => boolean | Promise<boolean>) =>
+  eventually(what, async () => ((await check()) ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
+
+test('a deployment event becomes a fire, and /metrics reports it', async () => {
+  const s = snapshot({ schedule: { expression: '0 10 * * *', timezone: 'Europe/Paris' } });
+  await publishSnapshot(deploymentEvents.created, s);
   const stored = async () => {
     const [rows] = await runtime.database.pool.query('SELECT 1 FROM schedules WHERE deployment_id = ?', [s.deployment_id]);
     return (rows as unknown[]).length === 1;
@@ -84,17 +89,7 @@ test('the creation of an unscheduled deployment is never delivered to the schedu
   expect((await consumer()).config.filter_subject).toBe(eventSubject(config.BUS_PREFIX, 'deployments.*'));
   const delivered = (await consumer()).delivered.stream_seq;
   const s = snapshot();
-  const ack = await jetstream(nc).publish(
-    eventSubject(config.BUS_PREFIX, deploymentEvents.createdUnscheduled.subject),
-    JSON.stringify({
-      id: newId('event'),
-      type: deploymentEvents.createdUnscheduled.subject,
-      occurred_at: clock.now().toISOString(),
-      organization_id: s.organization_id,
-      workspace_id: s.workspace_id,
-      data: s,
-    }),
-  );
+  const ack = await publishSnapshot(deploymentEvents.createdUnscheduled, s);
   expect(ack.seq).toBeGreaterThan(delivered);
   // Stored in the stream, yet nothing pending or delivered for the scheduler's consumer.
   const info = await consumer();

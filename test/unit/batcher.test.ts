@@ -1,21 +1,26 @@
 import { describe, expect, test } from 'bun:test';
-import { createBatcher } from '@shared/db/batcher';
+import { createBatcher, type BatcherOptions, type Settled } from '@shared/db/batcher';
 
 /** The end of the current event-loop turn, where an idle batcher starts its batch. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A batcher over strings that records its batches; the first batch waits until `release()`. */
+function gatedBatcher(options: BatcherOptions<string>, answer: (item: string) => Settled<string> = (value) => ({ ok: true, value })) {
+  const batches: string[][] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const batcher = createBatcher(async (items: string[]) => {
+    batches.push(items);
+    if (batches.length === 1) await gate;
+    return items.map(answer);
+  }, options);
+  return { batcher, batches, release };
+}
+
 describe('batcher', () => {
   test('items of one key never share a batch; each call gets its own result or failure', async () => {
-    const batches: string[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const batcher = createBatcher(
-      async (items: string[]) => {
-        batches.push(items);
-        if (batches.length === 1) await gate;
-        return items.map((item) => (item === 'bad' ? { ok: false as const, error: new Error(item) } : { ok: true as const, value: item.toUpperCase() }));
-      },
-      { keyOf: (item) => item[0]! },
+    const { batcher, batches, release } = gatedBatcher({ keyOf: (item) => item[0]! }, (item) =>
+      item === 'bad' ? { ok: false, error: new Error(item) } : { ok: true, value: item.toUpperCase() },
     );
     const first = batcher.call('a1');
     await nextTurn();
@@ -47,17 +52,7 @@ describe('batcher', () => {
   });
 
   test('lanes take turns in a batch: a lane with a backlog delays another lane\'s item by one batch at most', async () => {
-    const batches: string[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const batcher = createBatcher(
-      async (items: string[]) => {
-        batches.push(items);
-        if (batches.length === 1) await gate;
-        return items.map((value) => ({ ok: true as const, value }));
-      },
-      { maxBatch: 4, laneOf: (item) => item[0]! },
-    );
+    const { batcher, batches, release } = gatedBatcher({ maxBatch: 4, laneOf: (item) => item[0]! });
     const first = batcher.call('a0');
     await nextTurn();
     const rest = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'b1', 'c1', 'b2'].map((i) => batcher.call(i));

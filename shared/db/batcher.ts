@@ -52,38 +52,23 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<Settled<O>[]>, 
   const idleWaiters: Array<() => void> = [];
 
   /**
-   * The oldest waiting calls, at most one per key, lanes taken in turn (round-robin over the
-   * lanes' queues, each in arrival order); the rest keep waiting in order.
+   * The oldest waiting calls, at most one per key, the lanes taken in turn (inLaneTurns); the
+   * rest keep waiting in order. A batch keeps arrival order.
    */
   const take = () => {
-    const lanes = new Map<string, typeof queue>();
-    for (const queued of queue) {
-      const lane = options.laneOf?.(queued.item) ?? '';
-      const list = lanes.get(lane);
-      if (list) list.push(queued);
-      else lanes.set(lane, [queued]);
-    }
     const keys = new Set<string>();
-    const chosen = new Set<(typeof queue)[number]>();
-    const heads = [...lanes.values()].map(() => 0);
-    const lists = [...lanes.values()];
-    for (let progressed = true; progressed && chosen.size < maxBatch; ) {
-      progressed = false;
-      lists.forEach((list, l) => {
-        // The lane's oldest item whose key is free in this batch.
-        while (heads[l]! < list.length && chosen.size < maxBatch) {
-          const queued = list[heads[l]!++]!;
-          const key = options.keyOf?.(queued.item);
-          if (key !== undefined && keys.has(key)) continue;
-          if (key !== undefined) keys.add(key);
-          chosen.add(queued);
-          progressed = true;
-          break;
-        }
-      });
+    const chosen = new Set<number>();
+    for (const at of inLaneTurns(queue.map((queued) => queued.item), options.laneOf)) {
+      if (chosen.size >= maxBatch) break;
+      const key = options.keyOf?.(queue[at]!.item);
+      if (key !== undefined) {
+        if (keys.has(key)) continue;
+        keys.add(key);
+      }
+      chosen.add(at);
     }
-    const batch = queue.filter((queued) => chosen.has(queued));
-    queue = queue.filter((queued) => !chosen.has(queued));
+    const batch = queue.filter((_, at) => chosen.has(at));
+    queue = queue.filter((_, at) => !chosen.has(at));
     for (const queued of batch) leaveLane(queued.item);
     return batch;
   };
@@ -149,4 +134,26 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<Settled<O>[]>, 
     },
     idle: () => (active === 0 && queue.length === 0 && !lingering ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
   };
+}
+
+/**
+ * The items' positions, each lane's oldest first and the lanes in turn (lane a's first, lane b's
+ * first, ..., then each lane's second...); in order when there are no lanes. What keeps a lane
+ * with a backlog from going before another lane's one item, in a batch or in a batch's retries.
+ */
+export function inLaneTurns<I>(items: readonly I[], laneOf: ((item: I) => string) | undefined): number[] {
+  if (!laneOf) return items.map((_, at) => at);
+  const lanes = new Map<string, number[]>();
+  items.forEach((item, at) => {
+    const lane = laneOf(item);
+    const list = lanes.get(lane);
+    if (list) list.push(at);
+    else lanes.set(lane, [at]);
+  });
+  const order: number[] = [];
+  const lists = [...lanes.values()];
+  for (let round = 0; order.length < items.length; round++) {
+    for (const list of lists) if (round < list.length) order.push(list[round]!);
+  }
+  return order;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../log/logger';
-import { createBatcher, type BatcherOptions, type Settled } from './batcher';
+import { createBatcher, inLaneTurns, type BatcherOptions, type Settled } from './batcher';
 import type { Database } from './connect';
 import type { Executor } from './executor';
 
@@ -57,9 +57,11 @@ export function createWriteBatcher<I>(db: Database, write: BatchWrite<I>, option
       try {
         await db.transaction((tx) => write(tx, items));
       } catch {
-        // Which item failed is not known: each is tried alone and gets its own answer.
-        const outcomes: Settled<void>[] = [];
-        for (const item of items) outcomes.push(await writeAlone(item));
+        // Which item failed is not known: each is tried alone and gets its own answer, the lanes
+        // taken in turn, so a tenant with one create in a batch full of another's waits for a
+        // transaction or two, not for all of them.
+        const outcomes: Settled<void>[] = new Array(items.length);
+        for (const at of inLaneTurns(items, options.laneOf)) outcomes[at] = await writeAlone(items[at]!);
         return outcomes;
       }
       committed(items);

@@ -94,4 +94,18 @@ describe('write batcher', () => {
     await expect(batcher.write(1)).resolves.toBeUndefined();
     await batcher.idle();
   });
+
+  test('a failed batch is written again item by item, the lanes taken in turn', async () => {
+    const rec = recordingDb((items) => items.length > 1);
+    const batcher = createWriteBatcher(rec.db, rec.write, { laneOf: (item) => (item < 10 ? 'a' : 'b') });
+    rec.hold();
+    const first = batcher.write(0);
+    await nextTurn();
+    // Tenant a's backlog and tenant b's one item share the next batch, which fails.
+    const rest = [1, 2, 3, 4, 10].map((i) => batcher.write(i));
+    rec.open();
+    await Promise.all([first, ...rest]);
+    // b's item is written second, not after all of a's.
+    expect(rec.transactions).toEqual([[0], [1], [10], [2], [3], [4]]);
+  });
 });

@@ -9,7 +9,8 @@ export interface BatcherOptions<I> {
   /**
    * How long the first item of an idle batcher waits for company before its batch starts. None
    * for work a caller waits on (a lone item goes at the end of the event-loop turn); some for
-   * background work (the relay's marks), where fewer, larger batches matter more than a few ms.
+   * background work (the relay's deletes of published rows), where fewer, larger batches matter
+   * more than a few ms.
    */
   lingerMs?: number;
   /** Items with the same key never share a batch: each sees what the previous one did. */
@@ -36,8 +37,8 @@ const DEFAULT_MAX_BATCH = 100;
 /**
  * Groups the concurrent calls of one process into batches: a call made while `concurrency`
  * batches are in progress waits, and the calls waiting form the next batch. Alone, a call is a
- * batch of one at the end of its event-loop turn; under load one statement or one transaction serves dozens of calls,
- * which hold one pooled connection instead of one each. `run` answers every item of a batch, in
+ * batch of one at the end of its event-loop turn; under load one statement or one transaction
+ * serves dozens of calls, which hold one pooled connection instead of one each. `run` answers every item of a batch, in
  * order; if it throws, every item of the batch fails with that error.
  */
 export function createBatcher<I, O>(run: (items: I[]) => Promise<Settled<O>[]>, options: BatcherOptions<I> = {}): Batcher<I, O> {

@@ -1,5 +1,5 @@
-/** The five services, their entry points and migrations: what `dev` runs and `migrate` applies. */
-export const SERVICES = ['catalog', 'vaults', 'deployments', 'scheduler', 'gateway'] as const;
+/** The six services, their entry points and migrations: what `dev` runs and `migrate` applies. */
+export const SERVICES = ['catalog', 'vaults', 'deployments', 'scheduler', 'runtime', 'gateway'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export const entryPoint = (service: ServiceName) => `services/${service}/src/main.ts`;

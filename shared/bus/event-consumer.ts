@@ -39,6 +39,12 @@ export interface EventConsumerOptions<P extends TSchema> {
   retryMaxMs?: number;
   /** Messages pulled ahead of the handler. */
   prefetch?: number;
+  /**
+   * Messages handled at once in this process (default 1: in order). Above 1, a handler that runs
+   * long tells the server it is alive (`working`) every third of the ack wait, so a slow handler
+   * (a model call) keeps its message while a dead process's messages come back after the ack wait.
+   */
+  concurrency?: number;
 }
 
 export interface EventConsumer {
@@ -103,12 +109,32 @@ export async function startEventConsumer<P extends TSchema>(options: EventConsum
     }
   };
 
+  const concurrency = options.concurrency ?? 1;
+  const inFlight = new Set<Promise<void>>();
+  const handleAlive = async (msg: JsMsg): Promise<void> => {
+    const beat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
+    try {
+      await handle(msg);
+    } finally {
+      clearInterval(beat);
+    }
+  };
   const loop = (async () => {
     for await (const msg of messages) {
       // Buffered messages go back at once, for another replica or the next start.
-      if (stopping) msg.nak();
-      else await handle(msg);
+      if (stopping) {
+        msg.nak();
+        continue;
+      }
+      if (concurrency === 1) {
+        await handle(msg);
+        continue;
+      }
+      while (inFlight.size >= concurrency) await Promise.race(inFlight);
+      const running: Promise<void> = handleAlive(msg).finally(() => inFlight.delete(running));
+      inFlight.add(running);
     }
+    await Promise.all(inFlight);
   })().catch((err) => logger.error('event consumer ended', { error: err }));
 
   (async () => {

@@ -4,6 +4,7 @@ import { eventSubject, STREAMS, streamName, streamsOf, type StreamKey } from './
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './subject';
 import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, modelSubjects, referenceSubjects } from './subjects/catalog';
 import { deploymentRunSubjects, deploymentSubjects } from './subjects/deployments';
+import { workSubjects } from './subjects/runtime';
 import { sessionEventSubjects } from './subjects/session-events';
 import { sessionResourceSubjects, sessionSubjects } from './subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from './subjects/vaults';
@@ -27,6 +28,7 @@ export const ALL_SUBJECTS: readonly Subject[] = [
   sessionEventSubjects,
   vaultSubjects,
   vaultCredentialSubjects,
+  workSubjects,
 ].flatMap((group) => Object.values(group) as Subject[]);
 
 /** nats-server's per-user permissions block. */

@@ -5,7 +5,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
  * are generated from the subject declarations (shared/bus/permissions.ts), so who may call what
  * is written here once, next to the operation, and enforced by NATS.
  */
-export const BUS_IDENTITIES = ['gateway', 'deployments', 'vaults', 'catalog', 'scheduler'] as const;
+export const BUS_IDENTITIES = ['gateway', 'deployments', 'vaults', 'catalog', 'scheduler', 'runtime'] as const;
 export type BusIdentity = (typeof BUS_IDENTITIES)[number];
 
 /**

@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   /** An event of a session's log (the SDK's `sevt_…`). */
   sessionEvent: 'sevt_',
   deploymentRun: 'drun_',
+  /** An environment work queue item (the SDK's `work_…`). */
+  work: 'work_',
   request: 'req_',
   apiKey: 'key_',
   event: 'evt_',

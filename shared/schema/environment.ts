@@ -3,7 +3,10 @@ import { defineEvent } from '../bus/event';
 import { Closed, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
 import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
 
-/** The environment resource (SDK `BetaEnvironment`): where sessions run. Only `cloud` exists here. */
+/**
+ * The environment resource (SDK `BetaEnvironment`): where sessions run. Its config is `cloud`
+ * (the product's sandbox workers) or `self_hosted` (the operator's own workers), as the SDK types it.
+ */
 
 const Hosts = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 256 });
 const PackageList = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 256 });
@@ -54,9 +57,27 @@ export const CloudConfigParams = Closed({
 });
 export type CloudConfigParams = Static<typeof CloudConfigParams>;
 
-const ConfigParam = Type.Union([CloudConfigParams, Type.Null()], {
-  description: 'must be {"type": "cloud", ...} or null; only cloud environments are supported',
+/** SDK `BetaSelfHostedConfig`: the type is the whole config; the workers are the operator's. */
+export const SelfHostedConfig = Closed({ type: Type.Literal('self_hosted') });
+export type SelfHostedConfig = Static<typeof SelfHostedConfig>;
+
+/** SDK `BetaSelfHostedConfigParams`, which declares the same single field as the response form. */
+export const SelfHostedConfigParams = SelfHostedConfig;
+export type SelfHostedConfigParams = Static<typeof SelfHostedConfigParams>;
+
+/** SDK `BetaEnvironment.config`: what is stored and shown. */
+export const EnvironmentConfig = Type.Union([CloudConfig, SelfHostedConfig]);
+export type EnvironmentConfig = Static<typeof EnvironmentConfig>;
+
+/**
+ * SDK `EnvironmentCreateParams.config` and `EnvironmentUpdateParams.config`. One flat union, so a
+ * value whose `type` names a variant is checked against that variant alone (the message names the
+ * field inside it), and any other value gets this description.
+ */
+const ConfigParam = Type.Union([CloudConfigParams, SelfHostedConfigParams, Type.Null()], {
+  description: 'must be {"type": "cloud", ...}, {"type": "self_hosted"} or null',
 });
+export type EnvironmentConfigParams = NonNullable<Static<typeof ConfigParam>>;
 
 const EnvironmentName = Type.String({ minLength: 1, maxLength: 256 });
 const EnvironmentDescription = Type.String({ maxLength: 2048 });
@@ -69,7 +90,7 @@ export const EnvironmentCreateBody = Closed({
 });
 export type EnvironmentCreateBody = Static<typeof EnvironmentCreateBody>;
 
-/** Patch: omitted fields are preserved; `config` is replaced whole. */
+/** Patch: omitted fields are preserved; `config` is replaced whole, and may change its type. */
 export const EnvironmentUpdateBody = Closed({
   name: Type.Optional(Nullable(EnvironmentName)),
   description: Type.Optional(Nullable(EnvironmentDescription)),
@@ -83,7 +104,7 @@ export const Environment = Closed({
   id: Type.String(),
   name: Type.String(),
   description: Nullable(Type.String()),
-  config: CloudConfig,
+  config: EnvironmentConfig,
   metadata: StoredMetadata,
   ...LifecycleTimestamps,
 });

@@ -126,7 +126,24 @@ const RefusalStopDetails = Closed({
 /** How the agent's permission policy judged a tool use (SDK `evaluated_permission`). */
 const EvaluatedPermission = Type.Union([Type.Literal('allow'), Type.Literal('ask'), Type.Literal('deny')]);
 
-/** The bodies of the kinds the log holds today; the runtime (next issue) adds the agent's. */
+/** SDK BetaManagedAgentsSpanModelUsage: one model request's tokens. */
+const ModelUsage = Closed({
+  cache_creation_input_tokens: Type.Integer({ minimum: 0 }),
+  cache_read_input_tokens: Type.Integer({ minimum: 0 }),
+  input_tokens: Type.Integer({ minimum: 0 }),
+  output_tokens: Type.Integer({ minimum: 0 }),
+  speed: Type.Optional(Nullable(Type.Union([Type.Literal('standard'), Type.Literal('fast')]))),
+});
+
+/** The session error kinds the runtime reports (SDK: each with `message` and `retry_status`). */
+export const SESSION_ERROR_TYPES = ['unknown_error', 'model_overloaded_error', 'model_rate_limited_error', 'model_request_failed_error'] as const;
+const RetryStatus = Type.Union([
+  Closed({ type: Type.Literal('retrying') }),
+  Closed({ type: Type.Literal('exhausted') }),
+  Closed({ type: Type.Literal('terminal') }),
+]);
+
+/** The bodies of the kinds the log holds: the client's (sent), the agent's and the session's (the runtime's). */
 const bodies = {
   userMessage: UserMessageEvent,
   userInterrupt: Closed({ type: Type.Literal('user.interrupt'), session_thread_id: Type.Optional(Nullable(Text)) }),
@@ -151,8 +168,7 @@ const bodies = {
     is_error: Type.Optional(Nullable(Type.Boolean())),
   }),
   systemMessage: SystemMessageEvent,
-  // What tool results and confirmations answer. Written by the runtime (next issue), which adds
-  // the rest of the agent's kinds; here so the log can hold and answer them.
+  // What tool results and confirmations answer: written by the runtime from the model's tool_use blocks.
   agentToolUse: Closed({
     type: Type.Literal('agent.tool_use'),
     name: Text,
@@ -174,6 +190,26 @@ const bodies = {
     input: Type.Record(Type.String(), Type.Unknown()),
     session_thread_id: Type.Optional(Nullable(Text)),
   }),
+  agentMessage: Closed({
+    type: Type.Literal('agent.message'),
+    content: Type.Array(Type.Union([Closed({ type: Type.Literal('text'), text: Text }), Closed({ type: Type.Literal('redacted') })])),
+  }),
+  agentThinking: Closed({ type: Type.Literal('agent.thinking') }),
+  spanModelRequestStart: Closed({ type: Type.Literal('span.model_request_start') }),
+  spanModelRequestEnd: Closed({
+    type: Type.Literal('span.model_request_end'),
+    is_error: Nullable(Type.Boolean()),
+    model_request_start_id: Text,
+    model_usage: ModelUsage,
+  }),
+  sessionError: Closed({
+    type: Type.Literal('session.error'),
+    error: Closed({
+      type: Type.Union(SESSION_ERROR_TYPES.map((t) => Type.Literal(t))),
+      message: Text,
+      retry_status: RetryStatus,
+    }),
+  }),
   statusRunning: Closed({ type: Type.Literal('session.status_running') }),
   statusIdle: Closed({ type: Type.Literal('session.status_idle'), stop_reason: StopReason, stop_details: Nullable(RefusalStopDetails) }),
   statusRescheduled: Closed({ type: Type.Literal('session.status_rescheduled') }),
@@ -193,6 +229,22 @@ const bodies = {
   /** Given to open streams only (the log goes with the session): see sessionLogEvents.deleted. */
   deleted: Closed({ type: Type.Literal('session.deleted') }),
 };
+
+/** The kinds the runtime appends (the agent's and the session's), never a client. */
+export const RuntimeEventBody = Type.Union([
+  bodies.agentMessage,
+  bodies.agentThinking,
+  bodies.agentToolUse,
+  bodies.agentCustomToolUse,
+  bodies.spanModelRequestStart,
+  bodies.spanModelRequestEnd,
+  bodies.sessionError,
+  bodies.statusRunning,
+  bodies.statusIdle,
+  bodies.statusRescheduled,
+  bodies.statusTerminated,
+]);
+export type RuntimeEventBody = Static<typeof RuntimeEventBody>;
 
 /** An event's own fields as the log stores them (no id, no processed_at). */
 export const SessionEventBody = Type.Union(Object.values(bodies));
@@ -284,6 +336,31 @@ export const FollowSessionEventsReply = Closed({
   /** The log's last sequence when it was read (0: empty). */
   last: Type.Integer({ minimum: 0 }),
 });
+
+/** What a model response added to the session's usage: its tokens and their list cost (shared/usage/list-cost.ts units). */
+export const UsageDelta = Closed({
+  input_tokens: Type.Integer({ minimum: 0 }),
+  output_tokens: Type.Integer({ minimum: 0 }),
+  cache_read_input_tokens: Type.Integer({ minimum: 0 }),
+  cache_creation_5m_input_tokens: Type.Integer({ minimum: 0 }),
+  cache_creation_1h_input_tokens: Type.Integer({ minimum: 0 }),
+  /** In units of 1e-8 cent, as a decimal integer string (BigInt on both sides). */
+  list_cost_units: Type.String({ pattern: '^(0|[1-9][0-9]{0,30})$' }),
+});
+export type UsageDelta = Static<typeof UsageDelta>;
+
+/**
+ * The runtime's append: accepted only while the log still ends at `after_sequence` (what the
+ * runtime read before deciding), so a replica that lost its lease, or a decision made on a log
+ * that has since grown, writes nothing (409); the usage is added in the same transaction.
+ */
+export const AppendSessionEventsRequest = Closed({
+  session_id: IdParam,
+  after_sequence: Type.Integer({ minimum: 0 }),
+  events: Type.Array(RuntimeEventBody, { minItems: 1, maxItems: 200 }),
+  usage: Type.Optional(UsageDelta),
+});
+export const AppendSessionEventsReply = FollowSessionEventsReply;
 
 // ---------------------------------------------------------------------------------------------
 // Notifications (the `sessions` stream, published through the outbox after the commit).

@@ -118,6 +118,8 @@ export const SessionUsage = Closed({
   ),
 });
 
+export type SessionUsage = Static<typeof SessionUsage>;
+
 export const Session = Closed({
   type: Type.Literal('session'),
   id: Type.String(),

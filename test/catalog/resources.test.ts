@@ -65,10 +65,35 @@ describe('environments', () => {
     expect(ids.slice(0, 2)).toEqual([limited.id, env.id]);
   });
 
+  test('a self_hosted config is stored and shown as given; an update may switch the type either way', async () => {
+    const env = expectOk(await api('POST', '/v1/environments', { body: { name: 'own workers', config: { type: 'self_hosted' } } }));
+    expect(env).toMatchObject({ type: 'environment', name: 'own workers', config: { type: 'self_hosted' } });
+    expect(expectOk(await api('GET', `/v1/environments/${env.id}`))).toEqual(env);
+    const listed = expectOk(await api('GET', '/v1/environments', { query: { limit: '100' } })).data.find((e: any) => e.id === env.id);
+    expect(listed).toEqual(env);
+
+    // Omitting config keeps it; sending one replaces it whole, whatever the type was.
+    expect(expectOk(await api('POST', `/v1/environments/${env.id}`, { body: { description: 'racks' } })).config).toEqual({ type: 'self_hosted' });
+    const cloud = expectOk(await api('POST', `/v1/environments/${env.id}`, { body: { config: { type: 'cloud', packages: { pip: ['requests'] } } } }));
+    expect(cloud.config).toMatchObject({ type: 'cloud', networking: { type: 'unrestricted' }, packages: { pip: ['requests'] } });
+    const back = expectOk(await api('POST', `/v1/environments/${env.id}`, { body: { config: { type: 'self_hosted' } } }));
+    expect(back).toMatchObject({ description: 'racks', config: { type: 'self_hosted' } });
+    expect(expectOk(await api('GET', `/v1/environments/${env.id}`))).toEqual(back);
+    expectError(
+      await api('POST', `/v1/environments/${env.id}`, { body: { config: { type: 'hybrid' } } }),
+      400,
+      'invalid_request_error',
+      'config: must be {"type": "cloud", ...}, {"type": "self_hosted"} or null',
+    );
+  });
+
   test('validation names the field', async () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'name: is required'],
-      [{ name: 'x', config: { type: 'self_hosted' } }, 'config.type: must be "cloud"'],
+      [{ name: 'x', config: { type: 'on_premises' } }, 'config: must be {"type": "cloud", ...}, {"type": "self_hosted"} or null'],
+      [{ name: 'x', config: { networking: { type: 'unrestricted' } } }, 'config: must be {"type": "cloud", ...}, {"type": "self_hosted"} or null'],
+      [{ name: 'x', config: 'cloud' }, 'config: must be {"type": "cloud", ...}, {"type": "self_hosted"} or null'],
+      [{ name: 'x', config: { type: 'self_hosted', networking: { type: 'unrestricted' } } }, 'config.networking: unknown property'],
       [{ name: 'x', config: { type: 'cloud', networking: { type: 'limited', allowed_hosts: 'all' } } }, 'config.networking.allowed_hosts:'],
       [{ name: 'x', config: { type: 'cloud', packages: { pip: [], brew: [] } } }, 'config.packages'],
       [{ name: 'x', scope: 5 }, 'scope: unknown property'],

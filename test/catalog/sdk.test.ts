@@ -1,11 +1,13 @@
 /**
- * The reference client against the catalog's agents and models: the unchanged SDK, pointed at
- * the gateway, creates a realistic agent (tools of every kind, an MCP server, skills, a
+ * The reference client against the catalog's agents, models and environments: the unchanged SDK,
+ * pointed at the gateway, creates a realistic agent (tools of every kind, an MCP server, skills, a
  * multiagent roster), reads it back in the SDK's declared shapes, auto-paginates its versions
- * newest first, and reads models with every field `BetaModelInfo` declares.
+ * newest first, reads models with every field `BetaModelInfo` declares, and walks a `self_hosted`
+ * environment through create, retrieve, list and update.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { AgentCreateParams } from '@anthropic-ai/sdk/resources/beta/agents/agents';
+import type { BetaEnvironment, EnvironmentCreateParams } from '@anthropic-ai/sdk/resources/beta/environments/environments';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { MODELS } from '../support/fixtures';
 import { expectSdkShape } from '../support/sdk-shape';
@@ -133,5 +135,52 @@ describe('models through the SDK', () => {
     expect(one).toMatchObject({ id: MODELS.priced, lifecycle: 'active', line: 'opus', type: 'model' });
     expect(await client.beta.models.list({ lifecycle: ['retired'] })).toMatchObject({ data: [] });
     expect(await sdkFailure(client.beta.models.retrieve('claude-nope'))).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+});
+
+describe('environments through the SDK', () => {
+  test('a self_hosted environment is created, retrieved, listed and updated in the declared shapes', async () => {
+    /** Written against the SDK's own params type, so the config is the one it declares. */
+    const params: EnvironmentCreateParams = { name: 'own workers', description: 'rack 4', config: { type: 'self_hosted' }, metadata: { site: 'lon' } };
+    const env = await client.beta.environments.create(params);
+    expectSdkShape(env, 'BetaEnvironment');
+    expect(env).toMatchObject({ type: 'environment', name: 'own workers', description: 'rack 4', config: { type: 'self_hosted' }, metadata: { site: 'lon' } });
+    expect(await client.beta.environments.retrieve(env.id)).toEqual(env);
+
+    const listed: BetaEnvironment[] = [];
+    for await (const e of client.beta.environments.list({ limit: 1 })) listed.push(e);
+    expect(listed.find((e) => e.id === env.id)).toEqual(env);
+    listed.forEach((e) => expectSdkShape(e, 'BetaEnvironment'));
+
+    // Omitting config keeps it; a config replaces the whole config, and may switch its type.
+    const renamed = await client.beta.environments.update(env.id, { name: 'our workers', metadata: { site: null } });
+    expectSdkShape(renamed, 'BetaEnvironment');
+    expect(renamed).toMatchObject({ name: 'our workers', config: { type: 'self_hosted' }, metadata: {} });
+    const cloud = await client.beta.environments.update(env.id, { config: { type: 'cloud', networking: { type: 'limited', allowed_hosts: ['pypi.org'] } } });
+    expectSdkShape(cloud, 'BetaEnvironment');
+    expect(cloud.config).toMatchObject({ type: 'cloud', networking: { type: 'limited', allowed_hosts: ['pypi.org'], allow_mcp_servers: false } });
+    const back = await client.beta.environments.update(env.id, { config: { type: 'self_hosted' } });
+    expectSdkShape(back, 'BetaEnvironment');
+    expect(back.config).toEqual({ type: 'self_hosted' });
+    expect(await client.beta.environments.retrieve(env.id)).toEqual(back);
+
+    expect(await sdkFailure(otherClient.beta.environments.retrieve(env.id))).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+
+  test('a config type the SDK does not declare is a 400 naming config, on create and on update', async () => {
+    const message = 'config: must be {"type": "cloud", ...}, {"type": "self_hosted"} or null';
+    const created = await sdkFailure(client.beta.environments.create({ name: 'bad', config: { type: 'on_premises' } as never }));
+    expect(created).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(created.error.error.message).toContain(message);
+
+    const env = await client.beta.environments.create({ name: 'fine', config: { type: 'self_hosted' } });
+    const updated = await sdkFailure(client.beta.environments.update(env.id, { config: { type: 'hybrid' } as never }));
+    expect(updated).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(updated.error.error.message).toContain(message);
+    // A self_hosted config has nothing but its type.
+    const extra = await sdkFailure(client.beta.environments.update(env.id, { config: { type: 'self_hosted', packages: { pip: ['x'] } } as never }));
+    expect(extra).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(extra.error.error.message).toContain('config.packages: unknown property');
+    expect((await client.beta.environments.retrieve(env.id)).config).toEqual({ type: 'self_hosted' });
   });
 });

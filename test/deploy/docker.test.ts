@@ -36,13 +36,14 @@ describe("entrypoint.sh", () => {
     ["vaults", "bun services/vaults/src/main.ts"],
     ["catalog", "bun services/catalog/src/main.ts"],
     ["scheduler", "bun services/scheduler/src/main.ts"],
+    ["runtime", "bun services/runtime/src/main.ts"],
     ["migrate", "bun deploy/bin/migrate.ts"],
   ])("%s runs %s", (component, expected) => {
     expect(entrypoint(component)).toEqual({ code: 0, stdout: expected, stderr: "" });
   });
 
   test("every program it can start exists, and package.json's scripts agree", async () => {
-    const targets = ["gateway", "deployments", "vaults", "catalog", "scheduler", "migrate", "keys"].map((c) => entrypoint(c).stdout.split(" ").find((part) => part.endsWith(".ts"))!);
+    const targets = ["gateway", "deployments", "vaults", "catalog", "scheduler", "migrate", "keys", "runtime"].map((c) => entrypoint(c).stdout.split(" ").find((part) => part.endsWith(".ts"))!);
     for (const target of targets) expect(await Bun.file(join(ROOT, target)).exists()).toBe(true);
     const { scripts } = await Bun.file(join(ROOT, "package.json")).json();
     expect(scripts.migrate).toBe(`bun ${targets[5]}`);
@@ -60,7 +61,7 @@ describe("entrypoint.sh", () => {
     expect(result.code).toBe(64);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`unknown component '${component}'`);
-    expect(result.stderr).toContain("usage: <gateway|deployments|vaults|catalog|scheduler|migrate|keys>");
+    expect(result.stderr).toContain("usage: <gateway|deployments|vaults|catalog|scheduler|runtime|migrate|keys>");
   });
 
   test("rejects a missing argument", () => {
@@ -125,7 +126,7 @@ describe("Dockerfile", () => {
 });
 
 describe("docker-compose.yml", () => {
-  const APP = ["gateway", "deployments", "vaults", "catalog", "scheduler"];
+  const APP = ["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime"];
   let compose: any;
   beforeAll(async () => {
     compose = Bun.YAML.parse(await Bun.file(join(ROOT, "deploy/docker-compose.yml")).text());

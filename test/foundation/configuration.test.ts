@@ -8,7 +8,8 @@ import { startGateway, type RunningGateway } from '../../services/gateway/src/st
 import { loadSchedulerConfig } from '../../services/scheduler/src/config';
 import { loadDeploymentsConfig } from '../../services/deployments/src/config';
 import { loadVaultsConfig } from '../../services/vaults/src/config';
-import { DEVELOPMENT_CURSOR_KEY, DEVELOPMENT_MASTER_KEYS } from '@shared/crypto/published-development-keys';
+import { DEVELOPMENT_CURSOR_KEY, DEVELOPMENT_MASTER_KEYS, DEVELOPMENT_SESSIONS_TOKEN_KEY } from '@shared/crypto/published-development-keys';
+import { loadRuntimeConfig } from '../../services/runtime/src/config';
 import { apiClient } from '../support/api';
 import { expectError } from '../support/expect';
 import { infrastructure } from '../support/infrastructure';
@@ -30,9 +31,10 @@ describe('configuration', () => {
 
   test('production refuses to start with the development key allowed, or without a cursor key', () => {
     const cursor = Buffer.alloc(32, 1).toString('base64');
-    expect(() => loadGatewayConfig({ NODE_ENV: 'production', ALLOW_DEV_KEY: 'true', CURSOR_KEY: cursor })).toThrow(/ALLOW_DEV_KEY/);
-    expect(() => loadGatewayConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_KEY/);
-    expect(loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: cursor }).allowDevKey).toBe(false);
+    const SESSIONS_TOKEN_KEY = Buffer.alloc(32, 2).toString('base64');
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production', ALLOW_DEV_KEY: 'true', CURSOR_KEY: cursor, SESSIONS_TOKEN_KEY })).toThrow(/ALLOW_DEV_KEY/);
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production', SESSIONS_TOKEN_KEY })).toThrow(/CURSOR_KEY/);
+    expect(loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: cursor, SESSIONS_TOKEN_KEY }).allowDevKey).toBe(false);
     expect(loadGatewayConfig({}).allowDevKey).toBe(true);
   });
 
@@ -52,7 +54,9 @@ describe('configuration', () => {
     const real = Buffer.alloc(32, 1).toString('base64');
 
     for (const key of cursorKeys) {
-      expect(() => loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: key })).toThrow(/CURSOR_KEY.*published/);
+      expect(() =>
+        loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: key, SESSIONS_TOKEN_KEY: Buffer.alloc(32, 2).toString('base64') }),
+      ).toThrow(/CURSOR_KEY.*published/);
       expect(loadGatewayConfig({ CURSOR_KEY: key }).cursorKey.length).toBe(32); // fine outside production
     }
     for (const ring of masterKeys) {
@@ -67,11 +71,22 @@ describe('configuration', () => {
     }
     // A real key still starts, and the error never echoes the key.
     expect(loadVaultsConfig({ NODE_ENV: 'production', MASTER_KEYS: `k1:${real}` }).masterKeys.activeKeyId).toBe('k1');
-    expect(loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: real }).cursorKey.length).toBe(32);
+    expect(loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: real, SESSIONS_TOKEN_KEY: Buffer.alloc(32, 2).toString('base64') }).cursorKey.length).toBe(32);
     try {
       loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY: cursorKeys[1] });
     } catch (error) {
       expect(String(error)).not.toContain(cursorKeys[1]!);
+    }
+  });
+
+  test('production refuses a missing or published SESSIONS_TOKEN_KEY, on the gateway and the runtime alike', () => {
+    const CURSOR_KEY = Buffer.alloc(32, 1).toString('base64');
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY })).toThrow(/SESSIONS_TOKEN_KEY is required/);
+    expect(() => loadRuntimeConfig({ NODE_ENV: 'production' })).toThrow(/SESSIONS_TOKEN_KEY is required/);
+    for (const load of [(key: string) => loadGatewayConfig({ NODE_ENV: 'production', CURSOR_KEY, SESSIONS_TOKEN_KEY: key }), (key: string) => loadRuntimeConfig({ NODE_ENV: 'production', SESSIONS_TOKEN_KEY: key })]) {
+      expect(() => load(DEVELOPMENT_SESSIONS_TOKEN_KEY)).toThrow(/SESSIONS_TOKEN_KEY.*published/);
+      expect(() => load(Buffer.alloc(16, 3).toString('base64'))).toThrow(/SESSIONS_TOKEN_KEY must be base64 of 32 bytes/);
+      expect(() => load(Buffer.alloc(32, 3).toString('base64'))).not.toThrow();
     }
   });
 
@@ -81,6 +96,7 @@ describe('configuration', () => {
       loadGatewayConfig({
         NODE_ENV: 'production',
         CURSOR_KEY: Buffer.alloc(32, 1).toString('base64'),
+        SESSIONS_TOKEN_KEY: Buffer.alloc(32, 2).toString('base64'),
         MYSQL_URL: infra.mysqlUrl,
         NATS_URL: infra.natsUrl,
         // Production refuses an anonymous NATS connection; the test NATS ignores credentials.

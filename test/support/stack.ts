@@ -14,18 +14,23 @@ import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGateway, type RunningGateway } from '../../services/gateway/src/start-gateway';
 import { loadSchedulerConfig } from '../../services/scheduler/src/config';
 import { startScheduler } from '../../services/scheduler/src/start-scheduler';
+import { loadRuntimeConfig } from '../../services/runtime/src/config';
+import { startRuntime } from '../../services/runtime/src/start-runtime';
 import { loadVaultsConfig } from '../../services/vaults/src/config';
 import { startVaults } from '../../services/vaults/src/start-vaults';
 import { infrastructure } from './infrastructure';
 
+/** What a stack starts unless told otherwise. The runtime is started only by tests that run sessions (it would drive every session of every other test). */
 export const BACKEND_SERVICES = ['catalog', 'deployments', 'vaults', 'scheduler'] as const;
-export type BackendService = (typeof BACKEND_SERVICES)[number];
+export const ALL_BACKEND_SERVICES = [...BACKEND_SERVICES, 'runtime'] as const;
+export type BackendService = (typeof ALL_BACKEND_SERVICES)[number];
 
 const starters = {
   catalog: (env: Env, clock: Clock) => startCatalog(loadCatalogConfig(env), { clock }),
   deployments: (env: Env, clock: Clock) => startDeployments(loadDeploymentsConfig(env), { clock }),
   vaults: (env: Env, clock: Clock) => startVaults(loadVaultsConfig(env), { clock }),
   scheduler: (env: Env, clock: Clock) => startScheduler(loadSchedulerConfig(env), { clock }),
+  runtime: (env: Env, clock: Clock) => startRuntime(loadRuntimeConfig(env), { clock }),
 } satisfies Record<BackendService, (env: Env, clock: Clock) => Promise<ServiceRuntime>>;
 
 type Env = Record<string, string | undefined>;
@@ -116,7 +121,7 @@ export class Stack {
     await this.gateway?.stop();
     for (const name of [...this.services.keys()]) await this.stopService(name);
     const settings = { MYSQL_URL: this.baseEnv.MYSQL_URL!, MYSQL_POOL_SIZE: 1 };
-    for (const service of [...BACKEND_SERVICES, 'gateway'] as const) {
+    for (const service of [...ALL_BACKEND_SERVICES, 'gateway'] as const) {
       await dropDatabase(settings, `t_${this.id}_${service}`).catch(() => undefined);
     }
     const nc = await connect({ servers: this.baseEnv.NATS_URL!, ...this.options.natsAdmin });

@@ -1,6 +1,6 @@
 /**
  * Checks specific to this chart, on the rendered documents and the values that produced them:
- * (c) no secret outside a Secret, (d) gateway and scheduler scale independently, plus the
+ * (c) no secret outside a Secret, (d) gateway, scheduler and runtime scale independently, plus the
  * invariants the templates must keep (security context, probes, references between objects,
  * hook ordering). Each returns findings; none throws.
  */
@@ -16,10 +16,12 @@ const NON_SECRET_CONFIG_KEYS = new Set([
   "KEY_CACHE_TTL_MS", // API key cache lifetime
   "ALLOW_DEV_KEY", // a boolean switch
   "NATS_TLS_KEY_FILE", // path of the client key mounted from nats.tls.existingSecret, not the key
+  "MODEL_MAX_TOKENS", // max_tokens of a model request, a number
+  "SESSIONS_TOKEN_TTL_SECONDS", // lifetime of a sessions token, not the token or its key
 ]);
 const SECRET_LIKE_NAME = /KEY|PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL/i;
 
-const SECRET_VALUE_KEYS = ["mysqlPassword", "masterKeys", "cursorKey"] as const;
+const SECRET_VALUE_KEYS = ["mysqlPassword", "masterKeys", "cursorKey", "sessionsTokenKey", "modelApiKey"] as const;
 
 /** The literal secrets in the values (`secrets.*`), by value key. */
 function literalSecrets(values: Values): { key: string; value: string }[] {
@@ -93,14 +95,14 @@ function hpaFor(manifests: Manifest[], deployment: Manifest): Manifest | undefin
 }
 
 /**
- * (d) gateway and scheduler each scale from their own values: a Deployment with its own
+ * (d) gateway, scheduler and runtime each scale from their own values: a Deployment with its own
  * replicaCount, or its own HPA with its own bounds (and then no fixed replicas). With
  * `expectHpa`, those components must have an HPA.
  */
 export function checkIndependentScaling(manifests: Manifest[], values: Values, expectHpa: string[]): Finding[] {
   const findings: Finding[] = [];
   const seenHpas = new Set<Manifest>();
-  for (const component of ["gateway", "scheduler"]) {
+  for (const component of ["gateway", "scheduler", "runtime"]) {
     const deployment = deploymentOf(manifests, component);
     if (!deployment) {
       findings.push({ doc: `(render)`, path: component, message: `no Deployment for the ${component}` });
@@ -114,7 +116,7 @@ export function checkIndependentScaling(manifests: Manifest[], values: Values, e
         findings.push({ doc: describe(deployment), path: "spec", message: `${component}.autoscaling.enabled but no HPA targets it` });
         continue;
       }
-      if (seenHpas.has(hpa)) findings.push({ doc: describe(hpa), path: "spec.scaleTargetRef", message: "one HPA shared by gateway and scheduler" });
+      if (seenHpas.has(hpa)) findings.push({ doc: describe(hpa), path: "spec.scaleTargetRef", message: "one HPA shared by several components" });
       seenHpas.add(hpa);
       for (const key of ["minReplicas", "maxReplicas"]) {
         if (get(hpa.value, "spec", key) !== get(own, "autoscaling", key)) {

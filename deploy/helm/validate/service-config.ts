@@ -14,7 +14,7 @@ import { describe, get, isObject, kindOf, nameOf, type Finding, type Manifest } 
 
 const REPO_ROOT = resolve(import.meta.dir, "../../..");
 const COMPONENT_LABEL = "app.kubernetes.io/component";
-const SERVICES = ["gateway", "deployments", "vaults", "catalog", "scheduler"] as const;
+const SERVICES = ["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime"] as const;
 
 type Env = Record<string, string>;
 type Loader = (env: Env) => unknown;
@@ -28,6 +28,8 @@ const MIGRATE_VARIABLES = new Set(["NODE_ENV", "LOG_LEVEL", ...Object.keys(Datab
  */
 export const NOT_FROM_VALUES: Readonly<Record<string, string>> = {
   SCHEDULER_WORKER_ID:
+    "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
+  RUNTIME_WORKER_ID:
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
 };
 
@@ -47,7 +49,7 @@ async function serviceConfig(service: string): Promise<{ variables: Set<string>;
 function standIn(variable: string, env: Env): string {
   const key = Buffer.alloc(32, 1).toString("base64");
   if (variable === "MASTER_KEYS") return `${env.MASTER_KEY_ID ?? "k1"}:${key}`;
-  if (variable === "CURSOR_KEY") return key;
+  if (variable === "CURSOR_KEY" || variable === "SESSIONS_TOKEN_KEY") return key;
   if (variable === "NATS_PASSWORD") return "standInNatsPassword0123456789";
   return "stand-in-secret";
 }

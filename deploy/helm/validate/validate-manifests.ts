@@ -11,7 +11,7 @@
  *
  * Checks: (a) kubernetes-models schema of every document, (b) typed TypeScript emit + tsc for
  * unknown/misplaced field names, (c) no secret in ConfigMaps or anywhere outside a Secret,
- * (d) gateway and scheduler scale independently (and --expect-hpa HPAs exist), plus security
+ * (d) gateway, scheduler and runtime scale independently (and --expect-hpa HPAs exist), plus security
  * context, probes, cross-object references and hook ordering; with --service-config, each
  * component's rendered environment against that service's own config schema and loader
  * (service-config.ts). Exit 1 with one line per problem,

@@ -12,6 +12,7 @@ import type { NewDeployment } from './db/deployments';
 import type { NewSessionRecord } from './db/sessions';
 import type { RepositoryUrlRules } from './domain/resources';
 import { addSessionResource } from './handlers/add-session-resource';
+import { appendRuntimeEvents } from './handlers/append-runtime-events';
 import { archiveDeployment } from './handlers/archive-deployment';
 import { archiveSession } from './handlers/archive-session';
 import { createDeployment } from './handlers/create-deployment';
@@ -75,6 +76,7 @@ export function registerDeploymentHandlers(server: BusServer, deps: DeploymentsD
     .handle(sessionEventSubjects.list, listSessionEvents(deps))
     .handle(sessionEventSubjects.send, sendSessionEvents(deps))
     .handle(sessionEventSubjects.follow, followSessionEvents(deps))
+    .handle(sessionEventSubjects.append, appendRuntimeEvents(deps))
     .handle(sessionSubjects.create, createSession(deps))
     .handle(sessionSubjects.list, listSessions(deps))
     .handle(sessionSubjects.get, getSession(deps))

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ConfigError, loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { DEVELOPMENT_CURSOR_KEY, isPublishedKey } from '@shared/crypto/published-development-keys';
+import { loadSessionsTokenKey } from '@shared/crypto/sessions-token';
 
 export const GatewayConfigSchema = {
   ...ServiceConfig({ databaseName: 'agents_gateway' }),
@@ -14,6 +15,8 @@ export const GatewayConfigSchema = {
   ALLOW_DEV_KEY: Type.Optional(Type.Boolean()),
   /** base64 of 32 bytes sealing page cursors. Required in production. */
   CURSOR_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** base64 of 32 bytes the runtime signs work items' sessions tokens with (the same value on both). Required in production. */
+  SESSIONS_TOKEN_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** How long a looked-up API key is trusted before the database is asked again (revocation delay). */
   KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 30000 }),
   /**
@@ -60,6 +63,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       'Invalid configuration: CURSOR_KEY is a published development key; generate one with `openssl rand -base64 32`',
     );
   }
-  return { ...raw, allowDevKey: raw.ALLOW_DEV_KEY ?? !production, cursorKey };
+  const sessionsTokenKey = loadSessionsTokenKey(raw.SESSIONS_TOKEN_KEY, production);
+  return { ...raw, allowDevKey: raw.ALLOW_DEV_KEY ?? !production, cursorKey, sessionsTokenKey };
 }
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -10,6 +10,7 @@ import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';
 import { deploymentRunsModule } from './modules/deployment-runs';
 import { deploymentsModule } from './modules/deployments';
+import { environmentWorkModule } from './modules/environment-work';
 import { environmentsModule } from './modules/environments';
 import { filesModule } from './modules/files';
 import { memoryStoresModule } from './modules/memory-stores';
@@ -73,6 +74,7 @@ export function createGatewayService(deps: GatewayDeps) {
     .get('/readyz', () => readiness(deps.ready, deps.logger))
     .use(modelsModule(deps))
     .use(agentsModule(deps))
+    .use(environmentWorkModule(deps))
     .use(environmentsModule(deps))
     .use(filesModule(deps))
     .use(memoryStoresModule(deps))

@@ -30,7 +30,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
   const app = createGatewayService({
     config,
     bus: runtime.client,
-    authenticator: createAuthenticator(keys, { allowDevKey: config.allowDevKey }),
+    authenticator: createAuthenticator(keys, { allowDevKey: config.allowDevKey, sessionsTokenKey: config.sessionsTokenKey, clock: runtime.clock }),
     logger: runtime.logger,
     ready: runtime.ready,
     sessionLog,

@@ -39,7 +39,8 @@ const SERVICE = 'catalog';
  */
 export const modelSubjects = defineSubjects(SERVICE, 'models', {
   list: [ModelListQuery, ModelPage],
-  get: [ModelIdRequest, Model],
+  /** The runtime too: a model's list price, which a session's usage is costed at. */
+  get: [ModelIdRequest, Model, { callers: ['gateway', 'runtime'] }],
 });
 
 export const agentSubjects = defineSubjects(SERVICE, 'agents', {

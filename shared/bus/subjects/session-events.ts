@@ -1,4 +1,6 @@
 import {
+  AppendSessionEventsReply,
+  AppendSessionEventsRequest,
   FollowSessionEventsReply,
   FollowSessionEventsRequest,
   SendSessionEventsReply,
@@ -11,10 +13,13 @@ import { defineSubjects } from '../subject';
 /**
  * A session's event log, kept by the deployments service with the sessions it owns. `follow`
  * is what the gateway's event stream reads the log with (after a sequence or an event id), so a
- * stream on any gateway replica sees what any deployments replica wrote, in the log's order.
+ * stream on any gateway replica sees what any deployments replica wrote, in the log's order; the
+ * runtime reads a session's history the same way, and appends the agent's side with `append`.
  */
 export const sessionEventSubjects = defineSubjects('deployments', 'sessions.events', {
   list: [SessionEventListRequest, SessionEventListReply],
   send: [SendSessionEventsRequest, SendSessionEventsReply],
-  follow: [FollowSessionEventsRequest, FollowSessionEventsReply],
+  follow: [FollowSessionEventsRequest, FollowSessionEventsReply, { callers: ['gateway', 'runtime'] }],
+  /** The runtime's: the agent's events and status changes, fenced on the log's end (see AppendSessionEventsRequest). */
+  append: [AppendSessionEventsRequest, AppendSessionEventsReply, { callers: ['runtime'] }],
 });

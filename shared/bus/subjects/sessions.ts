@@ -27,7 +27,8 @@ export const sessionSubjects = defineSubjects(SERVICE, 'sessions', {
   /** Creates a session in the caller's tenant (from the call context), with its agent version's snapshot. */
   create: [SessionCreateRequest, Session],
   list: [SessionListRequest, SessionListReply],
-  get: [SessionIdRequest, Session],
+  /** Also the runtime's: the agent snapshot, budget and environment a turn runs with. */
+  get: [SessionIdRequest, Session, { callers: ['gateway', 'runtime'] }],
   /** SDK semantics per field (see SessionUpdateRequest); refused once archived. */
   update: [UpdateSessionRequest, Session],
   /** One-way; archiving again answers the session as it is. */

@@ -42,9 +42,15 @@ export class LifecycleStack extends SchedulerHarness {
     super(clock, config, nc, schedulerDb);
   }
 
-  static async start(options: { start: string; env?: Record<string, string> }): Promise<LifecycleStack> {
+  /** `runtime`: also start the runtime service, with this environment (its model API, leases). */
+  static async start(options: { start: string; env?: Record<string, string>; runtime?: Record<string, string> }): Promise<LifecycleStack> {
     const clock = new ManualClock(options.start);
-    const stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults'], env: { LOG_LEVEL: 'error' } });
+    const stack = await Stack.start({
+      clock,
+      services: ['catalog', 'deployments', 'vaults', ...(options.runtime ? (['runtime'] as const) : [])],
+      env: { LOG_LEVEL: 'error' },
+      serviceEnv: options.runtime ? { runtime: options.runtime } : {},
+    });
     try {
       const config = loadSchedulerConfig({
         ...stack.env('scheduler'),

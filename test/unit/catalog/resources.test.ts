@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { applyEnvironmentUpdate, newEnvironment, normalizeCloudConfig } from '../../../services/catalog/src/domain/environment';
+import { applyEnvironmentUpdate, newEnvironment, normalizeCloudConfig, normalizeConfig } from '../../../services/catalog/src/domain/environment';
 import { decodeBase64, FILE_CHUNK_BYTES, splitIntoChunks } from '../../../services/catalog/src/domain/file-chunks';
 import { applyMemoryStoreUpdate, newMemoryStore } from '../../../services/catalog/src/domain/memory-store';
 import { newRowColumns } from '@shared/db/columns';
@@ -27,6 +27,12 @@ describe('environment config', () => {
     expect(config.networking).toEqual({ type: 'limited', allow_mcp_servers: false, allow_package_managers: false, allowed_hosts: ['a.example'] });
     expect(config.packages).toMatchObject({ npm: ['left-pad'], pip: [] });
   });
+
+  test('self_hosted is stored as given; a cloud config or none gets the cloud defaults', () => {
+    expect(normalizeConfig({ type: 'self_hosted' })).toEqual({ type: 'self_hosted' });
+    expect(normalizeConfig({ type: 'cloud' })).toEqual(normalizeCloudConfig(null));
+    expect(normalizeConfig(null)).toEqual(normalizeCloudConfig(null));
+  });
 });
 
 describe('environment and memory store rows', () => {
@@ -43,7 +49,16 @@ describe('environment and memory store rows', () => {
     const next = applyEnvironmentUpdate(env, { name: null, description: null, config: null }, t1);
     expect(next).toMatchObject({ name: 'e', description: null, updatedAt: t1, createdAt: t0 });
     expect(next.config).toEqual(normalizeCloudConfig(null));
-    expect(applyEnvironmentUpdate(env, {}, t1).config.packages.npm).toEqual(['x']);
+    expect(applyEnvironmentUpdate(env, {}, t1).config).toMatchObject({ type: 'cloud', packages: { npm: ['x'] } });
+  });
+
+  test('environment update: config may switch between cloud and self_hosted; omitted keeps it', () => {
+    const cloud = newEnvironment({ name: 'e', config: { type: 'cloud', packages: { npm: ['x'] } } }, columns);
+    const selfHosted = applyEnvironmentUpdate(cloud, { config: { type: 'self_hosted' } }, t1);
+    expect(selfHosted.config).toEqual({ type: 'self_hosted' });
+    expect(applyEnvironmentUpdate(selfHosted, { name: 'renamed' }, t1).config).toEqual({ type: 'self_hosted' });
+    expect(applyEnvironmentUpdate(selfHosted, { config: { type: 'cloud' } }, t1).config).toEqual(normalizeCloudConfig(null));
+    expect(applyEnvironmentUpdate(selfHosted, { config: null }, t1).config).toEqual(normalizeCloudConfig(null));
   });
 
   test('memory store update: null description clears it to the empty string', () => {

@@ -24,9 +24,9 @@ everything that differs between them is decided here, so the templates stay unif
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{/* The five long-running components, in a stable order. */}}
+{{/* The six long-running components, in a stable order. */}}
 {{- define "agent-deployments.componentNames" -}}
-gateway deployments vaults catalog scheduler
+gateway deployments vaults catalog scheduler runtime
 {{- end -}}
 
 {{/* Object name of a component. Context: dict "root" $ "component" name. */}}
@@ -93,7 +93,7 @@ deployments vaults catalog
 
 {{/* Components that answer tenants' bus requests: they read TENANT_MAX_CONCURRENCY and TENANT_MAX_QUEUE. */}}
 {{- define "agent-deployments.tenantLimitComponentNames" -}}
-deployments vaults catalog scheduler
+deployments vaults catalog scheduler runtime
 {{- end -}}
 
 {{/* Port a component listens on: the gateway's API port, the others' health port. */}}
@@ -201,22 +201,37 @@ SCHEDULER_LEASE_MS: {{ include "agent-deployments.int" $c.leaseMs | quote }}
 SCHEDULER_RETRY_MS: {{ include "agent-deployments.int" $c.retryMs | quote }}
 SCHEDULER_CONSUMER_NAME: {{ $c.consumerName | quote }}
 {{- end }}
+{{- if eq .component "runtime" }}
+{{- $c := $v.runtime }}
+MODEL_API_BASE_URL: {{ $c.modelApiBaseUrl | quote }}
+MODEL_MAX_TOKENS: {{ include "agent-deployments.int" $c.modelMaxTokens | quote }}
+MODEL_TIMEOUT_MS: {{ include "agent-deployments.int" $c.modelTimeoutMs | quote }}
+MODEL_MAX_RETRIES: {{ include "agent-deployments.int" $c.modelMaxRetries | quote }}
+MODEL_RETRY_BASE_MS: {{ include "agent-deployments.int" $c.modelRetryBaseMs | quote }}
+RUNTIME_CONCURRENCY: {{ include "agent-deployments.int" $c.concurrency | quote }}
+RUNTIME_LEASE_MS: {{ include "agent-deployments.int" $c.leaseMs | quote }}
+RUNTIME_ACK_WAIT_MS: {{ include "agent-deployments.int" $c.ackWaitMs | quote }}
+RUNTIME_CONSUMER_NAME: {{ $c.consumerName | quote }}
+WORK_LEASE_TTL_SECONDS: {{ include "agent-deployments.int" $c.workLeaseTtlSeconds | quote }}
+SESSIONS_TOKEN_TTL_SECONDS: {{ include "agent-deployments.int" $c.sessionsTokenTtlSeconds | quote }}
+{{- end }}
 {{- end -}}
 
 {{/* Which secrets each component receives: only those it uses. */}}
 {{- define "agent-deployments.secretItems" -}}
 {{- $items := dict
-  "gateway" "mysqlPassword cursorKey"
+  "gateway" "mysqlPassword cursorKey sessionsTokenKey"
   "deployments" "mysqlPassword masterKeys"
   "vaults" "mysqlPassword masterKeys"
   "catalog" "mysqlPassword"
   "scheduler" "mysqlPassword"
+  "runtime" "mysqlPassword sessionsTokenKey modelApiKey"
   "migrations" "mysqlPassword" -}}
 {{- index $items . -}}
 {{- end -}}
 
 {{- define "agent-deployments.secretEnvName" -}}
-{{- index (dict "mysqlPassword" "MYSQL_PASSWORD" "masterKeys" "MASTER_KEYS" "cursorKey" "CURSOR_KEY") . -}}
+{{- index (dict "mysqlPassword" "MYSQL_PASSWORD" "masterKeys" "MASTER_KEYS" "cursorKey" "CURSOR_KEY" "sessionsTokenKey" "SESSIONS_TOKEN_KEY" "modelApiKey" "MODEL_API_KEY") . -}}
 {{- end -}}
 
 {{/*
@@ -249,6 +264,10 @@ Context: dict "root" $ "component" name ["secretName" name].
     secretKeyRef:
       name: {{ $s.existingSecret }}
       key: {{ index $s.existingSecretKeys $item }}
+      {{- if eq $item "modelApiKey" }}
+      {{- /* Optional: without it the runtime starts and stops each session that needs the model with a session.error. */}}
+      optional: true
+      {{- end }}
 {{- else if index $s $item }}
 - name: {{ $envName }}
   valueFrom:
@@ -262,7 +281,7 @@ Context: dict "root" $ "component" name ["secretName" name].
 {{/* Data of the chart-made Secret (base64), keyed by environment variable name. */}}
 {{- define "agent-deployments.secretData" -}}
 {{- $s := .Values.secrets -}}
-{{- range $item := list "mysqlPassword" "masterKeys" "cursorKey" }}
+{{- range $item := list "mysqlPassword" "masterKeys" "cursorKey" "sessionsTokenKey" "modelApiKey" }}
 {{- with index $s $item }}
 {{ include "agent-deployments.secretEnvName" $item }}: {{ . | b64enc | quote }}
 {{- end }}

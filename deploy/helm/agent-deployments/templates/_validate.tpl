@@ -16,13 +16,14 @@ Rules values.schema.json cannot express (they relate several values). Missing va
   {{- if index $s.natsPasswords $name -}}{{- $natsPasswordSet = true -}}{{- end -}}
 {{- end -}}
 {{- if $s.existingSecret -}}
-  {{- if or $s.mysqlPassword $s.masterKeys $s.cursorKey $natsPasswordSet -}}
-    {{- fail "secrets: set either secrets.existingSecret or the values secrets.mysqlPassword/masterKeys/cursorKey/natsPasswords, not both" -}}
+  {{- if or $s.mysqlPassword $s.masterKeys $s.cursorKey $s.sessionsTokenKey $s.modelApiKey $natsPasswordSet -}}
+    {{- fail "secrets: set either secrets.existingSecret or the values secrets.mysqlPassword/masterKeys/cursorKey/sessionsTokenKey/modelApiKey/natsPasswords, not both" -}}
   {{- end -}}
 {{- else if $prod -}}
   {{- $_ := required "secrets.mysqlPassword is required when environment=production (or set secrets.existingSecret)" $s.mysqlPassword -}}
   {{- $_ := required "secrets.masterKeys is required when environment=production (or set secrets.existingSecret)" $s.masterKeys -}}
   {{- $_ := required "secrets.cursorKey is required when environment=production (or set secrets.existingSecret)" $s.cursorKey -}}
+  {{- $_ := required "secrets.sessionsTokenKey is required when environment=production (or set secrets.existingSecret): the gateway and the runtime refuse to start without it" $s.sessionsTokenKey -}}
   {{- range $name := include "agent-deployments.componentNames" . | splitList " " -}}
     {{- $_ := required (printf "secrets.natsPasswords.%s is required when environment=production (or set secrets.existingSecret): each component connects to NATS as its own user" $name) (index $s.natsPasswords $name) -}}
   {{- end -}}

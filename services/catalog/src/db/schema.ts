@@ -5,7 +5,7 @@ import { jsonColumn } from '@shared/db/json-column';
 import type { AgentModelConfig, ExecutionIdentity } from '@shared/schema/agent';
 import type { AgentTool, McpServer, Skill } from '@shared/schema/agent-tools';
 import type { Multiagent } from '@shared/schema/agent-multiagent';
-import type { CloudConfig } from '@shared/schema/environment';
+import type { EnvironmentConfig } from '@shared/schema/environment';
 
 /** The catalog's own tables. Every resource row carries its tenant; every query filters on it. */
 export const outbox = defineOutboxTable();
@@ -55,7 +55,8 @@ export const environments = mysqlTable(
     ...ownedRowColumns(),
     name: varchar('name', { length: 256 }).notNull(),
     description: text('description'),
-    config: jsonColumn<CloudConfig>('config').notNull(),
+    /** `cloud` or `self_hosted`, in response form; a JSON column, so either fits without a migration. */
+    config: jsonColumn<EnvironmentConfig>('config').notNull(),
     metadata: jsonColumn<Record<string, string>>('metadata').notNull(),
     ...lifecycleColumns(),
   },

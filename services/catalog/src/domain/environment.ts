@@ -1,5 +1,13 @@
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
-import type { CloudConfig, CloudConfigParams, EnvironmentCreateBody, EnvironmentUpdateBody, PackageManager } from '@shared/schema/environment';
+import type {
+  CloudConfig,
+  CloudConfigParams,
+  EnvironmentConfig,
+  EnvironmentConfigParams,
+  EnvironmentCreateBody,
+  EnvironmentUpdateBody,
+  PackageManager,
+} from '@shared/schema/environment';
 import { PACKAGE_MANAGERS } from '@shared/schema/environment';
 import type { EnvironmentRow } from '../db/schema';
 import type { NewRowColumns } from '@shared/db/columns';
@@ -27,18 +35,23 @@ export function normalizeCloudConfig(params: CloudConfigParams | null | undefine
   };
 }
 
+/** The stored (and shown) form of any config: `self_hosted` has nothing to fill in; none is the default cloud config. */
+export const normalizeConfig = (params: EnvironmentConfigParams | null | undefined): EnvironmentConfig =>
+  params?.type === 'self_hosted' ? { type: 'self_hosted' } : normalizeCloudConfig(params);
+
 /** A new environment: no description is null, no config is the default cloud config. */
 export const newEnvironment = (body: EnvironmentCreateBody, columns: NewRowColumns): EnvironmentRow => ({
   ...columns,
   name: body.name,
   description: body.description ?? null,
-  config: normalizeCloudConfig(body.config),
+  config: normalizeConfig(body.config),
   metadata: body.metadata ?? {},
 });
 
 /**
  * Patch semantics: omitted or null name is kept, null description clears, config is replaced
- * whole, metadata is patched. An archived environment is frozen.
+ * whole (its type may change; null is the default cloud config, as on create), metadata is
+ * patched. An archived environment is frozen.
  */
 export function applyEnvironmentUpdate(current: EnvironmentRow, patch: EnvironmentUpdateBody, now: Date): EnvironmentRow {
   refuseArchived('environment', current);
@@ -46,7 +59,7 @@ export function applyEnvironmentUpdate(current: EnvironmentRow, patch: Environme
     ...current,
     name: patch.name ?? current.name,
     description: patch.description === undefined ? current.description : patch.description,
-    config: patch.config === undefined ? current.config : normalizeCloudConfig(patch.config),
+    config: patch.config === undefined ? current.config : normalizeConfig(patch.config),
     metadata: applyMetadataPatch(current.metadata, patch.metadata),
     updatedAt: now,
   };

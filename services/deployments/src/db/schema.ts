@@ -4,7 +4,7 @@ import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbo
 import { jsonColumn } from '@shared/db/json-column';
 import type { Budget, InitialEvent, PausedReason, SessionResourceConfig } from '@shared/schema/deployment';
 import type { RunErrorType } from '@shared/schema/deployment-run';
-import type { SessionEventBody } from '@shared/schema/session-event';
+import type { SessionEventBody, UsageDelta } from '@shared/schema/session-event';
 import type { OutcomeEvaluation, SessionAgent, SessionStatus, StoredSessionResource } from '@shared/schema/session';
 
 // Besides the column groups every service shares (shared/db/columns.ts):
@@ -174,6 +174,12 @@ export const sessions = mysqlTable(
      * it was kept: those show the ones of their initial events (domain/session-create.ts).
      */
     outcomeEvaluations: jsonColumn<OutcomeEvaluation[]>('outcome_evaluations'),
+    /**
+     * What running the session has cost so far: the runtime's model responses' tokens and their
+     * list cost in exact units (shared/usage/list-cost.ts), added by each append that carries
+     * usage (db/session-events.ts appendRuntimeEvents). Null until the first model response.
+     */
+    usage: jsonColumn<UsageDelta>('usage'),
     /** This session's data key (wrapped), sealing its own repository tokens; null while it holds none. */
     dataKeyId: varchar('data_key_id', { length: 32 }),
     dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),

@@ -6,9 +6,11 @@ import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
 import { newId } from '@shared/ids/ids';
 import type { PagePosition } from '@shared/schema/common';
-import { sessionLogEvents, type NewSessionEventBody, type SessionEvent, type SessionEventListFilters } from '@shared/schema/session-event';
+import { conflict } from '@shared/errors/api-error';
+import { sessionLogEvents, type NewSessionEventBody, type SessionEvent, type SessionEventListFilters, type UsageDelta } from '@shared/schema/session-event';
 import type { Tenant } from '@shared/schema/tenant';
 import { outcomeIdOf, presentSessionEvent, statusAfter } from '../domain/session-events';
+import { addUsage } from '../domain/session-usage';
 import { outbox, sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
 import { addOutcomeEvaluations } from './sessions';
 
@@ -208,4 +210,27 @@ export async function listSessionEventPage(
 /** The session's events after `sequence`, in order, with their sequences (what a stream delivers next). */
 export async function readEventsAfter(db: Executor, sessionId: string, sequence: number, limit: number): Promise<SessionEventRow[]> {
   return (await readRun(db, sessionId, [], sequence, 'up', limit)).rows;
+}
+
+/**
+ * The runtime's append, in the caller's transaction under the session's row lock: only while the
+ * log still ends at `afterSequence` (what the runtime decided on), else 409 and nothing written;
+ * a model response's usage is added to the session in the same transaction, so the log and the
+ * spend never disagree.
+ */
+export async function appendRuntimeEvents(
+  tx: Executor,
+  session: SessionRow,
+  append: { afterSequence: number; events: NewSessionEventBody[]; usage?: UsageDelta },
+  at: Date,
+): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+  const last = await lastSequence(tx, session.id);
+  if (last !== append.afterSequence) {
+    throw conflict(`after_sequence: the log of session '${session.id}' ends at sequence ${last}, not ${append.afterSequence}`);
+  }
+  const appended = await appendToSessionLog(tx, session, append.events, at);
+  if (append.usage) {
+    await tx.update(sessions).set({ usage: addUsage(session.usage, append.usage) }).where(eq(sessions.id, session.id));
+  }
+  return appended;
 }

@@ -6,6 +6,7 @@ import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
 import { scheduleOf, upcomingRuns } from './schedule';
 import { outcomeEvaluationsOf } from './session-create';
 import { materialised } from './session-resources';
+import { presentUsage } from './session-usage';
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
@@ -72,7 +73,7 @@ export function presentDeploymentRun(row: DeploymentRunRow): DeploymentRun {
 /**
  * A session as the API returns it, with its agent version's definition (the row's snapshot, or
  * for a session stored before snapshots were kept, the same immutable version asked of the
- * catalog). `usage` and `stats` are the SDK's shapes at zero: nothing has run a session yet.
+ * catalog). `usage` is what the runtime recorded (domain/session-usage.ts); `stats` stays at zero.
  * `outcome_evaluations`: one per `user.define_outcome` of its log (see outcomeEvaluationsOf).
  */
 export function presentSession(row: SessionRow, agent: SessionAgent): Session {
@@ -91,13 +92,7 @@ export function presentSession(row: SessionRow, agent: SessionAgent): Session {
     title: row.title,
     outcome_evaluations: row.outcomeEvaluations ?? outcomeEvaluationsOf(row.id, row.initialEvents, 1),
     stats: { active_seconds: 0 },
-    usage: {
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_read_input_tokens: 0,
-      cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
-      active_seconds: 0,
-    },
+    usage: presentUsage(row.usage),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     archived_at: isoOrNull(row.archivedAt),

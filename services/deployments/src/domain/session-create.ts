@@ -76,6 +76,7 @@ export function newSessionRow(id: string, source: SessionSource, now: Date): Ses
     metadata: source.metadata,
     title: source.title,
     outcomeEvaluations: outcomeEvaluationsOf(id, source.initialEvents, 1),
+    usage: null,
     dataKeyId: source.dataKey?.keyId ?? null,
     dataKeyWrapped: source.dataKey?.wrapped ?? null,
   };

@@ -1,7 +1,7 @@
 import { invalidRequest } from '@shared/errors/api-error';
 
 /** Item routes that declare a query schema (`route.get(path, { query })`, routing/route.ts). */
-const ITEM_ROUTES_WITH_QUERY = new Set(['GET /v1/agents/:agent_id']);
+const ITEM_ROUTES_WITH_QUERY = new Set(['GET /v1/agents/:agent_id', 'POST /v1/environments/:environment_id/work/:work_id/heartbeat']);
 
 /**
  * Unknown query parameters are 400 (PRODUCT.md section 1). List routes (a GET on a collection)

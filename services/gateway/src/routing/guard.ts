@@ -7,6 +7,7 @@ import { checkStrayQueryParameters } from '../domain/query-parameters';
 import { checkVersioning } from '../domain/versioning';
 import type { GatewayDeps } from '../service';
 import { checkPathEncoding } from './path-id';
+import { checkSessionScope } from './session-scope';
 
 /**
  * Routes whose body is a file upload: multipart, limited by FILE_MAX_BYTES plus room for the
@@ -44,8 +45,9 @@ export function createGuard(deps: GatewayDeps) {
       const operation = `${request.method} ${route}`;
       state.operation = operation;
       const url = new URL(request.url);
-      const tenant = await deps.authenticator.authenticate(request.headers);
+      const { tenant, sessionScope } = await deps.authenticator.authenticate(request.headers);
       state.tenant = tenant;
+      if (sessionScope) checkSessionScope(sessionScope, operation, params);
       checkPermission(tenant, request.method, request.headers);
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);
       checkStrayQueryParameters(request.method, route, url);

@@ -14,6 +14,7 @@ const NOUNS: Record<IdKind, string> = {
   outcome: 'outcome',
   sessionEvent: 'session event',
   deploymentRun: 'deployment run',
+  work: 'work item',
   request: 'request',
   apiKey: 'API key',
   event: 'event',
@@ -43,6 +44,7 @@ const PATH_ID_KINDS: Record<string, IdKind> = {
   memory_store_id: 'memoryStore',
   vault_id: 'vault',
   credential_id: 'credential',
+  work_id: 'work',
 };
 
 /**

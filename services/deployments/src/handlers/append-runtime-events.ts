@@ -1,0 +1,36 @@
+import type { Handler } from '@shared/bus/bus-server';
+import { tenantOf } from '@shared/bus/call-context';
+import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { findOwnedRow } from '@shared/db/find-owned-row';
+import { retryTransient } from '@shared/db/retry-transient';
+import { found, invalidRequest } from '@shared/errors/api-error';
+import { appendRuntimeEvents as appendToLog } from '../db/session-events';
+import { sessions } from '../db/schema';
+import { sessionNotFound } from '../domain/not-found';
+import { presentSessionEvent } from '../domain/session-events';
+import type { DeploymentsDeps } from '../service';
+
+/**
+ * The runtime's side of a session's log: the agent's events, spans and status changes of a turn,
+ * and the usage of the model response they came from. Fenced on the log's end (`after_sequence`),
+ * so a turn decided on a log that has grown since, or driven by a replica whose lease lapsed,
+ * writes nothing: each event of a turn is recorded once, however often the turn is retried.
+ */
+export const appendRuntimeEvents =
+  (deps: DeploymentsDeps): Handler<typeof sessionEventSubjects.append> =>
+  async ({ session_id, after_sequence, events, usage }, ctx) => {
+    const tenant = tenantOf(ctx);
+    const appended = await retryTransient(() =>
+      deps.db.transaction(async (tx) => {
+        const locked = found(await findOwnedRow(tx, sessions, tenant, session_id, { lock: true }), () => sessionNotFound(session_id));
+        if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated`);
+        return appendToLog(tx, locked, { afterSequence: after_sequence, events, usage }, deps.clock.now());
+      }),
+    );
+    deps.eventsRecorded([appended.notice]);
+    return {
+      events: appended.rows.map((row) => ({ sequence: row.sequence, event: presentSessionEvent(row) })),
+      from: after_sequence,
+      last: after_sequence + appended.rows.length,
+    };
+  };

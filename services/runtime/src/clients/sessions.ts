@@ -1,0 +1,36 @@
+import type { BusClient } from '@shared/bus/bus-client';
+import type { CallContext } from '@shared/bus/call-context';
+import type { ReplyOf, RequestOf } from '@shared/bus/subject';
+import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import type { Session } from '@shared/schema/session';
+import type { LoggedEvent } from '../domain/session-log';
+
+/** What the runtime asks of the deployments service, which owns sessions and their logs. */
+export interface SessionsClient {
+  get(ctx: CallContext, sessionId: string): Promise<Session>;
+  /** The whole log, in order, read in pages of the follow subject. */
+  readLog(ctx: CallContext, sessionId: string): Promise<LoggedEvent[]>;
+  append(ctx: CallContext, request: RequestOf<typeof sessionEventSubjects.append>): Promise<ReplyOf<typeof sessionEventSubjects.append>>;
+}
+
+const LOG_PAGE = 1000;
+
+export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
+  return {
+    get: (ctx, sessionId) => bus.call(sessionSubjects.get, ctx, { session_id: sessionId }),
+    async readLog(ctx, sessionId) {
+      const log: LoggedEvent[] = [];
+      for (;;) {
+        const page = await bus.call(sessionEventSubjects.follow, ctx, {
+          session_id: sessionId,
+          after: { sequence: log.at(-1)?.sequence ?? 0 },
+          limit: LOG_PAGE,
+        });
+        log.push(...(page.events as LoggedEvent[]));
+        if (page.events.length === 0 || (log.at(-1)?.sequence ?? 0) >= page.last) return log;
+      }
+    },
+    append: (ctx, request) => bus.call(sessionEventSubjects.append, ctx, request),
+  };
+}

@@ -1,0 +1,37 @@
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import type { SESSION_ERROR_TYPES } from '@shared/schema/session-event';
+
+export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];
+
+/** A failed model request as the session reports it, and whether trying again may help. */
+export interface ModelFailure {
+  type: SessionErrorType;
+  message: string;
+  retryable: boolean;
+}
+
+/**
+ * The SDK's session error kinds from a Messages API failure: 529 overloaded, 429 rate limited
+ * (both retryable), 5xx and network failures request_failed (retryable), any other 4xx
+ * request_failed for good (the request itself is wrong: retrying sends the same).
+ */
+export function classifyModelFailure(err: unknown): ModelFailure {
+  if (err instanceof APIError && err.status !== undefined) {
+    const detail = err.message.slice(0, 500);
+    if (err.status === 529) return { type: 'model_overloaded_error', message: `the model is overloaded: ${detail}`, retryable: true };
+    if (err.status === 429) return { type: 'model_rate_limited_error', message: `the model API rate limited the request: ${detail}`, retryable: true };
+    if (err.status >= 500) return { type: 'model_request_failed_error', message: `the model API failed: ${detail}`, retryable: true };
+    return { type: 'model_request_failed_error', message: `the model API refused the request: ${detail}`, retryable: false };
+  }
+  if (err instanceof APIConnectionError) {
+    return { type: 'model_request_failed_error', message: `the model API could not be reached: ${err.message.slice(0, 200)}`, retryable: true };
+  }
+  return { type: 'unknown_error', message: 'the model request failed unexpectedly', retryable: false };
+}
+
+/** Without a configured key nothing can be asked: said once, clearly, and the session stops. */
+export const NO_MODEL_CREDENTIALS: ModelFailure = {
+  type: 'model_request_failed_error',
+  message: 'no model API key is configured for the runtime (MODEL_API_KEY); the session cannot call its model',
+  retryable: false,
+};

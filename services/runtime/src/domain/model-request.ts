@@ -1,0 +1,111 @@
+import type { MessageCreateParamsNonStreaming, MessageParam, ContentBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { SessionAgent } from '@shared/schema/session';
+import type { LoggedEvent } from './session-log';
+
+/** A tool the model may call, with where its calls go. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Tool['input_schema'];
+}
+
+/** The agent toolset's tools as the environment worker runs them (names, descriptions, input schemas). */
+export type ToolsetCatalog = readonly ToolDefinition[];
+
+/**
+ * The tools of a session's agent as the model sees them: the agent toolset's enabled tools (their
+ * definitions are the SDK worker's own, so the model asks for exactly what a worker runs) and
+ * the custom tools. MCP toolsets are not offered yet (docs/decisions.md).
+ */
+export function modelTools(agent: SessionAgent, toolset: ToolsetCatalog): { tools: ToolDefinition[]; permissions: Map<string, 'allow' | 'ask'> } {
+  const tools: ToolDefinition[] = [];
+  const permissions = new Map<string, 'allow' | 'ask'>();
+  for (const tool of agent.tools) {
+    if (tool.type === 'agent_toolset_20260401') {
+      for (const definition of toolset) {
+        const config = tool.configs.find((c) => c.name === definition.name);
+        const enabled = config?.enabled ?? tool.default_config.enabled;
+        if (!enabled) continue;
+        const policy = config?.permission_policy ?? tool.default_config.permission_policy;
+        permissions.set(definition.name, policy.type === 'always_ask' ? 'ask' : 'allow');
+        tools.push(definition);
+      }
+    } else if (tool.type === 'custom') {
+      tools.push({ name: tool.name, description: tool.description, input_schema: tool.input_schema as Tool['input_schema'] });
+    }
+  }
+  return { tools, permissions };
+}
+
+type Block = ContentBlockParam;
+
+/** A user.message's blocks as Messages API content: text, images and documents pass as they are; redacted blocks are left out. */
+function userContent(content: ReadonlyArray<{ type: string }>): Block[] {
+  return content.filter((block) => block.type !== 'redacted') as unknown as Block[];
+}
+
+/**
+ * The Messages API request of a session's next turn: the agent's model, system prompt and tools,
+ * and the conversation rebuilt from the log in order. Consecutive events of one side make one
+ * message; tool calls are the log's events (their event ids are the tool_use ids), answered by
+ * the tool results that name them. A `system.message` (which follows a user.message) joins the
+ * system prompt, after the agent's own, since the Messages API has no system turn mid-conversation.
+ */
+export function buildModelRequest(
+  agent: SessionAgent,
+  log: readonly LoggedEvent[],
+  tools: readonly ToolDefinition[],
+  maxTokens: number,
+): MessageCreateParamsNonStreaming {
+  const messages: MessageParam[] = [];
+  const system: string[] = agent.system ? [agent.system] : [];
+  const push = (role: 'user' | 'assistant', blocks: Block[]) => {
+    if (blocks.length === 0) return;
+    const last = messages.at(-1);
+    if (last && last.role === role) (last.content as Block[]).push(...blocks);
+    else messages.push({ role, content: [...blocks] });
+  };
+  for (const { event } of log) {
+    switch (event.type) {
+      case 'user.message':
+        push('user', userContent(event.content));
+        break;
+      case 'system.message':
+        system.push(event.content.map((block) => block.text).join('\n'));
+        break;
+      case 'user.define_outcome':
+        push('user', [{ type: 'text', text: `Outcome to achieve: ${event.description}` }]);
+        break;
+      case 'agent.message':
+        push('assistant', event.content.flatMap((block) => (block.type === 'text' ? [{ type: 'text' as const, text: block.text }] : [])));
+        break;
+      case 'agent.tool_use':
+      case 'agent.custom_tool_use':
+        push('assistant', [{ type: 'tool_use', id: event.id, name: event.name, input: event.input }]);
+        break;
+      case 'user.tool_result':
+        push('user', [{ type: 'tool_result', tool_use_id: event.tool_use_id, content: (event.content ?? []) as never, is_error: event.is_error ?? false }]);
+        break;
+      case 'user.custom_tool_result':
+        push('user', [
+          { type: 'tool_result', tool_use_id: event.custom_tool_use_id, content: (event.content ?? []) as never, is_error: event.is_error ?? false },
+        ]);
+        break;
+      case 'user.tool_confirmation':
+        if (event.result === 'deny') {
+          const reason = event.deny_message ? `: ${event.deny_message}` : '';
+          push('user', [{ type: 'tool_result', tool_use_id: event.tool_use_id, content: `The user denied this tool call${reason}`, is_error: true }]);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return {
+    model: agent.model.id,
+    max_tokens: maxTokens,
+    messages,
+    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    ...(tools.length > 0 ? { tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema })) } : {}),
+  };
+}

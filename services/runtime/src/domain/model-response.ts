@@ -1,0 +1,59 @@
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
+import { listCostUnits, type ListPrice, type TokenUsage } from '@shared/usage/list-cost';
+
+/** A model response's token counts. Cache writes are priced at the 5-minute rate: the runtime asks for no longer caching. */
+export function tokenUsageOf(message: Pick<Message, 'usage'>): TokenUsage {
+  const u = message.usage;
+  return {
+    input_tokens: u.input_tokens ?? 0,
+    output_tokens: u.output_tokens ?? 0,
+    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+    cache_creation_5m_input_tokens: u.cache_creation_input_tokens ?? 0,
+    cache_creation_1h_input_tokens: 0,
+  };
+}
+
+/** What a response adds to the session's usage; a model without a list price costs nothing to track. */
+export function usageDelta(tokens: TokenUsage, price: ListPrice | null): UsageDelta {
+  return { ...tokens, list_cost_units: (price ? listCostUnits(tokens, price) : 0n).toString() };
+}
+
+/**
+ * A model response as the session's events, in the response's order: text as agent.message,
+ * thinking as agent.thinking, tool calls as agent.tool_use (a tool of the agent toolset, with
+ * its permission) or agent.custom_tool_use, then the request's end span with its usage, then
+ * the status its stop reason means. A response that asks for tools leaves the session running:
+ * the next step (domain/next-step.ts) sees the open calls and waits for a worker or the client.
+ */
+export function responseEvents(message: Message, startId: string, permissions: ReadonlyMap<string, 'allow' | 'ask'>): RuntimeEventBody[] {
+  const events: RuntimeEventBody[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') events.push({ type: 'agent.message', content: [{ type: 'text', text: block.text }] });
+    else if (block.type === 'thinking' || block.type === 'redacted_thinking') events.push({ type: 'agent.thinking' });
+    else if (block.type === 'tool_use') {
+      const permission = permissions.get(block.name);
+      const input = (block.input ?? {}) as Record<string, unknown>;
+      events.push(
+        permission
+          ? { type: 'agent.tool_use', name: block.name, input, evaluated_permission: permission }
+          : { type: 'agent.custom_tool_use', name: block.name, input },
+      );
+    }
+  }
+  const tokens = tokenUsageOf(message);
+  events.push({
+    type: 'span.model_request_end',
+    is_error: false,
+    model_request_start_id: startId,
+    model_usage: {
+      input_tokens: tokens.input_tokens,
+      output_tokens: tokens.output_tokens,
+      cache_read_input_tokens: tokens.cache_read_input_tokens,
+      cache_creation_input_tokens: tokens.cache_creation_5m_input_tokens,
+    },
+  });
+  if (message.stop_reason === 'refusal') events.push({ type: 'session.status_idle', stop_reason: { type: 'refusal' }, stop_details: null });
+  else if (message.stop_reason !== 'tool_use') events.push({ type: 'session.status_idle', stop_reason: { type: 'end_turn' }, stop_details: null });
+  return events;
+}

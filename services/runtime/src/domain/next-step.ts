@@ -1,0 +1,53 @@
+import type { RuntimeEventBody } from '@shared/schema/session-event';
+import type { LogState } from './session-log';
+
+/**
+ * The one thing a session needs next, decided from its log alone (pure; the handler does it):
+ * - `none`: nothing to do until someone sends something;
+ * - `append`: record status events (idle with the reason, running);
+ * - `awaitWorker`: agent-toolset calls wait for an environment worker: make sure the session's
+ *   work item is queued;
+ * - `callModel`: run a model request, recorded under `startId` when one was begun and never ended.
+ */
+export type NextStep =
+  | { kind: 'none' }
+  | { kind: 'append'; events: RuntimeEventBody[] }
+  | { kind: 'awaitWorker' }
+  | { kind: 'callModel'; startId: string | undefined };
+
+const idle = (stop_reason: Extract<RuntimeEventBody, { type: 'session.status_idle' }>['stop_reason']): RuntimeEventBody => ({
+  type: 'session.status_idle',
+  stop_reason,
+  stop_details: null,
+});
+
+/** Whether the log's last status is already `idle` with this stop reason (so it is not written twice). */
+function idleWith(state: LogState, reason: string, eventIds?: readonly string[]): boolean {
+  const status = state.lastStatus;
+  if (status?.type !== 'session.status_idle' || status.stop_reason.type !== reason) return false;
+  if (!eventIds) return true;
+  const named = status.stop_reason.type === 'requires_action' ? status.stop_reason.event_ids : [];
+  return named.length === eventIds.length && named.every((id, i) => id === eventIds[i]);
+}
+
+export function nextStep(state: LogState, budget: { reached: boolean }): NextStep {
+  if (state.lastStatus?.type === 'session.status_terminated') return { kind: 'none' };
+  // A request begun and never recorded is finished first: its events are still owed to the log.
+  if (state.openRequestStartId) return { kind: 'callModel', startId: state.openRequestStartId };
+  if (state.interrupted) return idleWith(state, 'end_turn') ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'end_turn' })] };
+  if (state.openToolUses.length > 0) {
+    // The client owes an answer (a custom tool's result, a confirmation): idle until it comes.
+    const clients = state.openToolUses.filter((use) => use.kind === 'agent.custom_tool_use' || use.awaitingConfirmation).map((use) => use.id);
+    if (clients.length > 0) {
+      return idleWith(state, 'requires_action', clients)
+        ? { kind: 'none' }
+        : { kind: 'append', events: [idle({ type: 'requires_action', event_ids: clients })] };
+    }
+    return { kind: 'awaitWorker' };
+  }
+  if (!state.inputSinceLastResponse) return { kind: 'none' };
+  if (budget.reached) {
+    return idleWith(state, 'budget_reached') ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'budget_reached' })] };
+  }
+  return { kind: 'callModel', startId: undefined };
+}

@@ -1,0 +1,3 @@
+import { notFound } from '@shared/errors/api-error';
+
+export const workNotFound = (id: string) => notFound(`work '${id}' not found`);

@@ -1,0 +1,89 @@
+import type { SessionEvent } from '@shared/schema/session-event';
+
+/** One event of a session's log with its place in it (what the deployments service's follow returns). */
+export interface LoggedEvent {
+  sequence: number;
+  event: SessionEvent;
+}
+
+/** The kinds a client (or an environment worker) sends that the agent answers. */
+const INPUT_TYPES = new Set(['user.message', 'user.tool_result', 'user.custom_tool_result', 'user.tool_confirmation', 'user.define_outcome']);
+
+export const isInput = (event: SessionEvent): boolean => INPUT_TYPES.has(event.type);
+
+/** A tool call the agent made that nothing has answered yet. */
+export interface OpenToolUse {
+  id: string;
+  /** `agent.tool_use` runs in the environment (a worker answers it); `agent.custom_tool_use` is the client's. */
+  kind: 'agent.tool_use' | 'agent.custom_tool_use';
+  /** Waits for the client's user.tool_confirmation before a worker may run it. */
+  awaitingConfirmation: boolean;
+}
+
+/**
+ * What a session's log says about where its agent loop stands: read again from the log before
+ * every step, so a replica that takes a session over (or retries a step) decides exactly as the
+ * one before it would have.
+ */
+export interface LogState {
+  /** The log's last sequence: what the next append is fenced on. */
+  last: number;
+  /** The last status event's kind, if any. */
+  lastStatus: SessionEvent | undefined;
+  /** A span.model_request_start with no end after it: a model request begun and not recorded (its replica died). */
+  openRequestStartId: string | undefined;
+  /** Whether the client said anything after the last recorded model response (or ever, before the first). */
+  inputSinceLastResponse: boolean;
+  /** A user.interrupt after the last recorded model response. */
+  interrupted: boolean;
+  openToolUses: OpenToolUse[];
+}
+
+export function readLogState(log: readonly LoggedEvent[]): LogState {
+  let lastStatus: SessionEvent | undefined;
+  let openRequestStartId: string | undefined;
+  let inputSinceLastResponse = false;
+  let interrupted = false;
+  const uses = new Map<string, OpenToolUse>();
+  const confirmed = new Set<string>();
+  for (const { event } of log) {
+    switch (event.type) {
+      case 'span.model_request_start':
+        openRequestStartId = event.id;
+        break;
+      case 'span.model_request_end':
+        openRequestStartId = undefined;
+        inputSinceLastResponse = false;
+        interrupted = false;
+        break;
+      case 'agent.tool_use':
+        uses.set(event.id, { id: event.id, kind: 'agent.tool_use', awaitingConfirmation: event.evaluated_permission === 'ask' });
+        break;
+      case 'agent.custom_tool_use':
+        uses.set(event.id, { id: event.id, kind: 'agent.custom_tool_use', awaitingConfirmation: false });
+        break;
+      case 'user.tool_result':
+        uses.delete(event.tool_use_id);
+        break;
+      case 'user.custom_tool_result':
+        uses.delete(event.custom_tool_use_id);
+        break;
+      case 'user.tool_confirmation':
+        // A denial answers the call (the model hears of it); an approval lets a worker run it.
+        if (event.result === 'deny') uses.delete(event.tool_use_id);
+        else confirmed.add(event.tool_use_id);
+        break;
+      case 'user.interrupt':
+        interrupted = true;
+        break;
+      default:
+        if (event.type.startsWith('session.status_')) lastStatus = event;
+    }
+    if (isInput(event)) {
+      inputSinceLastResponse = true;
+      interrupted = false;
+    }
+  }
+  const openToolUses = [...uses.values()].map((use) => (confirmed.has(use.id) ? { ...use, awaitingConfirmation: false } : use));
+  return { last: log.at(-1)?.sequence ?? 0, lastStatus, openRequestStartId, inputSinceLastResponse, interrupted, openToolUses };
+}

@@ -1,0 +1,75 @@
+import { ApiError, conflict } from '@shared/errors/api-error';
+import type { Work, WorkState } from '@shared/schema/work';
+import type { WorkItemRow } from '../db/schema';
+
+/** Sent before a worker's first heartbeat (the SDK's sentinel) in place of a last heartbeat. */
+export const NO_HEARTBEAT = 'NO_HEARTBEAT';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** A work item as the API shows it; `secret` only on the poll that hands it out. */
+export function presentWork(row: WorkItemRow, secret: string | null = null): Work {
+  return {
+    type: 'work',
+    id: row.id,
+    acknowledged_at: iso(row.acknowledgedAt),
+    created_at: row.createdAt.toISOString(),
+    data: { id: row.sessionId, type: 'session' },
+    environment_id: row.environmentId,
+    latest_heartbeat_at: iso(row.latestHeartbeatAt),
+    metadata: row.metadata,
+    secret,
+    started_at: iso(row.startedAt),
+    state: row.state,
+    stop_requested_at: iso(row.stopRequestedAt),
+    stopped_at: iso(row.stoppedAt),
+  };
+}
+
+export const isLive = (state: WorkState) => state !== 'stopped';
+
+/** queued -> starting: a worker that polled the item says it has it. */
+export function acknowledge(row: WorkItemRow, now: Date, leaseMs: number): Partial<WorkItemRow> {
+  if (row.state !== 'queued') throw conflict(`work '${row.id}' is ${row.state}, not queued`);
+  return { state: 'starting', acknowledgedAt: now, leaseExpiresAt: new Date(now.getTime() + leaseMs) };
+}
+
+/**
+ * A heartbeat: fenced on the last heartbeat the worker saw (412 with the server's view when
+ * another worker beat since: the SDK's worker then knows its lease is lost), moves starting to
+ * active, and extends the lease unless the item is stopping or stopped.
+ */
+export function heartbeat(row: WorkItemRow, expected: string | null | undefined, now: Date, leaseMs: number): Partial<WorkItemRow> {
+  const last = iso(row.latestHeartbeatAt) ?? NO_HEARTBEAT;
+  if (expected != null && expected !== last) {
+    throw new ApiError('invalid_request_error', `expected_last_heartbeat: the last heartbeat of work '${row.id}' is ${last}`, { status: 412 });
+  }
+  if (row.state === 'queued') throw conflict(`work '${row.id}' has not been acknowledged`);
+  if (row.state === 'stopping' || row.state === 'stopped') return { latestHeartbeatAt: now };
+  return {
+    state: 'active',
+    startedAt: row.startedAt ?? now,
+    latestHeartbeatAt: now,
+    leaseExpiresAt: new Date(now.getTime() + leaseMs),
+  };
+}
+
+/** Stop: at once when forced or not yet served; else `stopping`, which the worker's next heartbeat hears. */
+export function stop(row: WorkItemRow, force: boolean, now: Date): Partial<WorkItemRow> {
+  if (row.state === 'stopped') throw conflict(`work '${row.id}' is already stopped`);
+  if (force || row.state === 'queued' || row.state === 'starting') {
+    return { state: 'stopped', stoppedAt: now, stopRequestedAt: row.stopRequestedAt ?? now, leaseExpiresAt: null };
+  }
+  return { state: 'stopping', stopRequestedAt: row.stopRequestedAt ?? now };
+}
+
+/** Metadata merge: a string sets the key, null removes it (SDK update semantics). */
+export function mergeMetadata(current: Record<string, string>, patch: Record<string, string | null>): Record<string, string> {
+  const next = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  if (Object.keys(next).length > 16) throw new ApiError('invalid_request_error', 'metadata: at most 16 keys');
+  return next;
+}

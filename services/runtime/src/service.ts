@@ -1,0 +1,88 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { BusServer } from '@shared/bus/bus-server';
+import type { EventType } from '@shared/bus/event';
+import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
+import type { TSchema } from '@sinclair/typebox';
+import { workSubjects } from '@shared/bus/subjects/runtime';
+import type { Database } from '@shared/db/connect';
+import type { Logger } from '@shared/log/logger';
+import { sessionEvents } from '@shared/schema/session';
+import { sessionLogEvents } from '@shared/schema/session-event';
+import type { Clock } from '@shared/time/clock';
+import type { ModelApi } from './clients/model-api';
+import type { ModelPrices } from './clients/model-prices';
+import type { SessionsClient } from './clients/sessions';
+import type { RuntimeConfig } from './config';
+import type { ToolsetCatalog } from './domain/model-request';
+import { driveSession } from './handlers/drive-session';
+import { ackWork } from './handlers/ack-work';
+import { getWork } from './handlers/get-work';
+import { heartbeatWork } from './handlers/heartbeat-work';
+import { listWork } from './handlers/list-work';
+import { pollWork } from './handlers/poll-work';
+import { stopWork } from './handlers/stop-work';
+import { updateWork } from './handlers/update-work';
+import { workStats } from './handlers/work-stats';
+
+/** What the runtime's handlers are given, built once by start-runtime.ts. */
+export interface RuntimeDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  sessions: SessionsClient;
+  prices: ModelPrices;
+  model: ModelApi;
+  /** The agent toolset's tools as the SDK's environment worker runs them. */
+  toolset: ToolsetCatalog;
+  config: Pick<
+    RuntimeConfig,
+    | 'MODEL_MAX_TOKENS'
+    | 'MODEL_MAX_RETRIES'
+    | 'MODEL_RETRY_BASE_MS'
+    | 'RUNTIME_LEASE_MS'
+    | 'RUNTIME_WORKER_ID'
+    | 'WORK_LEASE_TTL_SECONDS'
+    | 'SESSIONS_TOKEN_TTL_SECONDS'
+    | 'sessionsTokenKey'
+  >;
+}
+
+/** The environments' work queues -> their handlers (the gateway serves them at /v1/environments/{id}/work). */
+export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void {
+  server
+    .handle(workSubjects.poll, pollWork(deps))
+    .handle(workSubjects.ack, ackWork(deps))
+    .handle(workSubjects.heartbeat, heartbeatWork(deps))
+    .handle(workSubjects.stop, stopWork(deps))
+    .handle(workSubjects.get, getWork(deps))
+    .handle(workSubjects.update, updateWork(deps))
+    .handle(workSubjects.list, listWork(deps))
+    .handle(workSubjects.stats, workStats(deps));
+}
+
+/** Where session notices come from: the durable consumer every replica shares. */
+export interface SessionNoticeSource {
+  nc: NatsConnection;
+  prefix: string;
+  durable: string;
+  /** Sessions driven at once by this replica (RUNTIME_CONCURRENCY); as many notices are pulled ahead. */
+  concurrency: number;
+  ackWaitMs: number;
+}
+
+/**
+ * A new session, or a session's log that grew -> driveSession: each notice says a session may
+ * have work; the log says what. Notices of the runtime's own appends come back too, and find
+ * nothing to do or the next step.
+ */
+export const subscribeSessionNotices = (deps: RuntimeDeps, source: SessionNoticeSource): Promise<EventConsumer> =>
+  startEventConsumer({
+    ...source,
+    prefetch: source.concurrency,
+    // Both payloads name the session (session_id), which is all driveSession reads of them.
+    events: [sessionEvents.created, sessionLogEvents.appended] as EventType<TSchema>[],
+    logger: deps.logger,
+    retryBaseMs: 250,
+    retryMaxMs: 5000,
+    handler: driveSession(deps),
+  });

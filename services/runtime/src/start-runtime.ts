@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { betaAgentToolset20260401 } from '@anthropic-ai/sdk/tools/agent-toolset/node';
+import type { Logger } from '@shared/log/logger';
+import { startServiceRuntime } from '@shared/runtime/service-runtime';
+import type { Clock } from '@shared/time/clock';
+import { modelApi } from './clients/model-api';
+import { modelPrices } from './clients/model-prices';
+import { sessionsClient } from './clients/sessions';
+import type { RuntimeConfig } from './config';
+import type { ToolsetCatalog } from './domain/model-request';
+import { registerWorkHandlers, subscribeSessionNotices, type RuntimeDeps } from './service';
+
+export const RUNTIME_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
+
+/**
+ * The agent toolset's tools as the SDK's environment worker defines them: the model is offered
+ * exactly the names and input schemas a worker runs. Built once; nothing here runs a tool.
+ */
+function agentToolsetCatalog(): ToolsetCatalog {
+  return betaAgentToolset20260401({ workdir: '/nonexistent' } as Parameters<typeof betaAgentToolset20260401>[0]).map((tool) => {
+    const t = tool as unknown as { name: string; description?: string; input_schema: ToolsetCatalog[number]['input_schema'] };
+    return { name: t.name, description: t.description ?? t.name, input_schema: t.input_schema };
+  });
+}
+
+export async function startRuntime(config: RuntimeConfig, options: { clock?: Clock; logger?: Logger } = {}) {
+  const runtime = await startServiceRuntime('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, ...options });
+  const deps: RuntimeDeps = {
+    db: runtime.database.db,
+    clock: runtime.clock,
+    logger: runtime.logger,
+    sessions: sessionsClient(runtime.client),
+    prices: modelPrices(runtime.client),
+    model: modelApi(config),
+    toolset: agentToolsetCatalog(),
+    config,
+  };
+  try {
+    registerWorkHandlers(runtime.server, deps);
+    const notices = await subscribeSessionNotices(deps, {
+      nc: runtime.nc,
+      prefix: config.BUS_PREFIX,
+      durable: config.RUNTIME_CONSUMER_NAME,
+      concurrency: config.RUNTIME_CONCURRENCY,
+      ackWaitMs: config.RUNTIME_ACK_WAIT_MS,
+    });
+    // Turns in flight finish (or their notices go back) before the bus drains.
+    runtime.onStop(() => notices.stop());
+  } catch (err) {
+    await runtime.stop();
+    throw err;
+  }
+  if (!deps.model.configured) runtime.logger.warn('MODEL_API_KEY is not set: sessions that need the model stop with a session.error');
+  return runtime;
+}

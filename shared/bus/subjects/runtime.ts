@@ -1,0 +1,32 @@
+import {
+  HeartbeatWorkRequest,
+  PollWorkReply,
+  PollWorkRequest,
+  StopWorkRequest,
+  UpdateWorkRequest,
+  Work,
+  WorkHeartbeat,
+  WorkIdRequest,
+  WorkListReply,
+  WorkListRequest,
+  WorkQueueStats,
+  WorkStatsRequest,
+} from '../../schema/work';
+import { defineSubjects } from '../subject';
+
+/**
+ * The runtime service drives sessions (a durable consumer of the sessions stream, no subject)
+ * and keeps the environments' work queues, which the gateway serves at
+ * `/v1/environments/{id}/work` to environment workers (the SDK's `EnvironmentWorker`).
+ */
+export const workSubjects = defineSubjects('runtime', 'work', {
+  /** Hands out the oldest queued item (or one whose lease lapsed longer ago than reclaim_older_than_ms), with its secret; null when none came within block_ms. */
+  poll: [PollWorkRequest, PollWorkReply],
+  ack: [WorkIdRequest, Work],
+  heartbeat: [HeartbeatWorkRequest, WorkHeartbeat],
+  stop: [StopWorkRequest, Work],
+  get: [WorkIdRequest, Work],
+  update: [UpdateWorkRequest, Work],
+  list: [WorkListRequest, WorkListReply],
+  stats: [WorkStatsRequest, WorkQueueStats],
+});

@@ -4,7 +4,7 @@ import type { RuntimeConfig } from '../config';
 
 /** The Messages API, through the official SDK: any endpoint that speaks it (MODEL_API_BASE_URL). */
 export interface ModelApi {
-  /** Undefined when no key is configured: the runtime says so in the session instead of calling. */
+  /** False when no key is configured: the runtime says so in the session instead of calling. */
   readonly configured: boolean;
   create(params: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<Message>;
 }

@@ -1,6 +1,7 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
 import { listCostUnits, type ListPrice, type TokenUsage } from '@shared/usage/list-cost';
+import type { LoggedEvent } from './session-log';
 
 /** A model response's token counts. Cache writes are priced at the 5-minute rate: the runtime asks for no longer caching. */
 export function tokenUsageOf(message: Pick<Message, 'usage'>): TokenUsage {
@@ -56,4 +57,25 @@ export function responseEvents(message: Message, startId: string, permissions: R
   if (message.stop_reason === 'refusal') events.push({ type: 'session.status_idle', stop_reason: { type: 'refusal' }, stop_details: null });
   else if (message.stop_reason !== 'tool_use') events.push({ type: 'session.status_idle', stop_reason: { type: 'end_turn' }, stop_details: null });
   return events;
+}
+
+/** The session's spend so far, from its log: every recorded model response's tokens at the model's list price. */
+export function spentUnits(log: readonly LoggedEvent[], price: ListPrice | null): bigint {
+  if (!price) return 0n;
+  let units = 0n;
+  for (const { event } of log) {
+    if (event.type !== 'span.model_request_end') continue;
+    const u = event.model_usage;
+    units += listCostUnits(
+      {
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+        cache_read_input_tokens: u.cache_read_input_tokens,
+        cache_creation_5m_input_tokens: u.cache_creation_input_tokens,
+        cache_creation_1h_input_tokens: 0,
+      },
+      price,
+    );
+  }
+  return units;
 }

@@ -1,5 +1,5 @@
 import { ApiError, conflict } from '@shared/errors/api-error';
-import type { Work, WorkState } from '@shared/schema/work';
+import type { Work } from '@shared/schema/work';
 import type { WorkItemRow } from '../db/schema';
 
 /** Sent before a worker's first heartbeat (the SDK's sentinel) in place of a last heartbeat. */
@@ -25,8 +25,6 @@ export function presentWork(row: WorkItemRow, secret: string | null = null): Wor
     stopped_at: iso(row.stoppedAt),
   };
 }
-
-export const isLive = (state: WorkState) => state !== 'stopped';
 
 /** queued -> starting: a worker that polled the item says it has it. */
 export function acknowledge(row: WorkItemRow, now: Date, leaseMs: number): Partial<WorkItemRow> {

@@ -5,12 +5,12 @@ import { systemContext, type CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
 import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
-import { budgetReached, listCostUnits, type ListPrice } from '@shared/usage/list-cost';
+import { budgetReached, type ListPrice } from '@shared/usage/list-cost';
 import { releaseSessionLease, takeSessionLease } from '../db/session-leases';
 import { queueSessionWork } from '../db/work-items';
 import { classifyModelFailure, NO_MODEL_CREDENTIALS, type ModelFailure } from '../domain/model-errors';
 import { buildModelRequest, modelTools } from '../domain/model-request';
-import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { responseEvents, spentUnits, tokenUsageOf, usageDelta } from '../domain/model-response';
 import { nextStep } from '../domain/next-step';
 import { readLogState, type LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../service';
@@ -21,27 +21,6 @@ const MAX_STEPS = 50;
 
 /** The lease is held by one drive, not by the replica: two notices of one session in one process still take turns. */
 class SessionBusy extends Error {}
-
-/** The session's spend so far, from its log: every recorded model response's tokens at the model's list price. */
-function spentUnits(log: readonly LoggedEvent[], price: ListPrice | null): bigint {
-  if (!price) return 0n;
-  let units = 0n;
-  for (const { event } of log) {
-    if (event.type !== 'span.model_request_end') continue;
-    const u = event.model_usage;
-    units += listCostUnits(
-      {
-        input_tokens: u.input_tokens,
-        output_tokens: u.output_tokens,
-        cache_read_input_tokens: u.cache_read_input_tokens,
-        cache_creation_5m_input_tokens: u.cache_creation_input_tokens,
-        cache_creation_1h_input_tokens: 0,
-      },
-      price,
-    );
-  }
-  return units;
-}
 
 const sessionErrorEvents = (failure: ModelFailure, retryStatus: 'exhausted' | 'terminal'): RuntimeEventBody[] => [
   { type: 'session.error', error: { type: failure.type, message: failure.message, retry_status: { type: retryStatus } } },

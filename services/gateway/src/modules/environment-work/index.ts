@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { workSubjects } from '@shared/bus/subjects/runtime';
-import { Closed, Nullable } from '@shared/schema/common';
+import { Closed } from '@shared/schema/common';
+import { PollWorkRequest, StopWorkRequest, UpdateWorkRequest } from '@shared/schema/work';
 import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
@@ -13,13 +14,8 @@ export const workListRoute = pageRoute({
   toFilters: (_query, params: { environment_id: string }) => ({ environment_id: params.environment_id }),
 });
 
-const PollQuery = Type.Object(
-  {
-    block_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
-    reclaim_older_than_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600_000 })),
-  },
-  { additionalProperties: false },
-);
+// The HTTP forms are the bus requests' own fields (shared/schema/work.ts): one schema each.
+const PollQuery = Type.Pick(PollWorkRequest, ['block_ms', 'reclaim_older_than_ms'], { additionalProperties: false });
 /** The SDK sends the heartbeat's parameters in the query, not the body. */
 const HeartbeatQuery = Type.Object(
   {
@@ -28,10 +24,8 @@ const HeartbeatQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const StopBody = Closed({ force: Type.Optional(Type.Boolean()) });
-const UpdateBody = Closed({
-  metadata: Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Nullable(Type.String({ maxLength: 512 })), { maxProperties: 16 }),
-});
+const StopBody = Closed({ force: StopWorkRequest.properties.force });
+const UpdateBody = Closed({ metadata: UpdateWorkRequest.properties.metadata });
 
 /**
  * /v1/environments/{id}/work: an environment's work queue, as the SDK's WorkPoller and

@@ -143,6 +143,13 @@ const RetryStatus = Type.Union([
   Closed({ type: Type.Literal('terminal') }),
 ]);
 
+/**
+ * An outcome evaluation's verdict (SDK span.outcome_evaluation_end `result`): `needs_revision`
+ * starts another cycle; the others end the outcome.
+ */
+export const OUTCOME_VERDICTS = ['satisfied', 'needs_revision', 'max_iterations_reached', 'failed', 'interrupted'] as const;
+export type OutcomeVerdict = (typeof OUTCOME_VERDICTS)[number];
+
 /** The bodies of the kinds the log holds: the client's (sent), the agent's and the session's (the runtime's). */
 const bodies = {
   userMessage: UserMessageEvent,
@@ -210,6 +217,19 @@ const bodies = {
       retry_status: RetryStatus,
     }),
   }),
+  // The evaluate-and-revise loop of a user.define_outcome (written by the runtime): one start and
+  // one end per evaluation cycle, `ongoing` while a grader request is still out.
+  spanOutcomeEvaluationStart: Closed({ type: Type.Literal('span.outcome_evaluation_start'), outcome_id: Text, iteration: Type.Integer({ minimum: 0 }) }),
+  spanOutcomeEvaluationOngoing: Closed({ type: Type.Literal('span.outcome_evaluation_ongoing'), outcome_id: Text, iteration: Type.Integer({ minimum: 0 }) }),
+  spanOutcomeEvaluationEnd: Closed({
+    type: Type.Literal('span.outcome_evaluation_end'),
+    outcome_id: Text,
+    iteration: Type.Integer({ minimum: 0 }),
+    outcome_evaluation_start_id: Text,
+    result: Type.Union(OUTCOME_VERDICTS.map((v) => Type.Literal(v))),
+    explanation: Text,
+    usage: ModelUsage,
+  }),
   statusRunning: Closed({ type: Type.Literal('session.status_running') }),
   statusIdle: Closed({ type: Type.Literal('session.status_idle'), stop_reason: StopReason, stop_details: Nullable(RefusalStopDetails) }),
   statusRescheduled: Closed({ type: Type.Literal('session.status_rescheduled') }),
@@ -238,6 +258,9 @@ export const RuntimeEventBody = Type.Union([
   bodies.agentCustomToolUse,
   bodies.spanModelRequestStart,
   bodies.spanModelRequestEnd,
+  bodies.spanOutcomeEvaluationStart,
+  bodies.spanOutcomeEvaluationOngoing,
+  bodies.spanOutcomeEvaluationEnd,
   bodies.sessionError,
   bodies.statusRunning,
   bodies.statusIdle,

@@ -11,6 +11,7 @@ import { sessionLogEvents } from '@shared/schema/session-event';
 import type { Clock } from '@shared/time/clock';
 import type { ModelApi } from './clients/model-api';
 import type { ModelPrices } from './clients/model-prices';
+import type { Rubrics } from './clients/rubrics';
 import type { SessionsClient } from './clients/sessions';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
@@ -32,6 +33,8 @@ export interface RuntimeDeps {
   sessions: SessionsClient;
   prices: ModelPrices;
   model: ModelApi;
+  /** Outcome rubrics as text (a file rubric is read from the catalog). */
+  rubrics: Rubrics;
   /** The agent toolset's tools as the SDK's environment worker runs them. */
   toolset: ToolsetCatalog;
   config: Pick<

@@ -5,6 +5,7 @@ import { startServiceRuntime } from '@shared/runtime/service-runtime';
 import type { Clock } from '@shared/time/clock';
 import { modelApi } from './clients/model-api';
 import { modelPrices } from './clients/model-prices';
+import { rubrics } from './clients/rubrics';
 import { sessionsClient } from './clients/sessions';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
@@ -32,6 +33,8 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     sessions: sessionsClient(runtime.client),
     prices: modelPrices(runtime.client),
     model: modelApi(config),
+    // A file's content crosses the bus through the object store: more time than a plain call.
+    rubrics: rubrics(runtime.client, config.BUS_TIMEOUT_MS * 6),
     toolset: agentToolsetCatalog(),
     config,
   };

@@ -67,7 +67,8 @@ export const fileSubjects = defineSubjects(SERVICE, 'files', {
   upload: [UploadFileRequest, FileMetadata],
   get: [FileIdRequest, FileMetadata],
   list: [FileListRequest, FileListReply],
-  download: [FileIdRequest, FileContent],
+  /** The runtime reads a file rubric's text to grade an outcome. */
+  download: [FileIdRequest, FileContent, { callers: ['gateway', 'runtime'] }],
   delete: [FileIdRequest, FileDeleted],
 });
 

@@ -12,7 +12,7 @@ import type { Tenant } from '@shared/schema/tenant';
 import { outcomeIdOf, presentSessionEvent, statusAfter } from '../domain/session-events';
 import { addUsage } from '../domain/session-usage';
 import { outbox, sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
-import { addOutcomeEvaluations } from './sessions';
+import { recordOutcomeProgress } from './sessions';
 
 /** Events appended to one session's log. */
 export interface SessionLogAppend {
@@ -64,8 +64,8 @@ export async function appendToSessionLog(
 ): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
   const after = await lastSequence(tx, session.id);
   const rows = await appendSessionEvents(tx, [{ sessionId: session.id, events, at, after }]);
-  // A define_outcome opens an outcome evaluation on the session (its outcome_evaluations).
-  await addOutcomeEvaluations(tx, session.id, events, after + 1);
+  // A define_outcome opens an outcome evaluation on the session; the runtime's spans move it on.
+  await recordOutcomeProgress(tx, session.id, events, after + 1, at);
   const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
   const notice = newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: session.id, sequence: after + events.length }, at);
   await recordEvents(tx, outbox, [notice]);

@@ -10,10 +10,12 @@ import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
 import { sessionEvents, type SessionListFilters, type SessionListOrder } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
-import { outcomeEvaluationsOf, sessionCreatedEvent } from '../domain/session-create';
+import { advanceOutcomeEvaluations, outcomeEvaluationsOf, touchesOutcomes } from '../domain/outcome-evaluations';
+import { sessionCreatedEvent } from '../domain/session-create';
 import { found } from '@shared/errors/api-error';
 import type { Database } from '@shared/db/connect';
 import type { SessionResource } from '@shared/schema/session';
+import type { NewSessionEventBody } from '@shared/schema/session-event';
 import { sessionNotFound } from '../domain/not-found';
 import { appendSessionEvents } from './session-events';
 import { materialised, mountedMemoryStores } from '../domain/session-resources';
@@ -129,20 +131,27 @@ export function changeSessionResources<R>(
 }
 
 /**
- * The outcome evaluations of define_outcome events appended to an existing session's log
- * (`firstSequence`: the first appended event's), added to the session's, in the appender's
- * transaction under the session's lock (db/session-events.ts appendToSessionLog calls it).
+ * The session's outcome evaluations after events were appended to its existing log
+ * (`firstSequence`: the first appended event's; domain/outcome-evaluations.ts), in the
+ * appender's transaction under the session's lock (db/session-events.ts appendToSessionLog).
  */
-export async function addOutcomeEvaluations(tx: Executor, sessionId: string, events: ReadonlyArray<{ type: string }>, firstSequence: number): Promise<void> {
-  const added = outcomeEvaluationsOf(sessionId, events, firstSequence);
-  if (added.length === 0) return;
+export async function recordOutcomeProgress(
+  tx: Executor,
+  sessionId: string,
+  events: readonly NewSessionEventBody[],
+  firstSequence: number,
+  at: Date,
+): Promise<void> {
+  if (!touchesOutcomes(events)) return;
   const [row] = await tx
     .select({ outcomeEvaluations: sessions.outcomeEvaluations, initialEvents: sessions.initialEvents })
     .from(sessions)
     .where(eq(sessions.id, sessionId));
   if (!row) return;
   const current = row.outcomeEvaluations ?? outcomeEvaluationsOf(sessionId, row.initialEvents, 1);
-  await tx.update(sessions).set({ outcomeEvaluations: [...current, ...added] }).where(eq(sessions.id, sessionId));
+  const next = advanceOutcomeEvaluations(current, sessionId, events, firstSequence, at);
+  if (JSON.stringify(next) === JSON.stringify(current)) return;
+  await tx.update(sessions).set({ outcomeEvaluations: next }).where(eq(sessions.id, sessionId));
 }
 
 /** A token sealed for a resource of the session, replacing the one it had. */

@@ -4,7 +4,7 @@ import type { DeploymentRun } from '@shared/schema/deployment-run';
 import type { Session, SessionAgent } from '@shared/schema/session';
 import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
 import { scheduleOf, upcomingRuns } from './schedule';
-import { outcomeEvaluationsOf } from './session-create';
+import { outcomeEvaluationsOf } from './outcome-evaluations';
 import { materialised } from './session-resources';
 import { presentUsage } from './session-usage';
 

@@ -1,12 +1,12 @@
 import { newRowColumns } from '@shared/db/columns';
 import { invalidRequest } from '@shared/errors/api-error';
 import type { Budget, InitialEvent, SessionResourceConfig } from '@shared/schema/deployment';
-import type { OutcomeEvaluation, SessionAgent, SessionCreated, SessionCreateRequest } from '@shared/schema/session';
+import type { SessionAgent, SessionCreated, SessionCreateRequest } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
 import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
 import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './initial-events';
 import type { ReferenceSet } from './references';
-import { outcomeIdOf } from './session-events';
+import { outcomeEvaluationsOf } from './outcome-evaluations';
 import { resolveResources, type RepositoryToken, type RepositoryUrlRules } from './resources';
 import { derivedResourceId } from './session-resources';
 
@@ -31,33 +31,6 @@ export interface SessionSource {
   /** The session's own data key when it seals tokens (API sessions with repositories). */
   dataKey: { keyId: string; wrapped: string } | null;
 }
-
-/**
- * The outcome evaluations `user.define_outcome` events open (SDK outcome_evaluations): one each,
- * `pending` (nothing runs a session yet), with the outcome id the log gives the event
- * (outcomeIdOf: its sequence; `firstSequence` is the first event's). A new session's initial
- * events are the first of its log (sequences 1..n).
- */
-export function outcomeEvaluationsOf(sessionId: string, events: ReadonlyArray<{ type: string }>, firstSequence: number): OutcomeEvaluation[] {
-  return events.flatMap((event, i) =>
-    isDefineOutcome(event)
-      ? [
-          {
-            type: 'outcome_evaluation' as const,
-            outcome_id: outcomeIdOf(sessionId, firstSequence + i),
-            description: event.description,
-            result: 'pending',
-            iteration: 0,
-            explanation: null,
-            completed_at: null,
-          },
-        ]
-      : [],
-  );
-}
-
-const isDefineOutcome = (event: { type: string }): event is { type: 'user.define_outcome'; description: string } =>
-  event.type === 'user.define_outcome';
 
 /** Every session starts `idle` (SDK: "Sessions start in idle") and unarchived. */
 export function newSessionRow(id: string, source: SessionSource, now: Date): SessionRow {

@@ -74,7 +74,11 @@ export function buildModelRequest(
         system.push(event.content.map((block) => block.text).join('\n'));
         break;
       case 'user.define_outcome':
-        push('user', [{ type: 'text', text: `Outcome to achieve: ${event.description}` }]);
+        push('user', [{ type: 'text', text: outcomeBrief(event) }]);
+        break;
+      case 'span.outcome_evaluation_end':
+        // The grader's verdict is what the agent revises from (or, at the last cycle, closes on).
+        if (event.result === 'needs_revision' || event.result === 'max_iterations_reached') push('user', [{ type: 'text', text: verdictFeedback(event) }]);
         break;
       case 'agent.message':
         push('assistant', event.content.flatMap((block) => (block.type === 'text' ? [{ type: 'text' as const, text: block.text }] : [])));
@@ -108,4 +112,20 @@ export function buildModelRequest(
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     ...(tools.length > 0 ? { tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema })) } : {}),
   };
+}
+
+type DefineOutcome = Extract<LoggedEvent['event'], { type: 'user.define_outcome' }>;
+type EvaluationEnd = Extract<LoggedEvent['event'], { type: 'span.outcome_evaluation_end' }>;
+
+/** The outcome as the agent is told it: the task, and the rubric it will be graded against. */
+function outcomeBrief(event: DefineOutcome): string {
+  const rubric = event.rubric.type === 'text' ? event.rubric.content : `the rubric file ${event.rubric.file_id}`;
+  return `Outcome to achieve: ${event.description}\n\nYour work will be graded against this rubric:\n${rubric}`;
+}
+
+function verdictFeedback(event: EvaluationEnd): string {
+  if (event.result === 'max_iterations_reached') {
+    return `Evaluation ${event.iteration + 1}: the outcome is still not met and no further evaluation will run. ${event.explanation}\n\nSummarise what was done and what remains.`;
+  }
+  return `Evaluation ${event.iteration + 1}: the outcome needs revision. ${event.explanation}\n\nRevise your work to meet every criterion.`;
 }

@@ -24,10 +24,15 @@ export function usageDelta(tokens: TokenUsage, price: ListPrice | null): UsageDe
  * A model response as the session's events, in the response's order: text as agent.message,
  * thinking as agent.thinking, tool calls as agent.tool_use (a tool of the agent toolset, with
  * its permission) or agent.custom_tool_use, then the request's end span with its usage, then
- * the status its stop reason means. A response that asks for tools leaves the session running:
+ * the status its stop reason means (`graded`: the session has an outcome being worked on). A response that asks for tools leaves the session running:
  * the next step (domain/next-step.ts) sees the open calls and waits for a worker or the client.
  */
-export function responseEvents(message: Message, startId: string, permissions: ReadonlyMap<string, 'allow' | 'ask'>): RuntimeEventBody[] {
+export function responseEvents(
+  message: Message,
+  startId: string,
+  permissions: ReadonlyMap<string, 'allow' | 'ask'>,
+  options: { graded: boolean },
+): RuntimeEventBody[] {
   const events: RuntimeEventBody[] = [];
   for (const block of message.content) {
     if (block.type === 'text') events.push({ type: 'agent.message', content: [{ type: 'text', text: block.text }] });
@@ -55,17 +60,23 @@ export function responseEvents(message: Message, startId: string, permissions: R
     },
   });
   if (message.stop_reason === 'refusal') events.push({ type: 'session.status_idle', stop_reason: { type: 'refusal' }, stop_details: null });
-  else if (message.stop_reason !== 'tool_use') events.push({ type: 'session.status_idle', stop_reason: { type: 'end_turn' }, stop_details: null });
+  // With an outcome to meet, the end of the turn is the grader's to judge (domain/next-step.ts), not yet idle.
+  else if (message.stop_reason !== 'tool_use' && !options.graded) {
+    events.push({ type: 'session.status_idle', stop_reason: { type: 'end_turn' }, stop_details: null });
+  }
   return events;
 }
 
-/** The session's spend so far, from its log: every recorded model response's tokens at the model's list price. */
+/**
+ * The session's spend so far, from its log: every recorded model response's tokens, and every
+ * outcome evaluation's grader tokens, at the model's list price.
+ */
 export function spentUnits(log: readonly LoggedEvent[], price: ListPrice | null): bigint {
   if (!price) return 0n;
   let units = 0n;
   for (const { event } of log) {
-    if (event.type !== 'span.model_request_end') continue;
-    const u = event.model_usage;
+    const u = event.type === 'span.model_request_end' ? event.model_usage : event.type === 'span.outcome_evaluation_end' ? event.usage : undefined;
+    if (!u) continue;
     units += listCostUnits(
       {
         input_tokens: u.input_tokens,

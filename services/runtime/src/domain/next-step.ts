@@ -1,5 +1,5 @@
 import type { RuntimeEventBody } from '@shared/schema/session-event';
-import type { LogState } from './session-log';
+import type { LogState, OutcomeState } from './session-log';
 
 /**
  * The one thing a session needs next, decided from its log alone (pure; the handler does it):
@@ -7,13 +7,16 @@ import type { LogState } from './session-log';
  * - `append`: record status events (idle with the reason, running);
  * - `awaitWorker`: agent-toolset calls wait for an environment worker: make sure the session's
  *   work item is queued;
- * - `callModel`: run a model request, recorded under `startId` when one was begun and never ended.
+ * - `callModel`: run a model request, recorded under `startId` when one was begun and never ended;
+ * - `evaluateOutcome`: grade the agent's work against the outcome's rubric, recorded under
+ *   `startId` when an evaluation was begun and never ended.
  */
 export type NextStep =
   | { kind: 'none' }
   | { kind: 'append'; events: RuntimeEventBody[] }
   | { kind: 'awaitWorker' }
-  | { kind: 'callModel'; startId: string | undefined };
+  | { kind: 'callModel'; startId: string | undefined }
+  | { kind: 'evaluateOutcome'; outcome: OutcomeState; startId: string | undefined };
 
 const idle = (stop_reason: Extract<RuntimeEventBody, { type: 'session.status_idle' }>['stop_reason']): RuntimeEventBody => ({
   type: 'session.status_idle',
@@ -34,6 +37,12 @@ export function nextStep(state: LogState, budget: { reached: boolean }): NextSte
   if (state.lastStatus?.type === 'session.status_terminated') return { kind: 'none' };
   // A request begun and never recorded is finished first: its events are still owed to the log.
   if (state.openRequestStartId) return { kind: 'callModel', startId: state.openRequestStartId };
+  const outcome = state.outcome;
+  if (outcome?.openEvaluationStartId) {
+    // An interrupt during grading ends the outcome (SDK: `interrupted`); otherwise the grading is finished first.
+    if (state.interrupted) return { kind: 'append', events: [outcomeInterrupted(outcome, outcome.openEvaluationStartId), idle({ type: 'end_turn' })] };
+    return { kind: 'evaluateOutcome', outcome, startId: outcome.openEvaluationStartId };
+  }
   if (state.interrupted) return idleWith(state, 'end_turn') ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'end_turn' })] };
   if (state.openToolUses.length > 0) {
     // The client owes an answer (a custom tool's result, a confirmation): idle until it comes.
@@ -45,9 +54,28 @@ export function nextStep(state: LogState, budget: { reached: boolean }): NextSte
     }
     return { kind: 'awaitWorker' };
   }
-  if (!state.inputSinceLastResponse) return { kind: 'none' };
+  if (!state.inputSinceLastResponse) {
+    // The agent's turn ended with an outcome to meet: a grader looks at the work before the session rests.
+    if (!outcome?.awaitingEvaluation) return { kind: 'none' };
+    if (budget.reached) return { kind: 'append', events: [idle({ type: 'budget_reached' })] };
+    return { kind: 'evaluateOutcome', outcome, startId: undefined };
+  }
   if (budget.reached) {
     return idleWith(state, 'budget_reached') ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'budget_reached' })] };
   }
   return { kind: 'callModel', startId: undefined };
+}
+
+const NO_USAGE = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+
+function outcomeInterrupted(outcome: OutcomeState, startId: string): RuntimeEventBody {
+  return {
+    type: 'span.outcome_evaluation_end',
+    outcome_id: outcome.outcomeId,
+    iteration: outcome.iteration,
+    outcome_evaluation_start_id: startId,
+    result: 'interrupted',
+    explanation: 'The user interrupted the session while the outcome was being evaluated.',
+    usage: NO_USAGE,
+  };
 }

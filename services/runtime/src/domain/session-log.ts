@@ -21,6 +21,26 @@ export interface OpenToolUse {
 }
 
 /**
+ * The session's outcome (its latest user.define_outcome) and where its evaluate-and-revise loop
+ * stands. Cycles are counted by the log's evaluation spans, so a replica that takes over grades
+ * the same iteration the one before it would have.
+ */
+export interface OutcomeState {
+  outcomeId: string;
+  description: string;
+  rubric: Extract<SessionEvent, { type: 'user.define_outcome' }>['rubric'];
+  maxIterations: number;
+  /** The iteration of the next evaluation (or of the open one): 0 first, then one more per verdict. */
+  iteration: number;
+  /** A span.outcome_evaluation_start with no end after it: an evaluation begun and not recorded. */
+  openEvaluationStartId: string | undefined;
+  /** A verdict other than needs_revision was recorded: no evaluation follows. */
+  ended: boolean;
+  /** The agent ended a turn (a response that asked for no tool) since the last verdict: it is due for grading. */
+  awaitingEvaluation: boolean;
+}
+
+/**
  * What a session's log says about where its agent loop stands: read again from the log before
  * every step, so a replica that takes a session over (or retries a step) decides exactly as the
  * one before it would have.
@@ -37,6 +57,8 @@ export interface LogState {
   /** A user.interrupt after the last recorded model response. */
   interrupted: boolean;
   openToolUses: OpenToolUse[];
+  /** The latest outcome defined, if any. */
+  outcome: OutcomeState | undefined;
 }
 
 export function readLogState(log: readonly LoggedEvent[]): LogState {
@@ -46,21 +68,56 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
   let interrupted = false;
   const uses = new Map<string, OpenToolUse>();
   const confirmed = new Set<string>();
+  let outcome: OutcomeState | undefined;
+  // Tool calls of the response being recorded: a response without any ends the agent's turn.
+  let toolCallsInResponse = 0;
   for (const { event } of log) {
     switch (event.type) {
       case 'span.model_request_start':
         openRequestStartId = event.id;
+        toolCallsInResponse = 0;
         break;
       case 'span.model_request_end':
         openRequestStartId = undefined;
         inputSinceLastResponse = false;
         interrupted = false;
+        if (outcome && !outcome.ended && event.is_error === false && toolCallsInResponse === 0) outcome.awaitingEvaluation = true;
         break;
       case 'agent.tool_use':
         uses.set(event.id, { id: event.id, kind: 'agent.tool_use', awaitingConfirmation: event.evaluated_permission === 'ask' });
+        toolCallsInResponse++;
         break;
       case 'agent.custom_tool_use':
         uses.set(event.id, { id: event.id, kind: 'agent.custom_tool_use', awaitingConfirmation: false });
+        toolCallsInResponse++;
+        break;
+      case 'user.define_outcome':
+        outcome = {
+          outcomeId: event.outcome_id,
+          description: event.description,
+          rubric: event.rubric,
+          maxIterations: event.max_iterations,
+          iteration: 0,
+          openEvaluationStartId: undefined,
+          ended: false,
+          awaitingEvaluation: false,
+        };
+        break;
+      case 'span.outcome_evaluation_start':
+        if (outcome?.outcomeId === event.outcome_id) {
+          outcome.openEvaluationStartId = event.id;
+          outcome.awaitingEvaluation = false;
+        }
+        break;
+      case 'span.outcome_evaluation_end':
+        if (outcome?.outcomeId === event.outcome_id) {
+          outcome.openEvaluationStartId = undefined;
+          outcome.iteration = event.iteration + 1;
+          outcome.ended = event.result !== 'needs_revision';
+          // The grader's feedback (or, at max_iterations_reached, the news that grading is over)
+          // is what the agent answers next: one more turn.
+          if (event.result === 'needs_revision' || event.result === 'max_iterations_reached') inputSinceLastResponse = true;
+        }
         break;
       case 'user.tool_result':
         uses.delete(event.tool_use_id);
@@ -75,9 +132,13 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
         break;
       case 'user.interrupt':
         interrupted = true;
+        // An interrupted agent is not graded on the turn it was stopped in.
+        if (outcome) outcome.awaitingEvaluation = false;
         break;
       default:
         if (event.type.startsWith('session.status_')) lastStatus = event;
+        // A turn that went idle on its own (a refusal, a spent budget) is not graded either.
+        if (event.type === 'session.status_idle' && outcome && event.stop_reason.type !== 'end_turn') outcome.awaitingEvaluation = false;
     }
     if (isInput(event)) {
       inputSinceLastResponse = true;
@@ -85,5 +146,5 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
     }
   }
   const openToolUses = [...uses.values()].map((use) => (confirmed.has(use.id) ? { ...use, awaitingConfirmation: false } : use));
-  return { last: log.at(-1)?.sequence ?? 0, lastStatus, openRequestStartId, inputSinceLastResponse, interrupted, openToolUses };
+  return { last: log.at(-1)?.sequence ?? 0, lastStatus, openRequestStartId, inputSinceLastResponse, interrupted, openToolUses, outcome };
 }

@@ -1,0 +1,53 @@
+import type { CallContext } from '@shared/bus/call-context';
+import type { Session } from '@shared/schema/session';
+import type { RuntimeEventBody } from '@shared/schema/session-event';
+import type { ListPrice } from '@shared/usage/list-cost';
+import { NO_MODEL_CREDENTIALS } from '../domain/model-errors';
+import { buildModelRequest, modelTools } from '../domain/model-request';
+import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import type { LoggedEvent } from '../domain/session-log';
+import type { RuntimeDeps } from '../service';
+import { appendAt, appendStep, requestModel, sessionErrorEvents, type LogCursor } from './session-log-writes';
+
+/**
+ * The agent's turn: a Messages API request built from the session's agent and log, recorded as
+ * a span (`span.model_request_start` ... `_end` with usage) around the response's events. A
+ * request begun and never recorded (`openStartId`: its replica died) is sent again under the
+ * same start span, so its events are recorded once.
+ */
+export async function callModel(
+  deps: RuntimeDeps,
+  ctx: CallContext,
+  turn: { session: Session; log: LoggedEvent[]; cursor: LogCursor; price: ListPrice | null; graded: boolean },
+  openStartId: string | undefined,
+): Promise<boolean> {
+  const { session, log, cursor, price } = turn;
+  if (!deps.model.configured) return appendStep(deps, ctx, cursor, sessionErrorEvents(NO_MODEL_CREDENTIALS, 'terminal'));
+  let startId = openStartId;
+  if (!startId) {
+    const opening: RuntimeEventBody[] = [];
+    if (session.status !== 'running') opening.push({ type: 'session.status_running' });
+    opening.push({ type: 'span.model_request_start' });
+    startId = (await appendAt(deps, ctx, cursor, opening))?.at(-1);
+    if (!startId) return true;
+  }
+  const { tools, permissions } = modelTools(session.agent, deps.toolset);
+  const answer = await requestModel(deps, ctx, cursor, buildModelRequest(session.agent, log, tools, deps.config.MODEL_MAX_TOKENS));
+  switch (answer.kind) {
+    case 'moved':
+      return true;
+    case 'answered': {
+      const events = responseEvents(answer.message, startId, permissions, { graded: turn.graded });
+      return appendStep(deps, ctx, cursor, events, usageDelta(tokenUsageOf(answer.message), price));
+    }
+    case 'failed': {
+      const end: RuntimeEventBody = {
+        type: 'span.model_request_end',
+        is_error: true,
+        model_request_start_id: startId,
+        model_usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      };
+      return appendStep(deps, ctx, cursor, [end, ...sessionErrorEvents(answer.failure, answer.retryStatus)]);
+    }
+  }
+}

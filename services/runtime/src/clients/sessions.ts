@@ -9,8 +9,8 @@ import type { LoggedEvent } from '../domain/session-log';
 /** What the runtime asks of the deployments service, which owns sessions and their logs. */
 export interface SessionsClient {
   get(ctx: CallContext, sessionId: string): Promise<Session>;
-  /** The whole log, in order, read in pages of the follow subject. */
-  readLog(ctx: CallContext, sessionId: string): Promise<LoggedEvent[]>;
+  /** The log after sequence `after` (0: all of it), in order, read in pages of the follow subject. */
+  readLog(ctx: CallContext, sessionId: string, after?: number): Promise<LoggedEvent[]>;
   append(ctx: CallContext, request: RequestOf<typeof sessionEventSubjects.append>): Promise<ReplyOf<typeof sessionEventSubjects.append>>;
 }
 
@@ -19,16 +19,16 @@ const LOG_PAGE = 1000;
 export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
   return {
     get: (ctx, sessionId) => bus.call(sessionSubjects.get, ctx, { session_id: sessionId }),
-    async readLog(ctx, sessionId) {
+    async readLog(ctx, sessionId, after = 0) {
       const log: LoggedEvent[] = [];
       for (;;) {
         const page = await bus.call(sessionEventSubjects.follow, ctx, {
           session_id: sessionId,
-          after: { sequence: log.at(-1)?.sequence ?? 0 },
+          after: { sequence: log.at(-1)?.sequence ?? after },
           limit: LOG_PAGE,
         });
         log.push(...(page.events as LoggedEvent[]));
-        if (page.events.length === 0 || (log.at(-1)?.sequence ?? 0) >= page.last) return log;
+        if (page.events.length === 0 || (log.at(-1)?.sequence ?? after) >= page.last) return log;
       }
     },
     append: (ctx, request) => bus.call(sessionEventSubjects.append, ctx, request),

@@ -8,7 +8,7 @@ import { releaseSessionLease, takeSessionLease } from '../db/session-leases';
 import { queueSessionWork } from '../db/work-items';
 import { spentUnits } from '../domain/model-response';
 import { nextStep } from '../domain/next-step';
-import { readLogState } from '../domain/session-log';
+import { readLogState, type LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../service';
 import type { TSchema } from '@sinclair/typebox';
 import { callModel } from './call-model';
@@ -45,9 +45,12 @@ export const driveSession = (deps: RuntimeDeps): EventHandler<TSchema> => async 
     scope: 'read_write',
     key_id: 'runtime',
   });
+  // The log as read so far: append-only, so each step reads only what came after it (a long
+  // session's turns would otherwise read the whole log again at every step).
+  const log: LoggedEvent[] = [];
   try {
     for (let step = 0; step < MAX_STEPS; step++) {
-      if (!(await runStep(deps, ctx, sessionId))) return;
+      if (!(await runStep(deps, ctx, sessionId, log))) return;
     }
     deps.logger.warn('session step bound reached; the next notice continues', { session_id: sessionId });
   } catch (err) {
@@ -61,8 +64,9 @@ export const driveSession = (deps: RuntimeDeps): EventHandler<TSchema> => async 
 };
 
 /** One step; false when the session needs nothing more now. */
-async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string): Promise<boolean> {
-  const [session, log] = await Promise.all([deps.sessions.get(ctx, sessionId), deps.sessions.readLog(ctx, sessionId)]);
+async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[]): Promise<boolean> {
+  const [session, added] = await Promise.all([deps.sessions.get(ctx, sessionId), deps.sessions.readLog(ctx, sessionId, log.at(-1)?.sequence ?? 0)]);
+  log.push(...added);
   const state = readLogState(log);
   const price = await deps.prices.of(ctx, session.agent.model.id);
   const budget = session.budget;

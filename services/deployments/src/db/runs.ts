@@ -5,7 +5,6 @@ import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
-import { hasErrno } from '@shared/errors/cause-chain';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentRunListFilters } from '@shared/schema/deployment-run';
 import type { Tenant } from '@shared/schema/tenant';
@@ -126,7 +125,3 @@ export async function setLastRunAtOf(tx: Executor, ids: string[], at: Date): Pro
   if (ids.length === 0) return;
   await tx.update(deployments).set({ lastRunAt: at }).where(inArray(deployments.id, ids));
 }
-
-/** MySQL and MariaDB both report a unique-key collision as errno 1062 (ER_DUP_ENTRY). */
-const DUPLICATE_KEY = new Set([1062]);
-export const isDuplicateKey = (err: unknown): boolean => hasErrno(err, DUPLICATE_KEY);

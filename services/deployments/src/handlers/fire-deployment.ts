@@ -3,6 +3,7 @@ import { tenantOf, type CallContext } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import type { Executor } from '@shared/db/executor';
 import { createBatcher, type Settled } from '@shared/db/batcher';
+import { isDuplicateKey } from '@shared/db/duplicate-key';
 import { retryTransient } from '@shared/db/retry-transient';
 import { ApiError, conflict, invalidRequest } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
@@ -16,7 +17,6 @@ import {
   findDeploymentsAndOccurrenceRuns,
   findRunForOccurrence,
   insertRuns,
-  isDuplicateKey,
   lockDeployments,
   setLastRunAtOf,
   type FireRecord,

@@ -1,4 +1,5 @@
 import { bucketName } from '../runtime/service-runtime';
+import { KEY_VALUE_BUCKETS, keyValueBucketName, type KeyValueBucketKey } from './key-value-buckets';
 import { inboxPrefix } from './nats-connection';
 import { eventSubject, STREAMS, streamName, streamsOf, type StreamKey } from './streams';
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './subject';
@@ -60,6 +61,18 @@ const consumerAccess = (stream: string) => [
   `$JS.FC.${stream}.>`,
 ];
 
+/** Reading and writing one key-value bucket (and creating it): its keys' subjects and direct gets of their last values. */
+const keyValueAccess = (bucket: string) => {
+  const stream = `KV_${bucket}`;
+  return [
+    `$KV.${bucket}.>`,
+    ...streamAdmin(stream),
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}.>`,
+  ];
+};
+
 /**
  * What one identity may do on the bus of an install (BUS_PREFIX `prefix`):
  * - request the rpc subjects whose `callers` name it (the gateway: the public operations);
@@ -68,7 +81,8 @@ const consumerAccess = (stream: string) => [
  * - publish the events of the streams it owns, consume the streams it reads, manage only those;
  * - subscribe to the events of the streams it follows (core NATS, no consumer);
  * - use the object store bucket that carries sealed large payloads (its contents are useless
- *   without the one-off key that travels in a core NATS header).
+ *   without the one-off key that travels in a core NATS header);
+ * - use the key-value buckets declared for it (shared/bus/key-value-buckets.ts), no others.
  */
 export function busPermissions(prefix: string, identity: BusIdentity): NatsPermissions {
   const calls = ALL_SUBJECTS.filter((s) => s.callers.includes(identity)).map((s) => rpcSubject(prefix, s));
@@ -95,6 +109,11 @@ export function busPermissions(prefix: string, identity: BusIdentity): NatsPermi
     publish.push(...streamAdmin(stream));
     if (STREAMS[key].owner === identity) publish.push(eventSubject(prefix, STREAMS[key].subjects));
     if (readsStream(key, identity)) publish.push(...consumerAccess(stream));
+  }
+  for (const key of Object.keys(KEY_VALUE_BUCKETS) as KeyValueBucketKey[]) {
+    if ((KEY_VALUE_BUCKETS[key].users as readonly BusIdentity[]).includes(identity)) {
+      publish.push(...keyValueAccess(keyValueBucketName(prefix, key)));
+    }
   }
   return {
     publish: { allow: [...new Set(publish)] },

@@ -42,12 +42,18 @@ export const DEFAULT_MESSAGE: Record<ApiErrorType, string> = {
 export class ApiError extends Error {
   readonly type: ApiErrorType;
   readonly status: number;
+  /**
+   * HTTP headers the gateway's answer carries with this error (`retry-after` on a rate limit).
+   * Only the gateway sets them: the bus carries an error's type, status and message, no headers.
+   */
+  readonly headers: Readonly<Record<string, string>> | undefined;
 
-  constructor(type: ApiErrorType, message?: string, options?: { status?: number; cause?: unknown }) {
+  constructor(type: ApiErrorType, message?: string, options?: { status?: number; cause?: unknown; headers?: Record<string, string> }) {
     super(message ?? DEFAULT_MESSAGE[type], { cause: options?.cause });
     this.name = 'ApiError';
     this.type = type;
     this.status = options?.status ?? DEFAULT_STATUS[type];
+    this.headers = options?.headers;
   }
 }
 

@@ -212,8 +212,10 @@ describe('NATS identities and subject permissions', () => {
     expect(fired.outcome).toBe('fired');
 
     // Everything the services themselves did (serving, replies, events, the scheduler's
-    // consumer, offloaded payloads) stayed inside their permissions.
-    await Promise.all([...stack.services.values()].map((s) => s.nc.flush()));
+    // consumer, offloaded payloads, the gateway's rate limit buckets: read at a key's first
+    // request, charged at the sync) stayed inside their permissions.
+    await stack.gateway.rateLimits.sync();
+    await Promise.all([...stack.services.values(), stack.gateway.runtime].map((s) => s.nc.flush()));
     const refused = nats.log().split('\n').filter((line) => /Violation/.test(line) && !line.includes('probe-'));
     expect(refused).toEqual([]);
   }, 60_000);

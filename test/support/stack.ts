@@ -1,5 +1,6 @@
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { keyValueBucketName } from '@shared/bus/key-value-buckets';
 import { deleteStreams } from '@shared/bus/streams';
 import { dropDatabase } from '@shared/db/connect';
 import { randomBase62 } from '@shared/ids/ids';
@@ -129,6 +130,7 @@ export class Stack {
       await deleteStreams(nc, this.baseEnv.BUS_PREFIX!);
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete(`OBJ_${bucketName(this.baseEnv.BUS_PREFIX!)}`).catch(() => undefined);
+      await jsm.streams.delete(`KV_${keyValueBucketName(this.baseEnv.BUS_PREFIX!, 'rateLimits')}`).catch(() => undefined);
     } finally {
       await nc.close();
     }

@@ -20,6 +20,31 @@ export const GatewayConfigSchema = {
   /** How long a looked-up API key is trusted before the database is asked again (revocation delay). */
   KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 30000 }),
   /**
+   * Requests one API key may make per minute, over every gateway replica: a token bucket holding
+   * this many, refilled continuously (limits/rate-limits.ts). 0 turns the limit off. The default
+   * stops a runaway client without ever limiting what one stack serves (about 5,000 creates/s).
+   */
+  RATE_LIMIT_KEY_REQUESTS_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 600_000 }),
+  /** Requests one workspace, all its keys together, may make per minute; 0 turns the limit off. */
+  RATE_LIMIT_WORKSPACE_REQUESTS_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 1_200_000 }),
+  /**
+   * API key lookups that found no key (unknown or revoked), per client address per minute; past
+   * it the answer is 429 without a lookup. Only lookups that reach the database count. 0 turns it off.
+   */
+  RATE_LIMIT_FAILED_LOOKUPS_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 600 }),
+  /**
+   * How often each replica charges the shared rate limit buckets with what it admitted and reads
+   * back what the others did; replicas may together overshoot a limit by what they admit in one
+   * such interval (then repaid as debt). Shorter is more exact and costs more NATS round trips.
+   */
+  RATE_LIMIT_SYNC_MS: Type.Integer({ minimum: 10, maximum: 10_000, default: 100 }),
+  /**
+   * Proxies in front of the gateway that append to X-Forwarded-For (an ingress: 1). The client
+   * address of the failed-lookup limit is the entry this many from the right; 0 ignores the
+   * header (any client can send one) and counts the connection's peer.
+   */
+  TRUSTED_PROXY_HOPS: Type.Integer({ minimum: 0, maximum: 10, default: 0 }),
+  /**
    * Largest total size of request headers; larger requests get 431 with the error envelope. The
    * gateway process runs with Bun's parser limit above this (see deploy/bin/services.ts), so
    * the gateway, not the parser, is the one that answers.

@@ -6,6 +6,7 @@ import type { Logger } from '@shared/log/logger';
 import type { Authenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { errorResponse } from './http/error-response';
+import type { RateLimits } from './limits/rate-limits';
 import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';
 import { deploymentRunsModule } from './modules/deployment-runs';
@@ -32,6 +33,8 @@ export interface GatewayDeps {
   ready: () => Promise<void>;
   /** This replica's subscription to session log notices, which its event streams follow. */
   sessionLog: SessionLogFollower;
+  /** The per-key and per-workspace limits every replica shares (limits/rate-limits.ts). */
+  rateLimits: RateLimits;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { keyValueBucketName } from '@shared/bus/key-value-buckets';
 import type { Logger } from '@shared/log/logger';
 import { startServiceRuntime } from '@shared/runtime/service-runtime';
 import type { Clock } from '@shared/time/clock';
@@ -6,6 +7,8 @@ import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { startHttpServer } from './http/http-server';
+import { RateLimits } from './limits/rate-limits';
+import { SharedBuckets } from './limits/shared-buckets';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
 import { SessionLogFollower } from './modules/session-events/session-log-follower';
 import { createGatewayService } from './service';
@@ -27,13 +30,31 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
   });
   const keys = new ApiKeyStore(runtime.database.db, runtime.clock, config.KEY_CACHE_TTL_MS);
   const sessionLog = new SessionLogFollower(runtime.nc, config.BUS_PREFIX, runtime.logger);
+  const rateLimits = new RateLimits(
+    await SharedBuckets.open(runtime.nc, keyValueBucketName(config.BUS_PREFIX, 'rateLimits')),
+    runtime.clock,
+    runtime.logger,
+    {
+      keyRequestsPerMinute: config.RATE_LIMIT_KEY_REQUESTS_PER_MINUTE,
+      workspaceRequestsPerMinute: config.RATE_LIMIT_WORKSPACE_REQUESTS_PER_MINUTE,
+      failedLookupsPerMinute: config.RATE_LIMIT_FAILED_LOOKUPS_PER_MINUTE,
+      syncMs: config.RATE_LIMIT_SYNC_MS,
+    },
+  );
+  rateLimits.start();
   const app = createGatewayService({
     config,
     bus: runtime.client,
-    authenticator: createAuthenticator(keys, { allowDevKey: config.allowDevKey, sessionsTokenKey: config.sessionsTokenKey, clock: runtime.clock }),
+    authenticator: createAuthenticator(keys, {
+      allowDevKey: config.allowDevKey,
+      sessionsTokenKey: config.sessionsTokenKey,
+      clock: runtime.clock,
+      chargeFailedLookup: (address) => rateLimits.chargeFailedLookup(address),
+    }),
     logger: runtime.logger,
     ready: runtime.ready,
     sessionLog,
+    rateLimits,
   });
   const http = await startHttpServer((request) => app.handle(request), {
     port: config.PORT,
@@ -50,6 +71,8 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     logger: runtime.logger,
   });
   runtime.onStop(() => http.drain());
+  // After the drain: what the last requests took is charged to the shared buckets.
+  runtime.onStop(() => rateLimits.stop());
   // After the drain (no new streams): open event streams end cleanly before the bus goes.
   runtime.onStop(async () => sessionLog.stop());
   runtime.logger.info('gateway listening', { port: http.port });
@@ -57,6 +80,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     port: http.port,
     url: `http://127.0.0.1:${http.port}`,
     keys,
+    rateLimits,
     runtime,
     stop: () => runtime.stop(),
   };

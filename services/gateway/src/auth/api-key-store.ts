@@ -29,20 +29,29 @@ export class ApiKeyStore {
     private readonly ttlMs: number,
   ) {}
 
-  async findTenant(secret: string): Promise<Tenant | null> {
+  /**
+   * The key's tenant, or null for an unknown or revoked key. `beforeLookup` runs before a lookup
+   * that reaches the database (not for a cached answer): it may refuse by throwing, and the refund
+   * it returns is called when the lookup found its key or failed, so only lookups that found
+   * nothing cost the caller (the per-address limit of failed lookups, limits/rate-limits.ts).
+   */
+  async findTenant(secret: string, beforeLookup?: () => Promise<() => void>): Promise<Tenant | null> {
     const hash = hashApiKeySecret(secret);
     const now = this.clock.now().getTime();
     const hit = this.cache.get(hash);
     if (hit && hit.expires > now) return hit.tenant;
+    const refund = await beforeLookup?.();
     const [row] = await this.db
       .select()
       .from(apiKeys)
       .where(and(eq(apiKeys.secretHash, hash), isNull(apiKeys.revokedAt)))
       .limit(1)
       .catch((err: unknown) => {
+        refund?.();
         // Every request authenticates here: a lost database is 503 (retryable), never 500.
         throw asOverloadedIfDatabaseUnavailable(err);
       });
+    if (row) refund?.();
     const tenant: Tenant | null = row
       ? { organization_id: row.organizationId, workspace_id: row.workspaceId, scope: row.scope, key_id: row.id }
       : null;

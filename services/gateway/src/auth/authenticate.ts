@@ -13,7 +13,8 @@ export interface Caller {
 }
 
 export interface Authenticator {
-  authenticate(headers: Headers): Promise<Caller>;
+  /** `clientAddress` is asked only when an API key must be looked up in the database. */
+  authenticate(headers: Headers, clientAddress: () => string): Promise<Caller>;
 }
 
 /**
@@ -21,14 +22,21 @@ export interface Authenticator {
  * invalid X-Api-Key is 401 even when the bearer token would be valid. A bearer credential is an
  * API key (an environment worker's standing key), or a sessions token a work item's secret
  * carried (checked by signature and expiry, never looked up: routing/session-scope.ts then
- * keeps it to its one session and work item).
+ * keeps it to its one session and work item). A key that must be looked up in the database
+ * (not cached) costs the client's address one failed lookup unless it is found: past its limit,
+ * 429 without a lookup.
  */
 export function createAuthenticator(
   store: ApiKeyStore,
-  options: { allowDevKey: boolean; sessionsTokenKey: Buffer; clock: Clock },
+  options: {
+    allowDevKey: boolean;
+    sessionsTokenKey: Buffer;
+    clock: Clock;
+    chargeFailedLookup: (address: string) => Promise<() => void>;
+  },
 ): Authenticator {
   return {
-    async authenticate(headers) {
+    async authenticate(headers, clientAddress) {
       const secret = presentedKey(headers);
       if (secret === undefined) throw authenticationFailed('missing API key: send X-Api-Key or Authorization: Bearer');
       if (secret === DEVELOPMENT_API_KEY) {
@@ -47,7 +55,7 @@ export function createAuthenticator(
         return { tenant, sessionScope: claims };
       }
       if (!looksLikeApiKey(secret)) throw authenticationFailed('invalid API key');
-      const tenant = await store.findTenant(secret);
+      const tenant = await store.findTenant(secret, () => options.chargeFailedLookup(clientAddress()));
       if (!tenant) throw authenticationFailed('invalid API key');
       return { tenant };
     },

@@ -10,6 +10,6 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   };
   return new Response(JSON.stringify(body), {
     status: error.status,
-    headers: { 'content-type': 'application/json', 'request-id': requestId },
+    headers: { ...error.headers, 'content-type': 'application/json', 'request-id': requestId },
   });
 }

@@ -109,9 +109,10 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
       // A streamed request body must say so (fetch's RequestInit.duplex).
       duplex: 'half',
     });
-    const state = beginRequest(request, connection.signal);
+    const state = beginRequest(request, connection.signal, incoming.socket?.remoteAddress);
     state.keepAlive = () => incoming.socket?.setTimeout(idleMs);
     const finish = (response: Response) => {
+      if (state.responseHeaders) for (const [name, value] of Object.entries(state.responseHeaders)) response.headers.set(name, value);
       response.headers.set('request-id', state.id);
       // Nothing the gateway serves is meant to be sniffed into another type (file downloads
       // carry the uploader's content type).

@@ -12,6 +12,13 @@ interface RequestState {
   operation?: string;
   /** Aborts when the client's connection is gone (the runtime's own request signal). */
   connection?: AbortSignal;
+  /** The connection's peer address: the client, or the nearest proxy (domain/client-address.ts). */
+  peerAddress?: string;
+  /**
+   * Headers every answer to this request carries, whatever it is (the rate limit's, decided once
+   * the caller is known): stamped by the outer server with the request id.
+   */
+  responseHeaders?: Record<string, string>;
   /**
    * Restarts the runtime's idle timer for this request's connection. Bun does not restart it for
    * body bytes that arrive while the handler reads, so a slow steady body would otherwise be
@@ -22,8 +29,8 @@ interface RequestState {
 
 const states = new WeakMap<Request, RequestState>();
 
-export function beginRequest(request: Request, connection?: AbortSignal): RequestState {
-  const state: RequestState = { id: newId('request'), connection };
+export function beginRequest(request: Request, connection?: AbortSignal, peerAddress?: string): RequestState {
+  const state: RequestState = { id: newId('request'), connection, peerAddress };
   states.set(request, state);
   return state;
 }

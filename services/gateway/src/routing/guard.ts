@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
 import { readRawBody, RawBody } from '../http/raw-body';
 import { ensureAnswerable, requestState } from '../http/request-state';
+import { clientAddress } from '../domain/client-address';
 import { checkPermission } from '../domain/permission';
 import { checkStrayQueryParameters } from '../domain/query-parameters';
 import { checkVersioning } from '../domain/versioning';
@@ -31,7 +32,8 @@ const DEFERRED_BODY = Symbol('deferred body');
 /**
  * Runs for every matched API route, in the order PRODUCT.md fixes: the route already exists
  * (else Elysia's 404), then credentials (401), permission (403), versioning (400), and only then
- * the body. Elysia's parse phase runs before `resolve`, so the parse hook reads nothing and
+ * the body. The caller's rate limits (429) come right after its credentials: they need the key,
+ * and a refused request should cost nothing more. Elysia's parse phase runs before `resolve`, so the parse hook reads nothing and
  * parses nothing (multipart included): it leaves a marker, and the body is read here, after the
  * checks, with its size limit and read timeout enforced while it streams in. What it resolves
  * (`call`, `url`, the raw `body`) is `GuardedContext` (routing/route.ts): each route's `route()`
@@ -45,8 +47,13 @@ export function createGuard(deps: GatewayDeps) {
       const operation = `${request.method} ${route}`;
       state.operation = operation;
       const url = new URL(request.url);
-      const { tenant, sessionScope } = await deps.authenticator.authenticate(request.headers);
+      const { tenant, sessionScope } = await deps.authenticator.authenticate(request.headers, () =>
+        clientAddress(state.peerAddress, request.headers.get('x-forwarded-for'), deps.config.TRUSTED_PROXY_HOPS),
+      );
       state.tenant = tenant;
+      // The caller's limits, as soon as it is known: a request it is not allowed is refused before
+      // anything else is decided or read, and every answer from here on says how much is left.
+      state.responseHeaders = await deps.rateLimits.admitCaller(tenant);
       if (sessionScope) checkSessionScope(sessionScope, operation, params);
       checkPermission(tenant, request.method, request.headers);
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);

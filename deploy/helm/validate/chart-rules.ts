@@ -14,6 +14,7 @@ const COMPONENT_LABEL = "app.kubernetes.io/component";
 const NON_SECRET_CONFIG_KEYS = new Set([
   "MASTER_KEY_ID", // which key is active, not the key
   "KEY_CACHE_TTL_MS", // API key cache lifetime
+  "RATE_LIMIT_KEY_REQUESTS_PER_MINUTE", // requests one API key may make per minute, a number
   "ALLOW_DEV_KEY", // a boolean switch
   "NATS_TLS_KEY_FILE", // path of the client key mounted from nats.tls.existingSecret, not the key
   "MODEL_MAX_TOKENS", // max_tokens of a model request, a number

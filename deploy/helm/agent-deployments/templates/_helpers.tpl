@@ -160,6 +160,11 @@ MAX_HEADER_BYTES: {{ include "agent-deployments.int" $c.maxHeaderBytes | quote }
 MAX_HEADER_COUNT: {{ include "agent-deployments.int" $c.maxHeaderCount | quote }}
 BODY_READ_TIMEOUT_MS: {{ include "agent-deployments.int" $c.bodyReadTimeoutMs | quote }}
 BODY_READ_DEADLINE_MS: {{ include "agent-deployments.int" $c.bodyReadDeadlineMs | quote }}
+RATE_LIMIT_KEY_REQUESTS_PER_MINUTE: {{ include "agent-deployments.int" $c.rateLimitKeyRequestsPerMinute | quote }}
+RATE_LIMIT_WORKSPACE_REQUESTS_PER_MINUTE: {{ include "agent-deployments.int" $c.rateLimitWorkspaceRequestsPerMinute | quote }}
+RATE_LIMIT_FAILED_LOOKUPS_PER_MINUTE: {{ include "agent-deployments.int" $c.rateLimitFailedLookupsPerMinute | quote }}
+RATE_LIMIT_SYNC_MS: {{ include "agent-deployments.int" $c.rateLimitSyncMs | quote }}
+TRUSTED_PROXY_HOPS: {{ include "agent-deployments.int" $c.trustedProxyHops | quote }}
 {{- else if ne .component "migrations" }}
 HEALTH_PORT: {{ include "agent-deployments.port" . | quote }}
 HEALTH_HOST: {{ (index $v .component).healthHost | quote }}

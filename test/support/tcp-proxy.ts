@@ -1,15 +1,18 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
- * A real TCP relay between a service and a real server (MariaDB), which a test can cut and
- * restore: cutting drops every open connection and stops listening, so new connections are
- * refused, as when the database is killed; restoring listens on the same port again.
+ * A real TCP relay between a client and a real server (MariaDB, the gateway), which a test can
+ * cut and restore: cutting drops every open connection and stops listening, so new connections
+ * are refused, as when the database is killed; restoring listens on the same port again. It can
+ * also lose what the server answers (`dropReplies`): the request arrives and runs, the client
+ * never hears, as when a network fails after the request went out.
  */
 export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private listenPort = 0;
   private frozen = false;
+  private repliesDropped = false;
 
   private constructor(
     private readonly targetHost: string,
@@ -45,7 +48,7 @@ export class TcpProxy {
       }
       // Forwarded by hand rather than piped, so a frozen relay can swallow bytes both ways.
       client.on('data', (data) => this.frozen || upstream.write(data));
-      upstream.on('data', (data) => this.frozen || client.write(data));
+      upstream.on('data', (data) => this.frozen || this.repliesDropped || client.write(data));
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -73,9 +76,15 @@ export class TcpProxy {
     this.frozen = true;
   }
 
-  /** Ends a freeze; the connections it left half-spoken are closed, as a real timeout would. */
+  /** What the server sends is lost; what the client sends still arrives. */
+  dropReplies(): void {
+    this.repliesDropped = true;
+  }
+
+  /** Ends a freeze or lost replies; the connections left half-spoken are closed, as a real timeout would. */
   thaw(): void {
     this.frozen = false;
+    this.repliesDropped = false;
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
   }

@@ -6,6 +6,7 @@ import type { Logger } from '@shared/log/logger';
 import type { Authenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { errorResponse } from './http/error-response';
+import type { IdempotentRequests } from './idempotency/idempotent-requests';
 import type { RateLimits } from './limits/rate-limits';
 import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   sessionLog: SessionLogFollower;
   /** The per-key and per-workspace limits every replica shares (limits/rate-limits.ts). */
   rateLimits: RateLimits;
+  /** POSTs sent with an Idempotency-Key: their keys and kept answers. */
+  idempotency: IdempotentRequests;
 }
 
 /**

@@ -7,6 +7,7 @@ import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { startHttpServer } from './http/http-server';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { RateLimits } from './limits/rate-limits';
 import { SharedBuckets } from './limits/shared-buckets';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
@@ -42,6 +43,13 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     },
   );
   rateLimits.start();
+  const idempotency = new IdempotentRequests(runtime.database.db, runtime.clock, {
+    // The longest a POST runs once it holds its key: one bus call (an upload's is longer), and
+    // the time to record its answer.
+    claimLeaseMs: config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR + 5000,
+    logger: runtime.logger,
+  });
+  idempotency.start();
   const app = createGatewayService({
     config,
     bus: runtime.client,
@@ -55,8 +63,11 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     ready: runtime.ready,
     sessionLog,
     rateLimits,
+    idempotency,
   });
-  const http = await startHttpServer((request) => app.handle(request), {
+  // Every answer passes the idempotency keys on its way out: one to a request holding a key is
+  // recorded (or the key released) before it is sent.
+  const http = await startHttpServer(async (request) => idempotency.settle(request, await app.handle(request)), {
     port: config.PORT,
     hostname: config.HOST,
     maxRequestBodySize: Math.max(config.MAX_BODY_BYTES, config.FILE_MAX_BYTES) * DISCARD_BODY_FACTOR,
@@ -73,6 +84,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
   runtime.onStop(() => http.drain());
   // After the drain: what the last requests took is charged to the shared buckets.
   runtime.onStop(() => rateLimits.stop());
+  runtime.onStop(() => idempotency.stop());
   // After the drain (no new streams): open event streams end cleanly before the bus goes.
   runtime.onStop(async () => sessionLog.stop());
   runtime.logger.info('gateway listening', { port: http.port });
@@ -81,6 +93,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     url: `http://127.0.0.1:${http.port}`,
     keys,
     rateLimits,
+    idempotency,
     runtime,
     stop: () => runtime.stop(),
   };

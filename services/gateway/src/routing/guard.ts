@@ -3,6 +3,7 @@ import type { CallContext } from '@shared/bus/call-context';
 import { readRawBody, RawBody } from '../http/raw-body';
 import { ensureAnswerable, requestState } from '../http/request-state';
 import { clientAddress } from '../domain/client-address';
+import { readIdempotencyKey, requestFingerprint } from '../domain/idempotency-key';
 import { checkPermission } from '../domain/permission';
 import { checkStrayQueryParameters } from '../domain/query-parameters';
 import { checkVersioning } from '../domain/versioning';
@@ -36,8 +37,9 @@ const DEFERRED_BODY = Symbol('deferred body');
  * and a refused request should cost nothing more. Elysia's parse phase runs before `resolve`, so the parse hook reads nothing and
  * parses nothing (multipart included): it leaves a marker, and the body is read here, after the
  * checks, with its size limit and read timeout enforced while it streams in. What it resolves
- * (`call`, `url`, the raw `body`) is `GuardedContext` (routing/route.ts): each route's `route()`
- * or page handler parses it against the schemas the route declares.
+ * (`call`, `url`, the raw `body`, a POST's `idempotency` key) is `GuardedContext`
+ * (routing/route.ts): each route's `route()` or page handler parses it against the schemas the
+ * route declares.
  */
 export function createGuard(deps: GatewayDeps) {
   return new Elysia({ name: 'gateway-guard' })
@@ -59,6 +61,7 @@ export function createGuard(deps: GatewayDeps) {
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);
       checkStrayQueryParameters(request.method, route, url);
       checkPathEncoding(params);
+      const idempotencyKey = readIdempotencyKey(request.method, request.headers);
       let raw: RawBody | undefined;
       if (body === DEFERRED_BODY) {
         const maxBytes = UPLOAD_ROUTES.has(operation)
@@ -75,6 +78,10 @@ export function createGuard(deps: GatewayDeps) {
       }
       await ensureAnswerable(request);
       const call: CallContext = { request_id: state.id, tenant };
-      return { call, url, body: raw };
+      const idempotency =
+        idempotencyKey === undefined
+          ? undefined
+          : deps.idempotency.pending(request, tenant, idempotencyKey, requestFingerprint(request.method, url.pathname + url.search, raw?.bytes));
+      return { call, url, body: raw, idempotency };
     });
 }

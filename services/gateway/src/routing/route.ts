@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ResolvePath } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
+import type { PendingIdempotentRequest } from '../idempotency/idempotent-requests';
 import { parseQuery } from '../http/query';
 import { emptyBody, jsonBody, type RawBody } from '../http/raw-body';
 
@@ -43,6 +44,8 @@ export interface GuardedContext<P> {
   body: RawBody | undefined;
   /** The request itself, for the few routes that read more than their input (an event stream: `Last-Event-ID`, the connection's end). */
   request?: Request;
+  /** A POST sent with an `Idempotency-Key`: begun once the input is valid (idempotency/idempotent-requests.ts). */
+  idempotency?: PendingIdempotentRequest;
 }
 
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -66,9 +69,13 @@ type RouteHandler<Path extends string, S extends RouteSchemas> = (input: RouteIn
  */
 function define<Path extends string, S extends RouteSchemas>(method: Method, path: Path, schemas: S, handler: RouteHandler<Path, S>): Route {
   // Destructured where Elysia can see it: it reads handlers' parameters to decide what to parse.
-  const handle = async ({ call, url, params, body: raw }: GuardedContext<ResolvePath<Path>>) => {
+  const handle = async ({ call, url, params, body: raw, idempotency }: GuardedContext<ResolvePath<Path>>) => {
     const query = schemas.query === undefined ? undefined : parseQuery(url, schemas.query);
     const body = await readBody(schemas.body, raw);
+    // The operation begins here: a request refused above never held its idempotency key, and
+    // one whose key already has an answer gets that answer instead of running again.
+    const replay = await idempotency?.begin();
+    if (replay) return replay;
     // The two conversions above are what BodyOf/QueryOf describe; TypeScript cannot follow a
     // conditional type through a runtime branch.
     return handler({ call, params, body, query } as RouteInput<S, ResolvePath<Path>>);

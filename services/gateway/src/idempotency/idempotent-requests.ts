@@ -92,7 +92,10 @@ export class IdempotentRequests {
   /** For the guard, once the body is read: nothing is read or written before `begin`. */
   pending(request: Request, tenant: Tenant, key: string, requestHash: string): PendingIdempotentRequest {
     const address = { organizationId: tenant.organization_id, workspaceId: tenant.workspace_id, keyHash: idempotencyKeyHash(key) };
-    return { begin: () => this.begin(request, address, requestHash).catch((err) => Promise.reject(asOverloadedIfDatabaseUnavailable(err))) };
+    return {
+      // A database that went away is 503, which the client retries, never 500.
+      begin: () => this.begin(request, address, requestHash).catch((err) => Promise.reject(asOverloadedIfDatabaseUnavailable(err))),
+    };
   }
 
   /**

@@ -120,7 +120,9 @@ export class RateLimits {
     const takes: Take[] = [];
     if (this.rules.key) {
       const take = await this.take(`key.${token(tenant.key_id)}`, this.rules.key);
-      if (!take.admitted) throw this.refusal(take, `rate limit of ${this.rules.key.capacity} requests per minute exceeded for this API key`);
+      if (!take.admitted) {
+        throw this.refusal(take, `rate limit of ${this.rules.key.capacity} requests per minute exceeded for this API key`);
+      }
       takes.push(take);
     }
     if (this.rules.workspace) {

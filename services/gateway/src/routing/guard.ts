@@ -33,13 +33,15 @@ const DEFERRED_BODY = Symbol('deferred body');
 /**
  * Runs for every matched API route, in the order PRODUCT.md fixes: the route already exists
  * (else Elysia's 404), then credentials (401), permission (403), versioning (400), and only then
- * the body. The caller's rate limits (429) come right after its credentials: they need the key,
- * and a refused request should cost nothing more. Elysia's parse phase runs before `resolve`, so the parse hook reads nothing and
+ * the body. Elysia's parse phase runs before `resolve`, so the parse hook reads nothing and
  * parses nothing (multipart included): it leaves a marker, and the body is read here, after the
  * checks, with its size limit and read timeout enforced while it streams in. What it resolves
  * (`call`, `url`, the raw `body`, a POST's `idempotency` key) is `GuardedContext`
  * (routing/route.ts): each route's `route()` or page handler parses it against the schemas the
  * route declares.
+ *
+ * The caller's rate limits (429) come right after its credentials: they need the key, and a
+ * refused request should cost nothing more.
  */
 export function createGuard(deps: GatewayDeps) {
   return new Elysia({ name: 'gateway-guard' })
@@ -81,7 +83,12 @@ export function createGuard(deps: GatewayDeps) {
       const idempotency =
         idempotencyKey === undefined
           ? undefined
-          : deps.idempotency.pending(request, tenant, idempotencyKey, requestFingerprint(request.method, url.pathname + url.search, raw?.bytes));
+          : deps.idempotency.pending(
+              request,
+              tenant,
+              idempotencyKey,
+              requestFingerprint(request.method, url.pathname + url.search, raw?.bytes),
+            );
       return { call, url, body: raw, idempotency };
     });
 }

@@ -13,7 +13,9 @@ export function resourceModule(resource: string, deps: GatewayDeps, routes: Rout
   const plugin = new Elysia({ name: `module-${resource}` }).use(createGuard(deps)).onBeforeHandle(checkPathIds);
   for (const { method, path, handle } of routes) {
     // Destructured here, where Elysia reads a handler's parameters to decide what to prepare.
-    plugin.route(method, path, ({ call, url, params, body, request, idempotency }) => handle({ call, url, params, body, request, idempotency }));
+    plugin.route(method, path, ({ call, url, params, body, request, idempotency }) =>
+      handle({ call, url, params, body, request, idempotency }),
+    );
   }
   return plugin;
 }

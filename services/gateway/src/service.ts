@@ -60,7 +60,20 @@ function toApiError(code: string | number, error: unknown): ApiError {
  * here; the gateway maps routes.
  */
 export function createGatewayService(deps: GatewayDeps) {
-  return new Elysia()
+  const modules = [
+    modelsModule(deps),
+    agentsModule(deps),
+    environmentWorkModule(deps),
+    environmentsModule(deps),
+    filesModule(deps),
+    memoryStoresModule(deps),
+    vaultsModule(deps),
+    deploymentsModule(deps),
+    deploymentRunsModule(deps),
+    sessionsModule(deps),
+    sessionEventsModule(deps),
+  ];
+  const app = new Elysia()
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const apiError = toApiError(code, error);
       const state = requestState(request);
@@ -71,16 +84,7 @@ export function createGatewayService(deps: GatewayDeps) {
     })
     .get('/healthz', () => ({ status: 'ok' }))
     // Public port: ready or not, never the reason (internal addresses, driver errors); that is logged.
-    .get('/readyz', () => readiness(deps.ready, deps.logger))
-    .use(modelsModule(deps))
-    .use(agentsModule(deps))
-    .use(environmentWorkModule(deps))
-    .use(environmentsModule(deps))
-    .use(filesModule(deps))
-    .use(memoryStoresModule(deps))
-    .use(vaultsModule(deps))
-    .use(deploymentsModule(deps))
-    .use(deploymentRunsModule(deps))
-    .use(sessionsModule(deps))
-    .use(sessionEventsModule(deps));
+    .get('/readyz', () => readiness(deps.ready, deps.logger));
+  for (const module of modules) app.use(module.plugin);
+  return app;
 }

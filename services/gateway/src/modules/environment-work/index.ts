@@ -35,22 +35,30 @@ const UpdateBody = Closed({ metadata: UpdateWorkRequest.properties.metadata });
  */
 export const environmentWorkModule = (deps: GatewayDeps) =>
   resourceModule('environment work', deps, [
-    route.get('/v1/environments/:environment_id/work/poll', { query: PollQuery }, ({ call, params, query }) =>
+    route.get('/v1/environments/:environment_id/work/poll', { query: PollQuery, reply: workSubjects.poll.reply }, ({ call, params, query }) =>
       deps.bus.call(workSubjects.poll, call, { environment_id: params.environment_id, ...query }),
     ),
-    route.get('/v1/environments/:environment_id/work/stats', {}, ({ call, params }) =>
+    route.get('/v1/environments/:environment_id/work/stats', { reply: workSubjects.stats.reply }, ({ call, params }) =>
       deps.bus.call(workSubjects.stats, call, { environment_id: params.environment_id }),
     ),
     route.list('/v1/environments/:environment_id/work', servePage(workListRoute, deps)),
-    route.get('/v1/environments/:environment_id/work/:work_id', {}, ({ call, params }) => deps.bus.call(workSubjects.get, call, params)),
-    route.post('/v1/environments/:environment_id/work/:work_id', { body: UpdateBody }, ({ call, params, body }) =>
+    route.get('/v1/environments/:environment_id/work/:work_id', { reply: workSubjects.get.reply }, ({ call, params }) =>
+      deps.bus.call(workSubjects.get, call, params),
+    ),
+    route.post('/v1/environments/:environment_id/work/:work_id', { body: UpdateBody, reply: workSubjects.update.reply }, ({ call, params, body }) =>
       deps.bus.call(workSubjects.update, call, { ...params, metadata: body.metadata }),
     ),
-    route.post('/v1/environments/:environment_id/work/:work_id/ack', {}, ({ call, params }) => deps.bus.call(workSubjects.ack, call, params)),
-    route.post('/v1/environments/:environment_id/work/:work_id/heartbeat', { query: HeartbeatQuery }, ({ call, params, query }) =>
-      deps.bus.call(workSubjects.heartbeat, call, { ...params, ...query }),
+    // 409: not queued any more (ack), not acknowledged yet (heartbeat), already stopped (stop);
+    // 412: the heartbeat's expected_last_heartbeat is not the item's.
+    route.post('/v1/environments/:environment_id/work/:work_id/ack', { reply: workSubjects.ack.reply, errors: [409] }, ({ call, params }) =>
+      deps.bus.call(workSubjects.ack, call, params),
     ),
-    route.post('/v1/environments/:environment_id/work/:work_id/stop', { body: StopBody }, ({ call, params, body }) =>
+    route.post(
+      '/v1/environments/:environment_id/work/:work_id/heartbeat',
+      { query: HeartbeatQuery, reply: workSubjects.heartbeat.reply, errors: [409, 412] },
+      ({ call, params, query }) => deps.bus.call(workSubjects.heartbeat, call, { ...params, ...query }),
+    ),
+    route.post('/v1/environments/:environment_id/work/:work_id/stop', { body: StopBody, reply: workSubjects.stop.reply, errors: [409] }, ({ call, params, body }) =>
       deps.bus.call(workSubjects.stop, call, { ...params, ...body }),
     ),
   ]);

@@ -40,6 +40,11 @@ describe('route(): input declared once, parsed after the guard', () => {
   test('the query is checked before the body', async () => {
     expect(await messageOf(update.handle(context(json('{}'), '&version=0')))).toBe('version: must be at least 1');
   });
+  test('a route that declares no query takes nothing but beta (a GET the guard takes for a list included)', async () => {
+    const stats = route.get('/v1/things/:thing_id/stats', { reply: Type.String() }, ({ params }) => params.thing_id);
+    expect(await stats.handle(context(undefined))).toBe('thg_1');
+    expect(await messageOf(stats.handle(context(undefined, '&expand=1')))).toBe('expand: unknown query parameter');
+  });
   test('a JSON body must be present, JSON, and valid, naming the field', async () => {
     expect(await messageOf(update.handle(context(undefined)))).toBe('body: a JSON body is required');
     expect(await messageOf(update.handle(context(json('{"name":"a"}', 'text/plain'))))).toBe('content-type: must be application/json');

@@ -1,4 +1,4 @@
-import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ResolvePath } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
 import { parseQuery } from '../http/query';
@@ -103,7 +103,8 @@ function bodyMedia(body: RouteSchemas['body']): Media | undefined {
 function define<Path extends string, S extends RouteSchemas>(method: Method, path: Path, schemas: S, handler: RouteHandler<Path, S>): Route {
   // Destructured where Elysia can see it: it reads handlers' parameters to decide what to parse.
   const handle = async ({ call, url, params, body: raw }: GuardedContext<ResolvePath<Path>>) => {
-    const query = schemas.query === undefined ? undefined : parseQuery(url, schemas.query);
+    const parsed = parseQuery(url, schemas.query ?? NO_QUERY);
+    const query = schemas.query === undefined ? undefined : parsed;
     const body = await readBody(schemas.body, raw);
     // The two conversions above are what BodyOf/QueryOf describe; TypeScript cannot follow a
     // conditional type through a runtime branch.
@@ -120,6 +121,13 @@ function define<Path extends string, S extends RouteSchemas>(method: Method, pat
     handle,
   };
 }
+
+/**
+ * What a route that declares no query accepts: nothing but `beta`. The guard refuses the rest
+ * before any body is read where its rule can tell (domain/query-parameters.ts); this also covers
+ * the GETs that rule takes for lists (`.../work/stats`, `.../content`).
+ */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 function readBody(spec: RouteSchemas['body'], raw: RawBody | undefined): unknown {
   if (spec === undefined) return emptyBody(raw);

@@ -9,13 +9,18 @@ export type ResourceModule = ReturnType<typeof resourceModule>;
 
 /**
  * The Elysia plugin of one resource, from its route table: every route behind the guard, every
- * id path parameter checked for its kind's exact form before the handler runs.
+ * id path parameter checked for its kind's exact form before the handler runs. A null reply
+ * (a long poll that found nothing) is 204 No Content, as the document says and the SDK reads
+ * it (null); a 200 with an empty body would reach the SDK as an empty string.
  */
 export function resourceModule(resource: string, deps: GatewayDeps, routes: readonly Route[]) {
   const plugin = new Elysia({ name: `module-${resource}` }).use(createGuard(deps)).onBeforeHandle(checkPathIds);
   for (const { method, path, handle } of routes) {
     // Destructured here, where Elysia reads a handler's parameters to decide what to prepare.
-    plugin.route(method, path, ({ call, url, params, body, request }) => handle({ call, url, params, body, request }));
+    plugin.route(method, path, async ({ call, url, params, body, request }) => {
+      const reply = await handle({ call, url, params, body, request });
+      return reply === null ? new Response(null, { status: 204 }) : reply;
+    });
   }
   return { resource, routes, plugin };
 }

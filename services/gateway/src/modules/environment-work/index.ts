@@ -35,6 +35,7 @@ const UpdateBody = Closed({ metadata: UpdateWorkRequest.properties.metadata });
  */
 export const environmentWorkModule = (deps: GatewayDeps) =>
   resourceModule('environment work', deps, [
+    // Nothing within block_ms: a null reply, which resourceModule answers 204.
     route.get('/v1/environments/:environment_id/work/poll', { query: PollQuery, reply: workSubjects.poll.reply }, ({ call, params, query }) =>
       deps.bus.call(workSubjects.poll, call, { environment_id: params.environment_id, ...query }),
     ),

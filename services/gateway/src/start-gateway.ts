@@ -58,6 +58,8 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     url: `http://127.0.0.1:${http.port}`,
     keys,
     runtime,
+    /** The routes this gateway serves, as its router registered them (the OpenAPI tests compare them with the document). */
+    routes: app.routes.map(({ method, path }) => ({ method, path })),
     stop: () => runtime.stop(),
   };
 }

@@ -154,3 +154,18 @@ export const route = {
   }),
 };
 
+/**
+ * A route anyone may call, outside the guard (health, readiness, the API's own documentation):
+ * registered on the gateway's table (service.ts) before the guarded modules, described like
+ * every other.
+ */
+export interface OpenRoute extends RouteContract {
+  access: 'open';
+  handle(): unknown;
+}
+
+export const openRoute = (
+  path: string,
+  schemas: { reply: TSchema | Media; otherReplies?: RouteContract['otherReplies'] },
+  handle: () => unknown,
+): OpenRoute => ({ method: 'GET', path, access: 'open', reply: mediaOf(schemas.reply), otherReplies: schemas.otherReplies, errors: [], handle });

@@ -59,7 +59,7 @@ describe('openApiDocument', () => {
     { method: 'GET', path: '/healthz', access: 'open', reply: json(Type.Object({ status: Type.Literal('ok') })), errors: [] },
     apiRoute({ method: 'GET', path: '/v1/things', query: Type.Object({ limit: Type.Optional(Type.Integer()), kinds: Type.Optional(Type.Array(Type.String())) }) }),
     apiRoute({ method: 'POST', path: '/v1/things', body: json(ThingBody) }),
-    apiRoute({ method: 'GET', path: '/v1/things/:thing_id' }),
+    apiRoute({ method: 'GET', path: '/v1/things/:thing_id', headers: Type.Object({ 'last-thing-id': Type.Optional(Type.String({ description: 'Resume.' })) }) }),
     apiRoute({ method: 'POST', path: '/v1/things/:thing_id/claim', reply: json(Type.Union([Thing, Type.Null()])), errors: [409] }),
     apiRoute({ method: 'GET', path: '/v1/deployments' }),
   ];
@@ -98,7 +98,9 @@ describe('openApiDocument', () => {
     expect(deployments.parameters).toContainEqual({ $ref: '#/components/parameters/Version' });
     expect(deployments.parameters.find((p: any) => p.name === 'acme-beta').required).toBe(true);
     expect(document.components.parameters.Version).toMatchObject({ name: 'acme-version', in: 'header', required: true });
-    expect(document.paths['/v1/things/{thing_id}'].get.parameters[0]).toEqual({ name: 'thing_id', in: 'path', required: true, schema: { type: 'string' } });
+    const item = document.paths['/v1/things/{thing_id}'].get.parameters;
+    expect(item[0]).toEqual({ name: 'thing_id', in: 'path', required: true, schema: { type: 'string' } });
+    expect(item[1]).toEqual({ name: 'last-thing-id', in: 'header', required: false, schema: { type: 'string', description: 'Resume.' }, description: 'Resume.' });
   });
 
   test('API routes need a key; open routes need nothing', () => {

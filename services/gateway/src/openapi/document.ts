@@ -179,6 +179,11 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
     },
   });
 
+  const headerParameters = (headers: TObject | undefined): Json[] =>
+    Object.entries(headers?.properties ?? {}).map(([name, schema]) =>
+      header(name, headers!.required?.includes(name) ?? false, schema, schema.description ?? ''),
+    );
+
   const queryParameters = (query: TObject | undefined): Json[] =>
     Object.entries(query?.properties ?? {}).map(([name, schema]) => {
       const repeated = schema.type === 'array';
@@ -198,7 +203,7 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
       const kind = pathIdKind(name);
       return { name, in: 'path', required: true, schema: components.json(kind ? IdOf(kind) : Type.String()) };
     });
-    parameters.push(...queryParameters(route.query));
+    parameters.push(...queryParameters(route.query), ...headerParameters(route.headers));
     if (route.access === 'api') {
       const versioned = requiresVersionHeaders(route.path);
       parameters.push(

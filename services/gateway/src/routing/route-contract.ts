@@ -29,6 +29,8 @@ export interface RouteContract {
   access: 'api' | 'open';
   /** The query parameters besides `beta`; an array property is the repeated `name[]=` parameter. */
   query?: TObject;
+  /** Request headers of this route's own (beyond credentials and versioning), by lower-case name. */
+  headers?: TObject;
   body?: Media;
   /** What a success (200) carries. */
   reply: Media;

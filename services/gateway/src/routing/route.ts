@@ -81,6 +81,8 @@ type RouteHandler<Path extends string, S extends RouteSchemas> = (
  */
 export interface SelfParsingRoute<P> {
   query: TObject;
+  /** Headers it reads besides credentials and versioning (an event stream's `Last-Event-ID`). */
+  headers?: TObject;
   reply: TSchema | Media;
   serve: (context: GuardedContext<P>) => Promise<unknown>;
 }
@@ -148,6 +150,7 @@ export const route = {
     path,
     access: 'api',
     query: route.query,
+    headers: route.headers,
     reply: mediaOf(route.reply),
     errors: [],
     handle: route.serve,

@@ -7,7 +7,7 @@ import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
 import { openEventStream, StreamSlots } from './event-stream';
-import { eventListRoute, EventStreamQuery, readEventStreamQuery, SessionEventStream } from './model';
+import { eventListRoute, EventStreamHeaders, EventStreamQuery, readEventStreamQuery, SessionEventStream } from './model';
 
 /** Open streams per workspace on one gateway replica (named in the 429 that refuses one more). */
 export const SESSION_STREAMS_PER_WORKSPACE = 100;
@@ -28,6 +28,7 @@ export const sessionEventsModule = (deps: GatewayDeps) => {
     ),
     route.list('/v1/sessions/:session_id/events/stream', {
       query: EventStreamQuery,
+      headers: EventStreamHeaders,
       reply: SessionEventStream,
       serve: async ({ call, url, params, request }) => {
         readEventStreamQuery(url);

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { invalidRequest } from '@shared/errors/api-error';
+import { IdOf } from '@shared/schema/common';
 import { SESSION_EVENT_TYPES, SessionEvent, SessionEventListFilters, SessionEventListOrder } from '@shared/schema/session-event';
 import { createdAtRange } from '../../domain/created-at';
 import { parseQuery } from '../../http/query';
@@ -68,6 +69,13 @@ export function readEventStreamQuery(url: URL): void {
   const { rest } = takeArrayParameter(url, 'event_deltas', EVENT_DELTAS);
   parseQuery(rest, Type.Object({}, { additionalProperties: false }));
 }
+
+/** The stream's own header: resume right after this event of the session's log (what the SDK sends on reconnecting). */
+export const EventStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({ ...IdOf('sessionEvent'), description: 'Resume after this event of the session; without it the stream starts at the log\'s end.' }),
+  ),
+});
 
 /** Server-Sent Events: each event is named by its type, carries its id (what `Last-Event-ID` resumes from) and the event as its data. */
 export const SessionEventStream: Media = {

@@ -33,6 +33,8 @@ export interface RouteInput<S extends RouteSchemas, P> {
   params: P;
   body: BodyOf<S['body']>;
   query: QueryOf<S['query']>;
+  /** The request's headers, for the few routes whose input includes one (the work poll's worker id). */
+  headers: Headers | undefined;
 }
 
 /** What the guard leaves in Elysia's context for every API route (routing/guard.ts). */
@@ -66,12 +68,12 @@ type RouteHandler<Path extends string, S extends RouteSchemas> = (input: RouteIn
  */
 function define<Path extends string, S extends RouteSchemas>(method: Method, path: Path, schemas: S, handler: RouteHandler<Path, S>): Route {
   // Destructured where Elysia can see it: it reads handlers' parameters to decide what to parse.
-  const handle = async ({ call, url, params, body: raw }: GuardedContext<ResolvePath<Path>>) => {
+  const handle = async ({ call, url, params, body: raw, request }: GuardedContext<ResolvePath<Path>>) => {
     const query = schemas.query === undefined ? undefined : parseQuery(url, schemas.query);
     const body = await readBody(schemas.body, raw);
     // The two conversions above are what BodyOf/QueryOf describe; TypeScript cannot follow a
     // conditional type through a runtime branch.
-    return handler({ call, params, body, query } as RouteInput<S, ResolvePath<Path>>);
+    return handler({ call, params, body, query, headers: request?.headers } as RouteInput<S, ResolvePath<Path>>);
   };
   return { method, path, handle };
 }

@@ -35,9 +35,11 @@ const UpdateBody = Closed({ metadata: UpdateWorkRequest.properties.metadata });
  */
 export const environmentWorkModule = (deps: GatewayDeps) =>
   resourceModule('environment work', deps, [
-    route.get('/v1/environments/:environment_id/work/poll', { query: PollQuery }, ({ call, params, query }) =>
-      deps.bus.call(workSubjects.poll, call, { environment_id: params.environment_id, ...query }),
-    ),
+    route.get('/v1/environments/:environment_id/work/poll', { query: PollQuery }, ({ call, params, query, headers }) => {
+      // The SDK's WorkPoller names itself in a header; the runtime counts it in `workers_polling`.
+      const workerId = headers?.get(`${deps.config.API_HEADER_PREFIX}-worker-id`) || undefined;
+      return deps.bus.call(workSubjects.poll, call, { environment_id: params.environment_id, ...query, ...(workerId ? { worker_id: workerId } : {}) });
+    }),
     route.get('/v1/environments/:environment_id/work/stats', {}, ({ call, params }) =>
       deps.bus.call(workSubjects.stats, call, { environment_id: params.environment_id }),
     ),

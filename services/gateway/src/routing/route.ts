@@ -35,6 +35,11 @@ export interface RouteSchemas {
   reply: TSchema | Media;
   /** Error statuses of this route's own (a 409 for a concurrent update), beyond every route's. */
   errors?: readonly ErrorStatus[];
+  /**
+   * Request headers the handler reads beyond credentials and versioning (the work poll's worker
+   * id), by lower-case name: documented; the handler reads them from `headers`.
+   */
+  headers?: TObject;
 }
 
 type BodyOf<B> = B extends TSchema ? Static<B> : B extends BodyReader<infer T> ? T : undefined;
@@ -48,6 +53,8 @@ export interface RouteInput<S extends RouteSchemas, P> {
   params: P;
   body: BodyOf<S['body']>;
   query: QueryOf<S['query']>;
+  /** The request's headers, for the few routes whose input includes one (the work poll's worker id). */
+  headers: Headers | undefined;
 }
 
 /** What the guard leaves in Elysia's context for every API route (routing/guard.ts). */
@@ -104,19 +111,20 @@ function bodyMedia(body: RouteSchemas['body']): Media | undefined {
  */
 function define<Path extends string, S extends RouteSchemas>(method: Method, path: Path, schemas: S, handler: RouteHandler<Path, S>): Route {
   // Destructured where Elysia can see it: it reads handlers' parameters to decide what to parse.
-  const handle = async ({ call, url, params, body: raw }: GuardedContext<ResolvePath<Path>>) => {
+  const handle = async ({ call, url, params, body: raw, request }: GuardedContext<ResolvePath<Path>>) => {
     const parsed = parseQuery(url, schemas.query ?? NO_QUERY);
     const query = schemas.query === undefined ? undefined : parsed;
     const body = await readBody(schemas.body, raw);
     // The two conversions above are what BodyOf/QueryOf describe; TypeScript cannot follow a
     // conditional type through a runtime branch.
-    return handler({ call, params, body, query } as RouteInput<S, ResolvePath<Path>>);
+    return handler({ call, params, body, query, headers: request?.headers } as RouteInput<S, ResolvePath<Path>>);
   };
   return {
     method,
     path,
     access: 'api',
     query: schemas.query,
+    headers: schemas.headers,
     body: bodyMedia(schemas.body),
     reply: mediaOf(schemas.reply),
     errors: schemas.errors ?? [],

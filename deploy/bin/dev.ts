@@ -1,6 +1,7 @@
 /**
- * `bun run dev`: all five services on local defaults. Uses MYSQL_URL / NATS_URL (defaults: the
- * local MariaDB and NATS); where nothing answers there but mariadbd / nats-server are installed,
+ * `bun run dev`: all the services on local defaults, one sandbox worker among them (pointed at
+ * the local gateway, so cloud environments' sessions run their tools). Uses MYSQL_URL / NATS_URL
+ * (defaults: the local MariaDB and NATS); where nothing answers there but mariadbd / nats-server are installed,
  * starts private instances under `.data/`; otherwise says exactly what to run. A private NATS
  * runs with the generated permissions and each service connects with its own identity.
  */
@@ -69,10 +70,15 @@ async function main(): Promise<void> {
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
   };
   const natsIdentity = await ensureInfrastructure(env);
+  const gatewayUrl = `http://127.0.0.1:${env.PORT ?? 8080}`;
   for (const service of SERVICES) {
     const child = spawn('bun', [...runtimeFlags(service), entryPoint(service)], {
       cwd: root,
-      env: { ...env, ...natsIdentity?.(service) },
+      env: {
+        ...env,
+        ...natsIdentity?.(service),
+        ...(service === 'sandbox-worker' ? { SANDBOX_GATEWAY_URL: env.SANDBOX_GATEWAY_URL ?? gatewayUrl } : {}),
+      },
       stdio: 'inherit',
     });
     child.once('exit', (code, signal) => {
@@ -85,7 +91,7 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => stopAll('SIGTERM'));
   process.on('SIGTERM', () => stopAll('SIGTERM'));
-  console.log(`dev: gateway on http://127.0.0.1:${env.PORT ?? 8080} (development key: see README)`);
+  console.log(`dev: gateway on ${gatewayUrl} (development key: see README)`);
 }
 
 main().catch((err) => {

@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { CommonConfig, DatabaseConfig, DatabaseName, loadConfig } from '@shared/config/load-config';
 import { connectDatabase } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
-import { defaultDatabaseName, migrationsFolder, SERVICES, type ServiceName } from './services';
+import { DATABASE_SERVICES, defaultDatabaseName, migrationsFolder, type DatabaseServiceName } from './services';
 
 const root = join(import.meta.dir, '..', '..');
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...DatabaseConfig, LOG_LEVEL: CommonConfig.LOG_LEVEL, NODE_ENV: CommonConfig.NODE_ENV });
   const requested = process.argv.slice(2);
-  const unknown = requested.filter((s) => !(SERVICES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new Error(`unknown service(s): ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
-  const services = (requested.length > 0 ? requested : SERVICES) as ServiceName[];
+  const unknown = requested.filter((s) => !(DATABASE_SERVICES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`unknown service(s): ${unknown.join(', ')}; known: ${DATABASE_SERVICES.join(', ')}`);
+  const services = (requested.length > 0 ? requested : DATABASE_SERVICES) as DatabaseServiceName[];
   for (const service of services) {
     const variable = `DATABASE_NAME_${service.toUpperCase()}`;
     const name = loadConfig({ [variable]: DatabaseName(defaultDatabaseName(service)) })[variable] as string;

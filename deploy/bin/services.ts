@@ -1,6 +1,10 @@
-/** The six services, their entry points and migrations: what `dev` runs and `migrate` applies. */
-export const SERVICES = ['catalog', 'vaults', 'deployments', 'scheduler', 'runtime', 'gateway'] as const;
+/** The seven services and their entry points: what `dev` runs. */
+export const SERVICES = ['catalog', 'vaults', 'deployments', 'scheduler', 'runtime', 'gateway', 'sandbox-worker'] as const;
 export type ServiceName = (typeof SERVICES)[number];
+
+/** The services that keep a database, and their migrations: what `migrate` applies (the sandbox worker keeps none). */
+export const DATABASE_SERVICES = ['catalog', 'vaults', 'deployments', 'scheduler', 'runtime', 'gateway'] as const satisfies readonly ServiceName[];
+export type DatabaseServiceName = (typeof DATABASE_SERVICES)[number];
 
 export const entryPoint = (service: ServiceName) => `services/${service}/src/main.ts`;
 
@@ -11,5 +15,5 @@ export const entryPoint = (service: ServiceName) => `services/${service}/src/mai
  */
 export const runtimeFlags = (service: ServiceName): string[] =>
   service === 'gateway' ? ['--max-http-header-size=65536'] : [];
-export const migrationsFolder = (service: ServiceName) => `services/${service}/migrations`;
-export const defaultDatabaseName = (service: ServiceName) => `agents_${service}`;
+export const migrationsFolder = (service: DatabaseServiceName) => `services/${service}/migrations`;
+export const defaultDatabaseName = (service: DatabaseServiceName) => `agents_${service}`;

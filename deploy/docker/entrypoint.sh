@@ -15,7 +15,7 @@ case "$component" in
     # Bun's header parser limit above the gateway's own MAX_HEADER_BYTES, so oversized headers get
     # the gateway's 431 envelope (deploy/bin/services.ts says the same for local runs).
     exec bun --max-http-header-size=65536 services/gateway/src/main.ts "$@" ;;
-  deployments | vaults | catalog | scheduler | runtime)
+  deployments | vaults | catalog | scheduler | runtime | sandbox-worker)
     exec bun "services/$component/src/main.ts" "$@" ;;
   migrate)
     exec bun deploy/bin/migrate.ts "$@" ;;
@@ -23,6 +23,6 @@ case "$component" in
     exec bun services/gateway/src/cli/keys.ts "$@" ;;
   *)
     echo "entrypoint: unknown component '$component'." >&2
-    echo "usage: <gateway|deployments|vaults|catalog|scheduler|runtime|migrate|keys> [args...]" >&2
+    echo "usage: <gateway|deployments|vaults|catalog|scheduler|runtime|sandbox-worker|migrate|keys> [args...]" >&2
     exit 64 ;;
 esac

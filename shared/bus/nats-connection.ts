@@ -17,8 +17,8 @@ export interface NatsSettings {
  * Where an identity's replies arrive. One prefix per identity (and install), so the server can
  * let each one subscribe to its own replies only: no service can read another's answers, such
  * as the decrypted credentials the vaults service returns to the deployments service.
- * The BUS_PREFIX part is joined with `-`, which no identity name contains, so two installs'
- * prefixes never overlap.
+ * The BUS_PREFIX part is joined with `-`, and no identity ends with `-<another identity>`
+ * (shared/bus/subject.ts), so two installs' prefixes never overlap.
  */
 export const inboxPrefix = (prefix: string, identity: BusIdentity): string =>
   `_INBOX.${prefix ? `${prefix}-` : ''}${identity}`;

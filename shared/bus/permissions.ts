@@ -134,8 +134,11 @@ export interface NatsUser {
   permissions?: NatsPermissions;
 }
 
-/** Name of the server-side environment variable holding an identity's password (`--passwords env`). */
-export const passwordEnvName = (identity: BusIdentity) => `NATS_PASSWORD_${identity.toUpperCase()}`;
+/**
+ * Name of the server-side environment variable holding an identity's password (`--passwords env`):
+ * `-` becomes `_`, since nats-server reads `$NATS_PASSWORD_SANDBOX_WORKER` as one variable name.
+ */
+export const passwordEnvName = (identity: BusIdentity) => `NATS_PASSWORD_${identity.toUpperCase().replaceAll('-', '_')}`;
 
 /** One user per identity, with its generated permissions; `extra` users (e.g. an operator's) are appended as given. */
 export function natsUsers(prefix: string, password: (identity: BusIdentity) => PasswordSource, extra: NatsUser[] = []): NatsUser[] {

@@ -3,9 +3,11 @@ import type { Static, TSchema } from '@sinclair/typebox';
 /**
  * Processes with their own bus identity (a NATS user each). The server's subject permissions
  * are generated from the subject declarations (shared/bus/permissions.ts), so who may call what
- * is written here once, next to the operation, and enforced by NATS.
+ * is written here once, next to the operation, and enforced by NATS. No identity may end with
+ * `-<another identity>`: user names and inboxes join the install's BUS_PREFIX with `-`, so that
+ * would let two installs' names meet.
  */
-export const BUS_IDENTITIES = ['gateway', 'deployments', 'vaults', 'catalog', 'scheduler', 'runtime'] as const;
+export const BUS_IDENTITIES = ['gateway', 'deployments', 'vaults', 'catalog', 'scheduler', 'runtime', 'sandbox-worker'] as const;
 export type BusIdentity = (typeof BUS_IDENTITIES)[number];
 
 /**

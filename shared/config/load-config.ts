@@ -125,6 +125,14 @@ export function ServiceConfig(options: {
 }
 
 /**
+ * The settings of a process on the bus that keeps no database (the sandbox worker): the common
+ * ones and its health port. Its config.ts extends this as the others extend ServiceConfig.
+ */
+export function BusServiceConfig(options: { healthPort: number }): typeof CommonConfig & ReturnType<typeof HealthConfig> {
+  return { ...CommonConfig, ...HealthConfig(options.healthPort) };
+}
+
+/**
  * Parses environment variables against a service's config schema. The first bad variable stops
  * start-up with a message naming it; nothing half-configured ever runs.
  */

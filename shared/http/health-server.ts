@@ -1,5 +1,6 @@
 import type { Server } from 'bun';
 import type { Logger } from '../log/logger';
+import type { Health, Readiness } from '../schema/health';
 
 export interface HealthProbes {
   /** Resolves when the bus and the database answer; throws naming what does not. */
@@ -31,10 +32,10 @@ export async function readiness(
   });
   try {
     await Promise.race([ready(), timedOut]);
-    return Response.json({ status: 'ready' });
+    return Response.json({ status: 'ready' } satisfies Readiness);
   } catch (err) {
     logger.warn('not ready', { error: err });
-    return Response.json({ status: 'not_ready' }, { status: 503 });
+    return Response.json({ status: 'not_ready' } satisfies Readiness, { status: 503 });
   } finally {
     clearTimeout(timer);
   }
@@ -51,7 +52,7 @@ export function startHealthServer(
     hostname: address.hostname,
     fetch: async (request) => {
       const { pathname } = new URL(request.url);
-      if (pathname === '/healthz') return Response.json({ status: 'ok' });
+      if (pathname === '/healthz') return Response.json({ status: 'ok' } satisfies Health);
       if (pathname === '/readyz') return readiness(probes.ready, logger);
       if (pathname === '/metrics' && probes.metrics) {
         return new Response(probes.metrics(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });

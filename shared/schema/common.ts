@@ -79,6 +79,13 @@ export const ListReply = <T extends TSchema>(item: T) =>
 /** HTTP form of a list page. */
 export const Page = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), next_page: Type.Union([Type.String(), Type.Null()]) });
+/** HTTP form of a page of a list that pages both ways: `prev_page` is null on the first page. */
+export const BidirectionalPage = <T extends TSchema>(item: T) =>
+  Type.Object({
+    data: Type.Array(item),
+    next_page: Type.Union([Type.String(), Type.Null()]),
+    prev_page: Type.Union([Type.String(), Type.Null()]),
+  });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

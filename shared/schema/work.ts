@@ -50,6 +50,23 @@ export const WorkQueueStats = Closed({
 /** The longest a poll may block: below the bus timeout, so a long poll never reads as a failed call. */
 export const POLL_BLOCK_MAX_MS = 3000;
 
+/**
+ * Which workers serve an item, by its environment's type when it was queued: `cloud` items go to
+ * the product's sandbox workers (`runtime.work.claim`), `self_hosted` ones to the operator's
+ * workers polling the environment (`runtime.work.poll`). Neither ever hands out the other's.
+ */
+export const WORK_POOLS = ['cloud', 'self_hosted'] as const;
+export type WorkPool = (typeof WORK_POOLS)[number];
+
+/**
+ * `runtime.work.claim` (the sandbox workers only): the next cloud item of any tenant, already
+ * acknowledged for `worker_id`, with its secret; null when none came within block_ms.
+ */
+export const ClaimWorkRequest = Closed({
+  worker_id: Type.String({ minLength: 1, maxLength: 256 }),
+  block_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: POLL_BLOCK_MAX_MS })),
+});
+
 /** `GET .../work/poll` query (block_ms, reclaim_older_than_ms) and `Anthropic-Worker-ID`. */
 export const PollWorkRequest = Closed({
   environment_id: IdParam,

@@ -124,6 +124,12 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
         "mysql.acquireTimeoutMs (5000) must be below nats.busTimeoutMs (5000)",
       ],
       ["a grace period shorter than the drain", ["-f", DEFAULT_VALUES, "--set", "terminationGracePeriodSeconds=10"], "terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs"],
+      ["a sandbox group without its user", ["-f", DEFAULT_VALUES, "--set", "sandbox-worker.runAsGid=2000"], "sandbox-worker.runAsGid needs sandbox-worker.runAsUid"],
+      [
+        "a sandbox session outliving its token",
+        ["-f", DEFAULT_VALUES, "--set", "sandbox-worker.maxLifetimeMs=7200000"],
+        "sandbox-worker.maxLifetimeMs (7200000) must not exceed runtime.sessionsTokenTtlSeconds (3600 s)",
+      ],
     ];
     for (const [name, args, message] of refusals) {
       test(name, () => expectRefused(template(...args), message));
@@ -196,12 +202,80 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
           expect(spec.endpoints).toEqual([expect.objectContaining({ port: "http", path: "/metrics" })]);
           return spec.selector.matchLabels["app.kubernetes.io/component"];
         });
-      expect(monitored).toEqual(["deployments", "vaults", "catalog", "scheduler"]);
+      expect(monitored).toEqual(["deployments", "vaults", "catalog", "scheduler", "runtime", "sandbox-worker"]);
       for (const component of monitored) {
         const policy = manifests.find((m) => m.value.kind === "NetworkPolicy" && (m.value.metadata as any).name === `agents-${component}`)!;
         const from = (policy.value.spec as any).ingress[0].from as any[];
         expect(from.some((peer) => peer.namespaceSelector)).toBe(true);
       }
+    });
+  });
+
+  describe("the sandbox workers", () => {
+    const byName = (manifests: Manifest[], kind: string, name: string) => manifests.find((m) => m.value.kind === kind && (m.value.metadata as any).name === name)?.value as any;
+
+    test("by default: non-root, no database settings, no secret but their NATS identity, sessions pointed at this release's gateway, no HPA", () => {
+      const manifests = parseManifests(renderOrThrow("-f", DEFAULT_VALUES));
+      const config = byName(manifests, "ConfigMap", "agents-agent-deployments-sandbox-worker").data;
+      expect(config).toMatchObject({
+        SANDBOX_GATEWAY_URL: "http://agents-agent-deployments-gateway.agents.svc:80",
+        SANDBOX_ROOT: "/sandboxes",
+        HEALTH_PORT: "8086",
+      });
+      expect(Object.keys(config).filter((k) => k.startsWith("MYSQL") || k.startsWith("DATABASE") || k === "SANDBOX_RUN_AS_UID")).toEqual([]);
+      const deployment = byName(manifests, "Deployment", "agents-agent-deployments-sandbox-worker");
+      const pod = deployment.spec.template.spec;
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      expect(pod.runtimeClassName).toBeUndefined();
+      expect(pod.volumes).toContainEqual({ name: "sandboxes", emptyDir: { sizeLimit: "2Gi" } });
+      expect(pod.containers[0].volumeMounts).toContainEqual({ name: "sandboxes", mountPath: "/sandboxes" });
+      expect(pod.containers[0].securityContext.capabilities).toEqual({ drop: ["ALL"] });
+      expect(pod.containers[0].env.map((e: any) => e.name)).toEqual(["NATS_USER", "NATS_PASSWORD"]);
+      expect(manifests.some((m) => m.value.kind === "HorizontalPodAutoscaler" && (m.value.metadata as any).name.endsWith("sandbox-worker"))).toBe(false);
+    });
+
+    test("production values: sessions as another user under gVisor (the worker as root with only what that takes), scaled on the runtime's queue gauge, egress to the gateway only", () => {
+      const manifests = parseManifests(renderOrThrow("-f", PRODUCTION_VALUES));
+      const pod = byName(manifests, "Deployment", "agents-sandbox-worker").spec.template.spec;
+      expect(pod.runtimeClassName).toBe("gvisor");
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: false, runAsUser: 0, seccompProfile: { type: "RuntimeDefault" } });
+      expect(pod.containers[0].securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ["ALL"], add: ["SETUID", "SETGID", "CHOWN", "KILL", "DAC_OVERRIDE", "FOWNER"] },
+      });
+      expect(byName(manifests, "ConfigMap", "agents-sandbox-worker").data).toMatchObject({ SANDBOX_RUN_AS_UID: "2000", SANDBOX_RUN_AS_GID: "2000" });
+      // Every other workload stays non-root.
+      for (const m of manifests.filter((d) => d.value.kind === "Deployment" && !(d.value.metadata as any).name.endsWith("sandbox-worker"))) {
+        expect((m.value as any).spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+      }
+
+      const hpa = byName(manifests, "HorizontalPodAutoscaler", "agents-sandbox-worker");
+      expect(hpa.spec.metrics).toEqual([
+        { type: "External", external: { metric: { name: "agents_cloud_work_items", selector: { matchLabels: { service: "agents-runtime" } } }, target: { type: "AverageValue", averageValue: "1" } } },
+      ]);
+      expect(hpa.spec.behavior.scaleDown.stabilizationWindowSeconds).toBe(600);
+
+      const egress = byName(manifests, "NetworkPolicy", "agents-sandbox-worker-egress");
+      expect(egress.spec.podSelector.matchLabels["app.kubernetes.io/component"]).toBe("sandbox-worker");
+      expect(egress.spec.egress).toEqual([
+        { ports: [{ port: 53, protocol: "UDP" }, { port: 53, protocol: "TCP" }] },
+        { ports: [{ port: 4222, protocol: "TCP" }] },
+        { to: [{ podSelector: { matchLabels: expect.objectContaining({ "app.kubernetes.io/component": "gateway" }) } }], ports: [{ port: "http", protocol: "TCP" }] },
+      ]);
+      // The release-wide egress (MySQL among it) leaves them out, since policies add up.
+      expect(byName(manifests, "NetworkPolicy", "agents-egress").spec.podSelector.matchExpressions).toEqual([
+        { key: "app.kubernetes.io/component", operator: "NotIn", values: ["sandbox-worker"] },
+      ]);
+      // The gateway, reachable only from the ingress controller, also admits the sessions.
+      const gatewayFrom = byName(manifests, "NetworkPolicy", "agents-gateway").spec.ingress[0].from;
+      expect(gatewayFrom).toContainEqual({ podSelector: { matchLabels: expect.objectContaining({ "app.kubernetes.io/component": "sandbox-worker" }) } });
+    });
+
+    test("autoscaling without the queue metric falls back to CPU", () => {
+      const manifests = parseManifests(renderOrThrow("-f", DEFAULT_VALUES, "--set", "sandbox-worker.autoscaling.enabled=true"));
+      const hpa = byName(manifests, "HorizontalPodAutoscaler", "agents-agent-deployments-sandbox-worker");
+      expect(hpa.spec.metrics).toEqual([{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 70 } } }]);
     });
   });
 
@@ -273,6 +347,27 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       });
       const paths = (await validateManifests(manifests, { values })).filter((f) => f.doc.startsWith("ConfigMap/")).map((f) => f.path);
       expect(paths).toEqual(["data.DB_PASSWORD", "data.LOG_LEVEL"]);
+    }, 30_000);
+
+    test("root or added capabilities anywhere but a sandbox worker starting sessions as another user, and more capabilities than that takes", async () => {
+      const root = mutate("Deployment", "-vaults", (d) => {
+        d.spec.template.spec.securityContext.runAsNonRoot = false;
+        d.spec.template.spec.containers[0].securityContext.capabilities.add = ["NET_ADMIN"];
+      });
+      const findings = summary(await validateManifests(root, { values }));
+      expect(findings).toContain("Deployment/agents-agent-deployments-vaults (agent-deployments/templates/deployment.yaml): spec.template.spec.securityContext.runAsNonRoot: must be true");
+      expect(findings).toContain("spec.template.spec.containers[0].securityContext.capabilities.add: must be unset");
+      const sandbox = mutate(
+        "Deployment",
+        "-sandbox-worker",
+        (d) => {
+          d.spec.template.spec.containers[0].securityContext.capabilities.add.push("SYS_ADMIN");
+        },
+        production,
+      );
+      const sandboxFindings = summary(await validateManifests(sandbox, { values: productionValues }));
+      expect(sandboxFindings).toContain("SYS_ADMIN is not needed to start sessions as another user");
+      expect(sandboxFindings).not.toContain("runAsNonRoot");
     }, 30_000);
 
     test("a hook that needs an object which does not exist yet when it runs", async () => {

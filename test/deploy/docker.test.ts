@@ -37,13 +37,14 @@ describe("entrypoint.sh", () => {
     ["catalog", "bun services/catalog/src/main.ts"],
     ["scheduler", "bun services/scheduler/src/main.ts"],
     ["runtime", "bun services/runtime/src/main.ts"],
+    ["sandbox-worker", "bun services/sandbox-worker/src/main.ts"],
     ["migrate", "bun deploy/bin/migrate.ts"],
   ])("%s runs %s", (component, expected) => {
     expect(entrypoint(component)).toEqual({ code: 0, stdout: expected, stderr: "" });
   });
 
   test("every program it can start exists, and package.json's scripts agree", async () => {
-    const targets = ["gateway", "deployments", "vaults", "catalog", "scheduler", "migrate", "keys", "runtime"].map((c) => entrypoint(c).stdout.split(" ").find((part) => part.endsWith(".ts"))!);
+    const targets = ["gateway", "deployments", "vaults", "catalog", "scheduler", "migrate", "keys", "runtime", "sandbox-worker"].map((c) => entrypoint(c).stdout.split(" ").find((part) => part.endsWith(".ts"))!);
     for (const target of targets) expect(await Bun.file(join(ROOT, target)).exists()).toBe(true);
     const { scripts } = await Bun.file(join(ROOT, "package.json")).json();
     expect(scripts.migrate).toBe(`bun ${targets[5]}`);
@@ -61,7 +62,7 @@ describe("entrypoint.sh", () => {
     expect(result.code).toBe(64);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`unknown component '${component}'`);
-    expect(result.stderr).toContain("usage: <gateway|deployments|vaults|catalog|scheduler|runtime|migrate|keys>");
+    expect(result.stderr).toContain("usage: <gateway|deployments|vaults|catalog|scheduler|runtime|sandbox-worker|migrate|keys>");
   });
 
   test("rejects a missing argument", () => {
@@ -126,7 +127,7 @@ describe("Dockerfile", () => {
 });
 
 describe("docker-compose.yml", () => {
-  const APP = ["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime"];
+  const APP = ["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime", "sandbox-worker"];
   let compose: any;
   beforeAll(async () => {
     compose = Bun.YAML.parse(await Bun.file(join(ROOT, "deploy/docker-compose.yml")).text());
@@ -153,6 +154,14 @@ describe("docker-compose.yml", () => {
       expect(service.environment.NODE_ENV).toBe("development");
       expect(service.healthcheck).toBeDefined();
     }
+  });
+
+  test("the sandbox worker reaches the gateway by its service name, once it is healthy, with its sessions' directories on a tmpfs and no database password", () => {
+    const sandbox = compose.services["sandbox-worker"];
+    expect(sandbox.environment.SANDBOX_GATEWAY_URL).toBe(`http://gateway:${compose.services.gateway.environment.PORT}`);
+    expect(sandbox.depends_on.gateway.condition).toBe("service_healthy");
+    expect(sandbox.tmpfs.some((mount: string) => mount.startsWith(`${sandbox.environment.SANDBOX_ROOT}:`))).toBe(true);
+    expect(Object.keys(sandbox.environment).filter((name) => name.startsWith("MYSQL"))).toEqual([]);
   });
 
   test("only the gateway is published, on 8080, with the development key enabled", () => {

@@ -6,7 +6,7 @@ import { deleteStreams } from '@shared/bus/streams';
 import { dropDatabase } from '@shared/db/connect';
 import { randomBase62 } from '@shared/ids/ids';
 import { DEVELOPMENT_API_KEY } from '../../services/gateway/src/auth/development-key';
-import { entryPoint, runtimeFlags, SERVICES } from '../../deploy/bin/services';
+import { DATABASE_SERVICES, entryPoint, runtimeFlags, SERVICES } from '../../deploy/bin/services';
 import { apiClient } from '../support/api';
 import { expectError } from '../support/expect';
 import { infrastructure } from '../support/infrastructure';
@@ -70,7 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const proc of processes.values()) proc.kill('SIGKILL');
   const infra = await infrastructure();
-  for (const service of SERVICES) await dropDatabase({ MYSQL_URL: infra.mysqlUrl, MYSQL_POOL_SIZE: 1 }, `p_${id}_${service}`);
+  for (const service of DATABASE_SERVICES) await dropDatabase({ MYSQL_URL: infra.mysqlUrl, MYSQL_POOL_SIZE: 1 }, `p_${id}_${service}`);
   const nc = await connect({ servers: infra.natsUrl });
   await deleteStreams(nc, `p${id}`);
   await nc.close();

@@ -11,6 +11,8 @@ import { PayloadCodec } from '@shared/bus/payload-codec';
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '@shared/bus/subject';
 import { referenceSubjects } from '@shared/bus/subjects/catalog';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { workSubjects } from '@shared/bus/subjects/runtime';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { newId } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
@@ -143,6 +145,23 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(nc, rpcSubject(PREFIX, deploymentSubjects.create));
     // Nor publish another service's events.
     await expectPublishRefused(nc, `${PREFIX}.deployments.created`);
+  });
+
+  test('the sandbox worker identity may call the claim and nothing else; no other identity may claim', async () => {
+    // Its password reaches the server as NATS_PASSWORD_SANDBOX_WORKER: the connection itself proves it.
+    expect(passwordEnvName('sandbox-worker')).toBe('NATS_PASSWORD_SANDBOX_WORKER');
+    const sandbox = await connectAs('sandbox-worker');
+    expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual([rpcSubject(PREFIX, workSubjects.claim)]);
+    for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve]) {
+      await expectPublishRefused(sandbox, rpcSubject(PREFIX, subject));
+    }
+    await expectSubscribeRefused(sandbox, `_INBOX.${PREFIX}-runtime.>`);
+    const gateway = await connectAs('gateway');
+    await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.claim));
+  });
+
+  test('no identity ends with -<another identity>, so two installs\' prefixed user names and inboxes never meet', () => {
+    for (const one of BUS_IDENTITIES) for (const other of BUS_IDENTITIES) expect(one.endsWith(`-${other}`)).toBe(false);
   });
 
   test('no identity can subscribe to everything, to another service\'s subjects or to another\'s inbox', async () => {

@@ -167,3 +167,12 @@ describe('a scheduled session runs', () => {
     expect(types.slice(-2)).toEqual(['user.tool_result', 'session.status_idle']);
   }, 60_000);
 });
+
+describe('an environment worker', () => {
+  test('polling an empty queue gets null (204 No Content), which the SDK poller takes for "nothing yet"', async () => {
+    const environment = await createEnvironment(me.api, { config: { type: 'self_hosted' } });
+    const res = await me.api('GET', `/v1/environments/${environment.id}/work/poll`);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 204, body: undefined });
+    expect(await sdk().beta.environments.work.poll(environment.id)).toBeNull();
+  });
+});

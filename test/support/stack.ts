@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { keyValueBucketName } from '@shared/bus/key-value-buckets';
@@ -17,6 +20,8 @@ import { loadSchedulerConfig } from '../../services/scheduler/src/config';
 import { startScheduler } from '../../services/scheduler/src/start-scheduler';
 import { loadRuntimeConfig } from '../../services/runtime/src/config';
 import { startRuntime } from '../../services/runtime/src/start-runtime';
+import { loadSandboxWorkerConfig } from '../../services/sandbox-worker/src/config';
+import { startSandboxWorker, type RunningSandboxWorker } from '../../services/sandbox-worker/src/start-sandbox-worker';
 import { loadVaultsConfig } from '../../services/vaults/src/config';
 import { startVaults } from '../../services/vaults/src/start-vaults';
 import { infrastructure } from './infrastructure';
@@ -36,6 +41,9 @@ const starters = {
 
 type Env = Record<string, string | undefined>;
 
+/** A sandbox worker of the stack, and the directory its sessions' scratch directories are made in. */
+export type StackSandboxWorker = RunningSandboxWorker & { root: string };
+
 export interface StackOptions {
   clock?: Clock;
   /** Backend services to start (default: all). The gateway always starts. */
@@ -43,7 +51,7 @@ export interface StackOptions {
   /** Extra environment for every service (e.g. LOG_LEVEL). */
   env?: Env;
   /** Extra environment for one service (e.g. its own NATS_USER / NATS_PASSWORD). */
-  serviceEnv?: Partial<Record<BackendService | 'gateway', Env>>;
+  serviceEnv?: Partial<Record<BackendService | 'gateway' | 'sandbox-worker', Env>>;
   /** Credentials stop() uses to delete the stack's streams on a NATS that requires them. */
   natsAdmin?: { user: string; pass: string };
 }
@@ -54,6 +62,7 @@ export interface StackOptions {
  */
 export class Stack {
   readonly services = new Map<BackendService, ServiceRuntime>();
+  readonly sandboxWorkers: StackSandboxWorker[] = [];
   gateway!: RunningGateway;
 
   private constructor(
@@ -82,7 +91,7 @@ export class Stack {
     return stack;
   }
 
-  env(service: BackendService | 'gateway'): Env {
+  env(service: BackendService | 'gateway' | 'sandbox-worker'): Env {
     return { ...this.baseEnv, DATABASE_NAME: `t_${this.id}_${service}`, ...this.options.serviceEnv?.[service] };
   }
 
@@ -104,6 +113,20 @@ export class Stack {
     this.services.delete(name);
   }
 
+  /**
+   * A sandbox worker (cloud environments' sessions), pointed at the stack's gateway, with its
+   * sessions' directories under a fresh directory of its own. Needs the runtime to claim from.
+   */
+  async startSandboxWorker(env: Env = {}): Promise<StackSandboxWorker> {
+    const root = await mkdtemp(join(tmpdir(), 'stack-sandboxes-'));
+    const worker = await startSandboxWorker(
+      loadSandboxWorkerConfig({ ...this.env('sandbox-worker'), SANDBOX_GATEWAY_URL: this.url, SANDBOX_ROOT: root, ...env }),
+    );
+    const started = Object.assign(worker, { root });
+    this.sandboxWorkers.push(started);
+    return started;
+  }
+
   service(name: BackendService): ServiceRuntime {
     const runtime = this.services.get(name);
     if (!runtime) throw new Error(`${name} is not running in this stack`);
@@ -119,6 +142,11 @@ export class Stack {
   }
 
   async stop(): Promise<void> {
+    // Before the gateway: their sessions' processes talk to it until they end.
+    for (const worker of this.sandboxWorkers.splice(0)) {
+      await worker.stop();
+      await rm(worker.root, { recursive: true, force: true });
+    }
     await this.gateway?.stop();
     for (const name of [...this.services.keys()]) await this.stopService(name);
     const settings = { MYSQL_URL: this.baseEnv.MYSQL_URL!, MYSQL_POOL_SIZE: 1 };

@@ -1,6 +1,6 @@
 /**
  * Checks specific to this chart, on the rendered documents and the values that produced them:
- * (c) no secret outside a Secret, (d) gateway, scheduler and runtime scale independently, plus the
+ * (c) no secret outside a Secret, (d) gateway, scheduler, runtime and sandbox worker scale independently, plus the
  * invariants the templates must keep (security context, probes, references between objects,
  * hook ordering). Each returns findings; none throws.
  */
@@ -96,14 +96,14 @@ function hpaFor(manifests: Manifest[], deployment: Manifest): Manifest | undefin
 }
 
 /**
- * (d) gateway, scheduler and runtime each scale from their own values: a Deployment with its own
+ * (d) gateway, scheduler, runtime and sandbox worker each scale from their own values: a Deployment with its own
  * replicaCount, or its own HPA with its own bounds (and then no fixed replicas). With
  * `expectHpa`, those components must have an HPA.
  */
 export function checkIndependentScaling(manifests: Manifest[], values: Values, expectHpa: string[]): Finding[] {
   const findings: Finding[] = [];
   const seenHpas = new Set<Manifest>();
-  for (const component of ["gateway", "scheduler", "runtime"]) {
+  for (const component of ["gateway", "scheduler", "runtime", "sandbox-worker"]) {
     const deployment = deploymentOf(manifests, component);
     if (!deployment) {
       findings.push({ doc: `(render)`, path: component, message: `no Deployment for the ${component}` });
@@ -143,6 +143,25 @@ export function checkIndependentScaling(manifests: Manifest[], values: Values, e
   return findings;
 }
 
+/**
+ * The one workload allowed to run as root: a sandbox worker that starts its sessions as another
+ * user (sandbox-worker.runAsUid), and then only with these capabilities added to none.
+ */
+const SANDBOX_ROOT_CAPABILITIES = new Set(["SETUID", "SETGID", "CHOWN", "KILL", "DAC_OVERRIDE", "FOWNER"]);
+
+/** Whether a sandbox worker's pod runs as root to start its sessions as another user, with no more than that takes. */
+function sandboxRunsAsOtherUser(m: Manifest, fail: (path: string, message: string) => void): boolean {
+  if (get(m.value, "metadata", "labels", COMPONENT_LABEL) !== "sandbox-worker") return false;
+  const pod = get(m.value, "spec", "template", "spec");
+  if (get(pod, "securityContext", "runAsUser") !== 0) return false;
+  const container = ((get(pod, "containers") as unknown[] | undefined) ?? [])[0];
+  const add = get(container, "securityContext", "capabilities", "add");
+  for (const capability of Array.isArray(add) ? add : []) {
+    if (!SANDBOX_ROOT_CAPABILITIES.has(String(capability))) fail("spec.template.spec.containers[0].securityContext.capabilities.add", `${capability} is not needed to start sessions as another user`);
+  }
+  return true;
+}
+
 /** Pod security and probes of every workload (Deployments and Jobs). */
 export function checkWorkloads(manifests: Manifest[]): Finding[] {
   const findings: Finding[] = [];
@@ -150,7 +169,8 @@ export function checkWorkloads(manifests: Manifest[]): Finding[] {
     const fail = (path: string, message: string) => findings.push({ doc: describe(m), path, message });
     const pod = get(m.value, "spec", "template", "spec");
     const podPath = "spec.template.spec";
-    if (get(pod, "securityContext", "runAsNonRoot") !== true) fail(`${podPath}.securityContext.runAsNonRoot`, "must be true");
+    const rootSandbox = sandboxRunsAsOtherUser(m, fail);
+    if (!rootSandbox && get(pod, "securityContext", "runAsNonRoot") !== true) fail(`${podPath}.securityContext.runAsNonRoot`, "must be true");
     if (get(pod, "securityContext", "seccompProfile", "type") !== "RuntimeDefault") fail(`${podPath}.securityContext.seccompProfile.type`, "must be RuntimeDefault");
     if (get(pod, "automountServiceAccountToken") !== false) fail(`${podPath}.automountServiceAccountToken`, "must be false");
     const volumes = (get(pod, "volumes") as unknown[] | undefined) ?? [];
@@ -162,6 +182,7 @@ export function checkWorkloads(manifests: Manifest[]): Finding[] {
       if (get(sc, "readOnlyRootFilesystem") !== true) fail(`${at}.securityContext.readOnlyRootFilesystem`, "must be true");
       const drop = get(sc, "capabilities", "drop");
       if (!Array.isArray(drop) || !drop.includes("ALL")) fail(`${at}.securityContext.capabilities.drop`, "must include ALL");
+      if (!rootSandbox && get(sc, "capabilities", "add") !== undefined) fail(`${at}.securityContext.capabilities.add`, "must be unset (only a sandbox worker starting sessions as another user adds any)");
       const tmp = ((get(container, "volumeMounts") as unknown[] | undefined) ?? []).find((v) => get(v, "mountPath") === "/tmp");
       const tmpVolume = tmp && volumes.find((v) => get(v, "name") === get(tmp, "name"));
       if (!tmpVolume || !isObject(get(tmpVolume, "emptyDir"))) fail(`${at}.volumeMounts`, "needs an emptyDir at /tmp (the root filesystem is read-only)");

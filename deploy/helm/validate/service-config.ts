@@ -14,7 +14,7 @@ import { describe, get, isObject, kindOf, nameOf, type Finding, type Manifest } 
 
 const REPO_ROOT = resolve(import.meta.dir, "../../..");
 const COMPONENT_LABEL = "app.kubernetes.io/component";
-const SERVICES = ["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime"] as const;
+const SERVICES = ["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime", "sandbox-worker"] as const;
 
 type Env = Record<string, string>;
 type Loader = (env: Env) => unknown;
@@ -31,9 +31,12 @@ export const NOT_FROM_VALUES: Readonly<Record<string, string>> = {
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
   RUNTIME_WORKER_ID:
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
+  SANDBOX_WORKER_ID:
+    "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
 };
 
-const capitalized = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+/** `sandbox-worker` -> `SandboxWorker`: how a service's config.ts names its exports. */
+const capitalized = (name: string) => name.split("-").map((part) => `${part[0]!.toUpperCase()}${part.slice(1)}`).join("");
 
 async function serviceConfig(service: string): Promise<{ variables: Set<string>; load: Loader }> {
   const module = (await import(`${REPO_ROOT}/services/${service}/src/config.ts`)) as Record<string, unknown>;

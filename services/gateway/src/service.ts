@@ -3,6 +3,7 @@ import type { BusClient } from '@shared/bus/bus-client';
 import { ApiError } from '@shared/errors/api-error';
 import { readiness } from '@shared/http/health-server';
 import type { Logger } from '@shared/log/logger';
+import { Health, Readiness } from '@shared/schema/health';
 import type { Authenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import { errorResponse } from './http/error-response';
@@ -21,6 +22,11 @@ import { sessionEventsModule } from './modules/session-events';
 import type { SessionLogFollower } from './modules/session-events/session-log-follower';
 import { sessionsModule } from './modules/sessions';
 import { vaultsModule } from './modules/vaults';
+import { OpenApiDocument, openApiDocument } from './openapi/document';
+import { ReferencePageHtml, referencePage } from './openapi/reference-page';
+import type { JsonObject } from './openapi/schema-components';
+import { openRoute, type OpenRoute } from './routing/route';
+import { json } from './routing/route-contract';
 
 /**
  * What route modules receive, built once by start-gateway.ts; they never see the framework
@@ -62,31 +68,52 @@ function toApiError(code: string | number, error: unknown): ApiError {
 
 /**
  * The gateway's table: one Elysia plugin per resource (modules/<resource>/, its handlers), behind
- * the one error handler and the health routes. The other services map bus subjects to handlers
- * here; the gateway maps routes.
+ * the one error handler, and the open routes (health, readiness, the API's documentation). The
+ * other services map bus subjects to handlers here; the gateway maps routes. The OpenAPI
+ * document is read off the same routes this registers, so none is served undescribed.
  */
 export function createGatewayService(deps: GatewayDeps) {
-  return new Elysia()
-    .onError({ as: 'global' }, ({ code, error, request }) => {
-      const apiError = toApiError(code, error);
-      const state = requestState(request);
-      if (apiError.type === 'api_error') {
-        deps.logger.error('request failed', { request_id: state.id, error: apiError.cause ?? apiError });
-      }
-      return errorResponse(apiError, state.id);
-    })
-    .get('/healthz', () => ({ status: 'ok' }))
+  const modules = [
+    modelsModule(deps),
+    agentsModule(deps),
+    environmentWorkModule(deps),
+    environmentsModule(deps),
+    filesModule(deps),
+    memoryStoresModule(deps),
+    vaultsModule(deps),
+    deploymentsModule(deps),
+    deploymentRunsModule(deps),
+    sessionsModule(deps),
+    sessionEventsModule(deps),
+  ];
+  const openRoutes: OpenRoute[] = [
+    openRoute('/healthz', { reply: Health }, () => ({ status: 'ok' }) satisfies Health),
     // Public port: ready or not, never the reason (internal addresses, driver errors); that is logged.
-    .get('/readyz', () => readiness(deps.ready, deps.logger))
-    .use(modelsModule(deps))
-    .use(agentsModule(deps))
-    .use(environmentWorkModule(deps))
-    .use(environmentsModule(deps))
-    .use(filesModule(deps))
-    .use(memoryStoresModule(deps))
-    .use(vaultsModule(deps))
-    .use(deploymentsModule(deps))
-    .use(deploymentRunsModule(deps))
-    .use(sessionsModule(deps))
-    .use(sessionEventsModule(deps));
+    openRoute('/readyz', { reply: Readiness, otherReplies: { 503: json(Readiness) } }, () => readiness(deps.ready, deps.logger)),
+    openRoute('/v1/openapi.json', { reply: OpenApiDocument }, () => documented().document),
+    openRoute('/docs', { reply: ReferencePageHtml }, () => new Response(documented().page, { headers: { 'content-type': 'text/html; charset=utf-8' } })),
+  ];
+  // Built at the first request for either, once: the table does not change while the process runs.
+  let documentation: { document: JsonObject; page: string } | undefined;
+  const documented = () => {
+    if (!documentation) {
+      const routes = [...openRoutes, ...modules.flatMap((module) => module.routes)];
+      const document = openApiDocument(routes, { headerPrefix: deps.config.API_HEADER_PREFIX });
+      documentation = { document, page: referencePage(document) };
+    }
+    return documentation;
+  };
+
+  const app = new Elysia().onError({ as: 'global' }, ({ code, error, request }) => {
+    const apiError = toApiError(code, error);
+    const state = requestState(request);
+    if (apiError.type === 'api_error') {
+      deps.logger.error('request failed', { request_id: state.id, error: apiError.cause ?? apiError });
+    }
+    return errorResponse(apiError, state.id);
+  });
+  // Before the modules: the guard's hooks are global, and apply only to routes registered after it.
+  for (const { path, handle } of openRoutes) app.get(path, () => handle());
+  for (const module of modules) app.use(module.plugin);
+  return app;
 }

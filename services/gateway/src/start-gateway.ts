@@ -95,6 +95,8 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     rateLimits,
     idempotency,
     runtime,
+    /** The routes this gateway serves, as its router registered them (the OpenAPI tests compare them with the document). */
+    routes: app.routes.map(({ method, path }) => ({ method, path })),
     stop: () => runtime.stop(),
   };
 }

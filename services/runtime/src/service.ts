@@ -9,6 +9,7 @@ import type { Logger } from '@shared/log/logger';
 import { sessionEvents } from '@shared/schema/session';
 import { sessionLogEvents } from '@shared/schema/session-event';
 import type { Clock } from '@shared/time/clock';
+import type { EnvironmentsClient } from './clients/environments';
 import type { ModelApi } from './clients/model-api';
 import type { ModelPrices } from './clients/model-prices';
 import type { Rubrics } from './clients/rubrics';
@@ -17,13 +18,16 @@ import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
 import { driveSession } from './handlers/drive-session';
 import { ackWork } from './handlers/ack-work';
+import { claimWork } from './handlers/claim-work';
 import { getWork } from './handlers/get-work';
 import { heartbeatWork } from './handlers/heartbeat-work';
 import { listWork } from './handlers/list-work';
+import { measureCloudWork } from './handlers/measure-cloud-work';
 import { pollWork } from './handlers/poll-work';
 import { stopWork } from './handlers/stop-work';
 import { updateWork } from './handlers/update-work';
 import { workStats } from './handlers/work-stats';
+import type { RuntimeMetrics } from './metrics';
 
 /** What the runtime's handlers are given, built once by start-runtime.ts. */
 export interface RuntimeDeps {
@@ -31,12 +35,15 @@ export interface RuntimeDeps {
   clock: Clock;
   logger: Logger;
   sessions: SessionsClient;
+  /** An environment's type, which decides the pool a session's work item is queued in. */
+  environments: EnvironmentsClient;
   prices: ModelPrices;
   model: ModelApi;
   /** Outcome rubrics as text (a file rubric is read from the catalog). */
   rubrics: Rubrics;
   /** The agent toolset's tools as the SDK's environment worker runs them. */
   toolset: ToolsetCatalog;
+  metrics: RuntimeMetrics;
   config: Pick<
     RuntimeConfig,
     | 'MODEL_MAX_TOKENS'
@@ -50,7 +57,10 @@ export interface RuntimeDeps {
   >;
 }
 
-/** The environments' work queues -> their handlers (the gateway serves them at /v1/environments/{id}/work). */
+/**
+ * The environments' work queues -> their handlers (the gateway serves them at
+ * /v1/environments/{id}/work; `claim` is the sandbox workers' own).
+ */
 export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void {
   server
     .handle(workSubjects.poll, pollWork(deps))
@@ -60,7 +70,20 @@ export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void
     .handle(workSubjects.get, getWork(deps))
     .handle(workSubjects.update, updateWork(deps))
     .handle(workSubjects.list, listWork(deps))
-    .handle(workSubjects.stats, workStats(deps));
+    .handle(workSubjects.stats, workStats(deps))
+    .handle(workSubjects.claim, claimWork(deps));
+}
+
+/** How often the cloud work gauge is counted again: a scrape every 15-30 s sees a count at most this old. */
+const CLOUD_WORK_GAUGE_MS = 5_000;
+
+/** A timer -> measureCloudWork, now and then (wall time: the gauge is for Prometheus, whatever the injected clock says). */
+export function startCloudWorkGauge(deps: RuntimeDeps): { stop(): void } {
+  const measure = measureCloudWork(deps);
+  const tick = () => void measure().catch((err) => deps.logger.warn('cloud work count failed', { error: err }));
+  tick();
+  const timer = setInterval(tick, CLOUD_WORK_GAUGE_MS);
+  return { stop: () => clearInterval(timer) };
 }
 
 /** Where session notices come from: the durable consumer every replica shares. */

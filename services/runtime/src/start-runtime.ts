@@ -3,13 +3,15 @@ import { betaAgentToolset20260401 } from '@anthropic-ai/sdk/tools/agent-toolset/
 import type { Logger } from '@shared/log/logger';
 import { startServiceRuntime } from '@shared/runtime/service-runtime';
 import type { Clock } from '@shared/time/clock';
+import { environmentsClient } from './clients/environments';
 import { modelApi } from './clients/model-api';
 import { modelPrices } from './clients/model-prices';
 import { rubrics } from './clients/rubrics';
 import { sessionsClient } from './clients/sessions';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
-import { registerWorkHandlers, subscribeSessionNotices, type RuntimeDeps } from './service';
+import { createRuntimeMetrics } from './metrics';
+import { registerWorkHandlers, startCloudWorkGauge, subscribeSessionNotices, type RuntimeDeps } from './service';
 
 export const RUNTIME_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
@@ -25,17 +27,20 @@ function agentToolsetCatalog(): ToolsetCatalog {
 }
 
 export async function startRuntime(config: RuntimeConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const runtime = await startServiceRuntime('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, ...options });
+  const metrics = createRuntimeMetrics();
+  const runtime = await startServiceRuntime('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, metrics: () => metrics.render(), ...options });
   const deps: RuntimeDeps = {
     db: runtime.database.db,
     clock: runtime.clock,
     logger: runtime.logger,
     sessions: sessionsClient(runtime.client),
+    environments: environmentsClient(runtime.client),
     prices: modelPrices(runtime.client),
     model: modelApi(config),
     // A file's content crosses the bus through the object store: more time than a plain call.
     rubrics: rubrics(runtime.client, config.BUS_TIMEOUT_MS * 6),
     toolset: agentToolsetCatalog(),
+    metrics,
     config,
   };
   try {
@@ -49,6 +54,8 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     });
     // Turns in flight finish (or their notices go back) before the bus drains.
     runtime.onStop(() => notices.stop());
+    const gauge = startCloudWorkGauge(deps);
+    runtime.onStop(async () => gauge.stop());
   } catch (err) {
     await runtime.stop();
     throw err;

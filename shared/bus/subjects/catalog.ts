@@ -56,7 +56,8 @@ export const agentSubjects = defineSubjects(SERVICE, 'agents', {
 
 export const environmentSubjects = defineSubjects(SERVICE, 'environments', {
   create: [EnvironmentCreateBody, Environment],
-  get: [EnvironmentIdRequest, Environment],
+  /** The runtime too: an environment's type decides which workers serve its sessions' work items. */
+  get: [EnvironmentIdRequest, Environment, { callers: ['gateway', 'runtime'] }],
   list: [EnvironmentListRequest, EnvironmentListReply],
   update: [UpdateEnvironmentRequest, Environment],
   archive: [EnvironmentIdRequest, Environment],

@@ -1,4 +1,5 @@
 import {
+  ClaimWorkRequest,
   HeartbeatWorkRequest,
   PollWorkReply,
   PollWorkRequest,
@@ -17,7 +18,8 @@ import { defineSubjects } from '../subject';
 /**
  * The runtime service drives sessions (a durable consumer of the sessions stream, no subject)
  * and keeps the environments' work queues, which the gateway serves at
- * `/v1/environments/{id}/work` to environment workers (the SDK's `EnvironmentWorker`).
+ * `/v1/environments/{id}/work` to environment workers (the SDK's `EnvironmentWorker`), and
+ * hands cloud environments' items to the sandbox workers (`claim`).
  */
 export const workSubjects = defineSubjects('runtime', 'work', {
   /** Hands out the oldest queued item (or one whose lease lapsed longer ago than reclaim_older_than_ms), with its secret; null when none came within block_ms. */
@@ -29,4 +31,10 @@ export const workSubjects = defineSubjects('runtime', 'work', {
   update: [UpdateWorkRequest, Work],
   list: [WorkListRequest, WorkListReply],
   stats: [WorkStatsRequest, WorkQueueStats],
+  /**
+   * Internal, the sandbox workers only: the next item of any tenant's cloud environment (the
+   * tenant chosen fairly), acknowledged for the caller and handed out with its secret. A system
+   * call: it carries no tenant.
+   */
+  claim: [ClaimWorkRequest, PollWorkReply, { callers: ['sandbox-worker'] }],
 });

@@ -24,9 +24,30 @@ everything that differs between them is decided here, so the templates stay unif
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{/* The six long-running components, in a stable order. */}}
+{{/* The seven long-running components, in a stable order. */}}
 {{- define "agent-deployments.componentNames" -}}
+gateway deployments vaults catalog scheduler runtime sandbox-worker
+{{- end -}}
+
+{{/* The components with a database of their own (mysql.databases; the migrations Job). The sandbox worker keeps none. */}}
+{{- define "agent-deployments.databaseComponentNames" -}}
 gateway deployments vaults catalog scheduler runtime
+{{- end -}}
+
+{{/* Where the sandbox worker's sessions get their scratch directories (SANDBOX_ROOT): an emptyDir of its own. */}}
+{{- define "agent-deployments.sandboxRoot" -}}
+/sandboxes
+{{- end -}}
+
+{{/* The gateway the sandboxed sessions reach the API through: sandbox-worker.gatewayUrl, or this release's gateway Service. Context: root. */}}
+{{- define "agent-deployments.sandboxGatewayUrl" -}}
+{{- $gateway := include "agent-deployments.componentFullname" (dict "root" . "component" "gateway") -}}
+{{- default (printf "http://%s.%s.svc:%d" $gateway .Release.Namespace (.Values.gateway.service.port | int64)) (index .Values "sandbox-worker").gatewayUrl -}}
+{{- end -}}
+
+{{/* True when the sandbox worker starts its sessions as another user (sandbox-worker.runAsUid): it then runs as root. Context: root. */}}
+{{- define "agent-deployments.sandboxRunsAsRoot" -}}
+{{- if not (kindIs "invalid" (index .Values "sandbox-worker").runAsUid) }}true{{ end -}}
 {{- end -}}
 
 {{/* Object name of a component. Context: dict "root" $ "component" name. */}}
@@ -81,9 +102,9 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- default (include "agent-deployments.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
-{{/* The components whose health port also serves /metrics (their outbox; the scheduler's due timer). */}}
+{{/* The components whose health port also serves /metrics (their outbox; the scheduler's due timer; the runtime's cloud work, which the sandbox workers scale on; the sandbox worker's sessions). */}}
 {{- define "agent-deployments.metricsComponentNames" -}}
-deployments vaults catalog scheduler
+deployments vaults catalog scheduler runtime sandbox-worker
 {{- end -}}
 
 {{/* Components with an event outbox: they read OUTBOX_MAX_ATTEMPTS and OUTBOX_RETRY_BASE_MS. */}}
@@ -134,15 +155,18 @@ NATS_TLS_KEY_FILE: {{ printf "%s/tls.key" (include "agent-deployments.natsTlsPat
 {{- end }}
 {{- end }}
 {{- end }}
+{{- $databaseComponents := include "agent-deployments.databaseComponentNames" .root | splitList " " }}
+{{- if or (eq .component "migrations") (has .component $databaseComponents) }}
 MYSQL_URL: {{ include "agent-deployments.mysqlUrl" .root | quote }}
 MYSQL_POOL_SIZE: {{ include "agent-deployments.int" $v.mysql.poolSize | quote }}
 MYSQL_ACQUIRE_TIMEOUT_MS: {{ include "agent-deployments.int" $v.mysql.acquireTimeoutMs | quote }}
 MYSQL_QUEUE_LIMIT: {{ include "agent-deployments.int" $v.mysql.queueLimit | quote }}
+{{- end }}
 {{- if eq .component "migrations" }}
-{{- range $service := include "agent-deployments.componentNames" .root | splitList " " }}
+{{- range $service := $databaseComponents }}
 DATABASE_NAME_{{ upper $service }}: {{ index $v.mysql.databases $service | quote }}
 {{- end }}
-{{- else }}
+{{- else if has .component $databaseComponents }}
 DATABASE_NAME: {{ index $v.mysql.databases .component | quote }}
 {{- end }}
 {{- if or (eq .component "gateway") (eq .component "catalog") }}
@@ -220,6 +244,17 @@ RUNTIME_CONSUMER_NAME: {{ $c.consumerName | quote }}
 WORK_LEASE_TTL_SECONDS: {{ include "agent-deployments.int" $c.workLeaseTtlSeconds | quote }}
 SESSIONS_TOKEN_TTL_SECONDS: {{ include "agent-deployments.int" $c.sessionsTokenTtlSeconds | quote }}
 {{- end }}
+{{- if eq .component "sandbox-worker" }}
+{{- $c := index $v "sandbox-worker" }}
+SANDBOX_GATEWAY_URL: {{ include "agent-deployments.sandboxGatewayUrl" .root | quote }}
+SANDBOX_ROOT: {{ include "agent-deployments.sandboxRoot" .root | quote }}
+SANDBOX_MAX_LIFETIME_MS: {{ include "agent-deployments.int" $c.maxLifetimeMs | quote }}
+SANDBOX_IDLE_MS: {{ include "agent-deployments.int" $c.idleMs | quote }}
+{{- if include "agent-deployments.sandboxRunsAsRoot" .root }}
+SANDBOX_RUN_AS_UID: {{ include "agent-deployments.int" $c.runAsUid | quote }}
+SANDBOX_RUN_AS_GID: {{ include "agent-deployments.int" (default $c.runAsUid $c.runAsGid) | quote }}
+{{- end }}
+{{- end }}
 {{- end -}}
 
 {{/* Which secrets each component receives: only those it uses. */}}
@@ -231,6 +266,7 @@ SESSIONS_TOKEN_TTL_SECONDS: {{ include "agent-deployments.int" $c.sessionsTokenT
   "catalog" "mysqlPassword"
   "scheduler" "mysqlPassword"
   "runtime" "mysqlPassword sessionsTokenKey modelApiKey"
+  "sandbox-worker" ""
   "migrations" "mysqlPassword" -}}
 {{- index $items . -}}
 {{- end -}}
@@ -250,7 +286,7 @@ Context: dict "root" $ "component" name ["secretName" name].
 {{- $secretName := default (include "agent-deployments.secretName" .root) .secretName -}}
 {{- if ne .component "migrations" }}
 {{- /* The component's own NATS identity: user name and password travel together or not at all. */}}
-{{- $natsKey := printf "NATS_PASSWORD_%s" (upper .component) }}
+{{- $natsKey := printf "NATS_PASSWORD_%s" (upper .component | replace "-" "_") }}
 {{- if or $s.existingSecret (index $s.natsPasswords .component) }}
 - name: NATS_USER
   value: {{ include "agent-deployments.natsUser" . | quote }}
@@ -261,7 +297,7 @@ Context: dict "root" $ "component" name ["secretName" name].
       key: {{ if $s.existingSecret }}{{ index $s.existingSecretKeys.natsPasswords .component }}{{ else }}{{ $natsKey }}{{ end }}
 {{- end }}
 {{- end }}
-{{- range $item := include "agent-deployments.secretItems" .component | splitList " " }}
+{{- range $item := include "agent-deployments.secretItems" .component | splitList " " | compact }}
 {{- $envName := include "agent-deployments.secretEnvName" $item }}
 {{- if $s.existingSecret }}
 - name: {{ $envName }}
@@ -293,7 +329,7 @@ Context: dict "root" $ "component" name ["secretName" name].
 {{- end }}
 {{- range $component := include "agent-deployments.componentNames" . | splitList " " }}
 {{- with index $s.natsPasswords $component }}
-NATS_PASSWORD_{{ upper $component }}: {{ . | b64enc | quote }}
+NATS_PASSWORD_{{ upper $component | replace "-" "_" }}: {{ . | b64enc | quote }}
 {{- end }}
 {{- end }}
 {{- end -}}
@@ -312,32 +348,51 @@ Context: dict "root" $ "component" name.
 /etc/agents/nats-tls
 {{- end -}}
 
-{{/* Pod-level settings shared by every Deployment and the migrations Job. Context: root. */}}
+{{/*
+Pod-level settings shared by every Deployment and the migrations Job. Context: dict "root" $
+"component" name. The sandbox worker adds its sessions' scratch volume and its RuntimeClass, and
+runs as root when it starts its sessions as another user (sandbox-worker.runAsUid).
+*/}}
 {{- define "agent-deployments.podCommon" -}}
+{{- $root := .root -}}
+{{- $sandbox := eq .component "sandbox-worker" -}}
 automountServiceAccountToken: false
-{{- with .Values.imagePullSecrets }}
+{{- with $root.Values.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
 {{- end }}
+{{- if and $sandbox (index $root.Values "sandbox-worker").runtimeClassName }}
+runtimeClassName: {{ (index $root.Values "sandbox-worker").runtimeClassName }}
+{{- end }}
 securityContext:
-  {{- toYaml .Values.podSecurityContext | nindent 2 }}
-{{- with .Values.nodeSelector }}
+  {{- if and $sandbox (include "agent-deployments.sandboxRunsAsRoot" $root) }}
+  {{- /* Only root may start a process as another user; the container keeps only the capabilities that takes. */}}
+  {{- toYaml (merge (dict "runAsNonRoot" false "runAsUser" 0 "runAsGroup" 0) (omit $root.Values.podSecurityContext "runAsNonRoot" "runAsUser" "runAsGroup")) | nindent 2 }}
+  {{- else }}
+  {{- toYaml $root.Values.podSecurityContext | nindent 2 }}
+  {{- end }}
+{{- with .root.Values.nodeSelector }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.tolerations }}
+{{- with $root.Values.tolerations }}
 tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.affinity }}
+{{- with $root.Values.affinity }}
 affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 volumes:
   - name: tmp
     emptyDir:
-      sizeLimit: {{ .Values.tmpVolume.sizeLimit }}
-  {{- with .Values.nats.tls.existingSecret }}
+      sizeLimit: {{ $root.Values.tmpVolume.sizeLimit }}
+  {{- if $sandbox }}
+  - name: sandboxes
+    emptyDir:
+      sizeLimit: {{ (index $root.Values "sandbox-worker").scratchSizeLimit }}
+  {{- end }}
+  {{- with $root.Values.nats.tls.existingSecret }}
   - name: nats-tls
     secret:
       secretName: {{ . }}
@@ -345,18 +400,37 @@ volumes:
   {{- end }}
 {{- end -}}
 
-{{/* Container-level settings shared by every container. Context: root. */}}
+{{/*
+Capabilities of a sandbox worker that starts its sessions as another user: set their uid and
+gid, hand them their directory, kill their process group, remove what they left.
+*/}}
+{{- define "agent-deployments.sandboxCapabilities" -}}
+SETUID SETGID CHOWN KILL DAC_OVERRIDE FOWNER
+{{- end -}}
+
+{{/* Container-level settings shared by every container. Context: dict "root" $ "component" name. */}}
 {{- define "agent-deployments.containerCommon" -}}
-image: {{ include "agent-deployments.image" . }}
-imagePullPolicy: {{ .Values.image.pullPolicy }}
+{{- $root := .root -}}
+{{- $sandbox := eq .component "sandbox-worker" -}}
+image: {{ include "agent-deployments.image" $root }}
+imagePullPolicy: {{ $root.Values.image.pullPolicy }}
 securityContext:
-  {{- toYaml .Values.containerSecurityContext | nindent 2 }}
+  {{- if and $sandbox (include "agent-deployments.sandboxRunsAsRoot" $root) }}
+  {{- $capabilities := dict "drop" (list "ALL") "add" (include "agent-deployments.sandboxCapabilities" $root | splitList " ") }}
+  {{- toYaml (merge (dict "runAsNonRoot" false "runAsUser" 0 "capabilities" $capabilities) (omit $root.Values.containerSecurityContext "runAsNonRoot" "runAsUser" "capabilities")) | nindent 2 }}
+  {{- else }}
+  {{- toYaml $root.Values.containerSecurityContext | nindent 2 }}
+  {{- end }}
 volumeMounts:
   - name: tmp
     mountPath: /tmp
-  {{- if .Values.nats.tls.existingSecret }}
+  {{- if $sandbox }}
+  - name: sandboxes
+    mountPath: {{ include "agent-deployments.sandboxRoot" $root }}
+  {{- end }}
+  {{- if $root.Values.nats.tls.existingSecret }}
   - name: nats-tls
-    mountPath: {{ include "agent-deployments.natsTlsPath" . }}
+    mountPath: {{ include "agent-deployments.natsTlsPath" $root }}
     readOnly: true
   {{- end }}
 {{- end -}}

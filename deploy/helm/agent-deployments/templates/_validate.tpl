@@ -75,6 +75,14 @@ Rules values.schema.json cannot express (they relate several values). Missing va
   {{- end -}}
 {{- end -}}
 
+{{- $sandbox := index $v "sandbox-worker" -}}
+{{- if gt ($sandbox.maxLifetimeMs | int64) (mul ($v.runtime.sessionsTokenTtlSeconds | int64) 1000) -}}
+  {{- fail (printf "sandbox-worker.maxLifetimeMs (%d) must not exceed runtime.sessionsTokenTtlSeconds (%d s): a session's token expires then, and its process could no longer reach the API" ($sandbox.maxLifetimeMs | int64) ($v.runtime.sessionsTokenTtlSeconds | int64)) -}}
+{{- end -}}
+{{- if and (kindIs "invalid" $sandbox.runAsUid) (not (kindIs "invalid" $sandbox.runAsGid)) -}}
+  {{- fail "sandbox-worker.runAsGid needs sandbox-worker.runAsUid: the sessions run as another user only when both are known (the worker then runs as root)" -}}
+{{- end -}}
+
 {{- if and $v.ingress.enabled (not $v.ingress.hosts) -}}
   {{- fail "ingress.enabled needs at least one entry in ingress.hosts" -}}
 {{- end -}}

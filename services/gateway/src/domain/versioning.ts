@@ -14,6 +14,12 @@ const ROUTE_BETAS: Array<[prefix: string, betas: string[]]> = [['/v1/memory_stor
 
 const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + '/');
 
+/** Whether the version and beta headers must be sent on a path (a request's, or a route's template). */
+export const requiresVersionHeaders = (path: string) => STRICT_PREFIXES.some((p) => underPrefix(path, p));
+
+/** The betas a present beta header must name one of, on a path. */
+export const acceptedBetas = (path: string) => [REQUIRED_BETA, ...ROUTE_BETAS.filter(([p]) => underPrefix(path, p)).flatMap(([, b]) => b)];
+
 function headerValue(headers: Headers, names: string[]): { name: string; value: string } | undefined {
   for (const name of names) {
     const value = headers.get(name);
@@ -27,7 +33,7 @@ function headerValue(headers: Headers, names: string[]): { name: string; value: 
  * placeholder `vendor-` spellings) required on deployment routes and validated wherever sent.
  */
 export function checkVersioning(url: URL, headers: Headers, headerPrefix: string): void {
-  const strict = STRICT_PREFIXES.some((p) => underPrefix(url.pathname, p));
+  const strict = requiresVersionHeaders(url.pathname);
   const versionName = `${headerPrefix}-version`;
   const betaName = `${headerPrefix}-beta`;
 
@@ -45,7 +51,7 @@ export function checkVersioning(url: URL, headers: Headers, headerPrefix: string
   }
   if (beta) {
     const listed = beta.value.split(',').map((b) => b.trim());
-    const accepted = [REQUIRED_BETA, ...ROUTE_BETAS.filter(([p]) => underPrefix(url.pathname, p)).flatMap(([, b]) => b)];
+    const accepted = acceptedBetas(url.pathname);
     if (!listed.some((b) => accepted.includes(b))) throw invalidRequest(`${beta.name}: must include ${accepted.join(' or ')}`);
   }
 

@@ -3,9 +3,9 @@ import type { BusClient } from '@shared/bus/bus-client';
 import type { CallContext } from '@shared/bus/call-context';
 import type { Subject } from '@shared/bus/subject';
 import { openCursor, sealCursor, type CursorBinding } from '@shared/cursor/page-cursor';
-import type { ListReply, ListRequest, PagePosition } from '@shared/schema/common';
+import { BidirectionalPage, Page, type ListReply, type ListRequest, type PagePosition } from '@shared/schema/common';
 import { parseQuery } from '../http/query';
-import type { GuardedContext } from './route';
+import type { GuardedContext, SelfParsingRoute } from './route';
 
 /** The paging parameters every cursor-paginated list accepts, plus its own filters. */
 export const pagedQuery = <P extends TProperties>(filters: P, maxLimit = 100) =>
@@ -52,10 +52,11 @@ export const pageRoute = <F extends TSchema, T extends TSchema, Q extends TObjec
 /**
  * Serves one page: the cursor is opened against the endpoint, tenant, filters and limit it was
  * issued for, the service returns the position where the page stopped, and that is sealed anew.
- * Returned as the route's Elysia handler.
+ * Returned as the route's `route.list` entry: its query, its reply (`Page` of the subject's
+ * items) and what serves it.
  */
-export function servePage<T extends TSchema, Q extends TObject, P>(route: PageRoute<TSchema, T, Q, P>, deps: PagingDeps) {
-  return async ({ call, url, params }: GuardedContext<P>) => {
+export function servePage<T extends TSchema, Q extends TObject, P>(route: PageRoute<TSchema, T, Q, P>, deps: PagingDeps): SelfParsingRoute<P> {
+  const serve = async ({ call, url, params }: GuardedContext<P>) => {
     const query: { limit?: number; page?: string } & Static<Q> = parseQuery(url, route.query);
     const filters = route.toFilters(query, params);
     const limit = query.limit ?? DEFAULT_LIMIT;
@@ -64,6 +65,7 @@ export function servePage<T extends TSchema, Q extends TObject, P>(route: PageRo
     const page = await deps.bus.call(route.subject, call, { filters, limit, after });
     return { data: page.data, next_page: page.next ? sealCursor(deps.config.cursorKey, binding, page.next) : null };
   };
+  return { query: route.query, reply: Page(route.subject.reply.properties.data.items), serve };
 }
 
 /** The tenant's part of a cursor binding: a cursor from one workspace is refused in another. */
@@ -94,12 +96,14 @@ export type BidirectionalListSubject<F extends TSchema, T extends TSchema> = Sub
   TObject<{ data: TArray<T>; next: TPosition; prev: TPosition }>
 >;
 
-export interface BidirectionalPageRoute<F extends TSchema, T extends TSchema> {
+export interface BidirectionalPageRoute<F extends TSchema, T extends TSchema, P = unknown> {
   /** Names the list a cursor belongs to; a cursor from any other list is refused. */
   endpoint: string;
   subject: BidirectionalListSubject<F, T>;
+  /** The query `readQuery` reads, as the document shows it (an array property is a repeated `name[]=` parameter). */
+  query: TObject;
   /** Parses and checks the query string (the list's own syntax, e.g. repeated array parameters). */
-  readQuery: (url: URL) => BidirectionalPageQuery<Static<F>>;
+  readQuery: (url: URL, params: P) => BidirectionalPageQuery<Static<F>>;
 }
 
 type Direction = 'after' | 'before';
@@ -124,11 +128,11 @@ export function openDirectedCursor(key: Buffer, binding: CursorBinding, token: s
  * Serves one page of a list that pages both ways (the SDK's `BidirectionalPageCursor`):
  * `next_page` continues in the list's order, `prev_page` returns the page before this one in the
  * same order (null on the first page). Both are bound, like every cursor, to the endpoint,
- * tenant, filters and limit they were issued for. Returned as the route's Elysia handler.
+ * tenant, filters and limit they were issued for. Returned as the route's `route.list` entry.
  */
-export function serveBidirectionalPage<T extends TSchema>(route: BidirectionalPageRoute<TSchema, T>, deps: PagingDeps) {
-  return async ({ call, url }: GuardedContext<unknown>) => {
-    const { filters, limit, page } = route.readQuery(url);
+export function serveBidirectionalPage<T extends TSchema, P>(route: BidirectionalPageRoute<TSchema, T, P>, deps: PagingDeps): SelfParsingRoute<P> {
+  const serve = async ({ call, url, params }: GuardedContext<P>) => {
+    const { filters, limit, page } = route.readQuery(url, params);
     const binding = cursorBinding(route.endpoint, call, filters, limit);
     const cursor = page === undefined ? null : openDirectedCursor(deps.config.cursorKey, binding, page);
     const result = await deps.bus.call(route.subject, call, {
@@ -141,4 +145,5 @@ export function serveBidirectionalPage<T extends TSchema>(route: BidirectionalPa
       position ? sealCursor(deps.config.cursorKey, { ...binding, endpoint: directedEndpoint(route.endpoint, direction) }, position) : null;
     return { data: result.data, next_page: seal('after', result.next), prev_page: seal('before', result.prev) };
   };
+  return { query: route.query, reply: BidirectionalPage(route.subject.reply.properties.data.items), serve };
 }

@@ -33,7 +33,7 @@ export function pathId(kind: IdKind, value: string | null): string {
 }
 
 /** Every id path parameter of the public routes, by name. */
-const PATH_ID_KINDS: Record<string, IdKind> = {
+const PATH_ID_KINDS: Record<string, IdKind | undefined> = {
   deployment_id: 'deployment',
   deployment_run_id: 'deploymentRun',
   session_id: 'session',
@@ -46,6 +46,9 @@ const PATH_ID_KINDS: Record<string, IdKind> = {
   credential_id: 'credential',
   work_id: 'work',
 };
+
+/** The id kind a path parameter names, if it names one (the document shows its exact form). */
+export const pathIdKind = (name: string): IdKind | undefined => (Object.hasOwn(PATH_ID_KINDS, name) ? PATH_ID_KINDS[name] : undefined);
 
 /**
  * The router hands a path parameter over as null when its segment is not valid percent-encoding
@@ -60,7 +63,7 @@ export function checkPathEncoding(params: Record<string, string | null | undefin
 /** A module's `onBeforeHandle`: checks every id parameter of the matched route with `pathId`. */
 export function checkPathIds({ params }: { params: Record<string, string | null | undefined> }): void {
   for (const [name, value] of Object.entries(params ?? {})) {
-    const kind = PATH_ID_KINDS[name];
+    const kind = pathIdKind(name);
     if (kind && value !== undefined) pathId(kind, value);
   }
 }

@@ -1,17 +1,22 @@
-import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ResolvePath } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
 import type { PendingIdempotentRequest } from '../idempotency/idempotent-requests';
 import { parseQuery } from '../http/query';
 import { emptyBody, jsonBody, type RawBody } from '../http/raw-body';
+import { json, type ErrorStatus, type Media, type Method, type RouteContract } from './route-contract';
 
 /**
  * A body that is not a plain JSON document (a multipart upload, a JSON body whose errors need
  * more than the schema can say): the route reads the raw body itself, still only after the guard.
+ * `media` is what the document shows it to be; `read` is what enforces that.
  */
-export type BodyReader<T> = (raw: RawBody | undefined) => T | Promise<T>;
+export interface BodyReader<T> {
+  media: Media;
+  read: (raw: RawBody | undefined) => T | Promise<T>;
+}
 
-/** What one route accepts, declared once next to it. */
+/** What one route accepts and answers, declared once next to it. */
 export interface RouteSchemas {
   /**
    * The JSON body's schema, or a reader for any other body. Omitted: the route takes no body
@@ -23,10 +28,25 @@ export interface RouteSchemas {
    * the rest, before the body is read; see domain/query-parameters.ts).
    */
   query?: TObject;
+  /**
+   * What a success answers: a JSON reply's schema (the reply schema of the bus subject the
+   * handler calls, when that is what it returns), or the media of any other (a file's bytes).
+   * The handler's return type is checked against it.
+   */
+  reply: TSchema | Media;
+  /** Error statuses of this route's own (a 409 for a concurrent update), beyond every route's. */
+  errors?: readonly ErrorStatus[];
+  /**
+   * Request headers the handler reads beyond credentials and versioning (the work poll's worker
+   * id), by lower-case name: documented; the handler reads them from `headers`.
+   */
+  headers?: TObject;
 }
 
 type BodyOf<B> = B extends TSchema ? Static<B> : B extends BodyReader<infer T> ? T : undefined;
 type QueryOf<Q> = Q extends TObject ? Static<Q> : undefined;
+/** A JSON reply is its schema's type; any other medium is a Response the handler builds. */
+type ReplyValue<R> = R extends Media ? Response : R extends TSchema ? Static<R> : never;
 
 /** What a route's handler is given: the caller and its input, already validated and typed. */
 export interface RouteInput<S extends RouteSchemas, P> {
@@ -34,6 +54,8 @@ export interface RouteInput<S extends RouteSchemas, P> {
   params: P;
   body: BodyOf<S['body']>;
   query: QueryOf<S['query']>;
+  /** The request's headers, for the few routes whose input includes one (the work poll's worker id). */
+  headers: Headers | undefined;
 }
 
 /** What the guard leaves in Elysia's context for every API route (routing/guard.ts). */
@@ -48,17 +70,40 @@ export interface GuardedContext<P> {
   idempotency?: PendingIdempotentRequest;
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
-
-/** One entry of a resource's route table (routing/resource-module.ts registers them with Elysia). */
-export interface Route {
-  method: Method;
-  path: string;
+/**
+ * One entry of a resource's route table (routing/resource-module.ts registers them with Elysia):
+ * its contract, which the OpenAPI document shows, and its handler.
+ */
+export interface Route extends RouteContract {
+  access: 'api';
   /** Every route's own params type is accepted here: the router matched the path, so its parameters are there. */
   handle(context: GuardedContext<Record<string, string>>): Promise<unknown>;
 }
 
-type RouteHandler<Path extends string, S extends RouteSchemas> = (input: RouteInput<S, ResolvePath<Path>>) => unknown;
+type RouteHandler<Path extends string, S extends RouteSchemas> = (
+  input: RouteInput<S, ResolvePath<Path>>,
+) => ReplyValue<S['reply']> | Promise<ReplyValue<S['reply']>>;
+
+/**
+ * A route that reads its own query string (a list: routing/pagination.ts `servePage`,
+ * `serveBidirectionalPage`; an event stream): the query it reads and what it answers, for the
+ * document, and what serves it.
+ */
+export interface SelfParsingRoute<P> {
+  query: TObject;
+  /** Headers it reads besides credentials and versioning (an event stream's `Last-Event-ID`). */
+  headers?: TObject;
+  reply: TSchema | Media;
+  serve: (context: GuardedContext<P>) => Promise<unknown>;
+}
+
+const isMedia = (value: TSchema | Media): value is Media => 'mediaType' in value && 'schema' in value;
+const mediaOf = (reply: TSchema | Media): Media => (isMedia(reply) ? reply : json(reply));
+
+function bodyMedia(body: RouteSchemas['body']): Media | undefined {
+  if (body === undefined) return undefined;
+  return 'read' in body && 'media' in body ? (body as BodyReader<unknown>).media : json(body as TSchema);
+}
 
 /**
  * Declares a route's input once and hands its handler typed `params`, `body` and `query`.
@@ -69,8 +114,9 @@ type RouteHandler<Path extends string, S extends RouteSchemas> = (input: RouteIn
  */
 function define<Path extends string, S extends RouteSchemas>(method: Method, path: Path, schemas: S, handler: RouteHandler<Path, S>): Route {
   // Destructured where Elysia can see it: it reads handlers' parameters to decide what to parse.
-  const handle = async ({ call, url, params, body: raw, idempotency }: GuardedContext<ResolvePath<Path>>) => {
-    const query = schemas.query === undefined ? undefined : parseQuery(url, schemas.query);
+  const handle = async ({ call, url, params, body: raw, request, idempotency }: GuardedContext<ResolvePath<Path>>) => {
+    const parsed = parseQuery(url, schemas.query ?? NO_QUERY);
+    const query = schemas.query === undefined ? undefined : parsed;
     const body = await readBody(schemas.body, raw);
     // The operation begins here: a request refused above never held its idempotency key, and
     // one whose key already has an answer gets that answer instead of running again.
@@ -78,15 +124,32 @@ function define<Path extends string, S extends RouteSchemas>(method: Method, pat
     if (replay) return replay;
     // The two conversions above are what BodyOf/QueryOf describe; TypeScript cannot follow a
     // conditional type through a runtime branch.
-    return handler({ call, params, body, query } as RouteInput<S, ResolvePath<Path>>);
+    return handler({ call, params, body, query, headers: request?.headers } as RouteInput<S, ResolvePath<Path>>);
   };
-  return { method, path, handle };
+  return {
+    method,
+    path,
+    access: 'api',
+    query: schemas.query,
+    headers: schemas.headers,
+    body: bodyMedia(schemas.body),
+    reply: mediaOf(schemas.reply),
+    errors: schemas.errors ?? [],
+    handle,
+  };
 }
+
+/**
+ * What a route that declares no query accepts: nothing but `beta`. The guard refuses the rest
+ * before any body is read where its rule can tell (domain/query-parameters.ts); this also covers
+ * the GETs that rule takes for lists (`.../work/stats`, `.../content`).
+ */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 function readBody(spec: RouteSchemas['body'], raw: RawBody | undefined): unknown {
   if (spec === undefined) return emptyBody(raw);
-  if (typeof spec === 'function') return spec(raw);
-  return jsonBody(spec, raw);
+  if ('read' in spec && 'media' in spec) return (spec as BodyReader<unknown>).read(raw);
+  return jsonBody(spec as TSchema, raw);
 }
 
 export const route = {
@@ -96,10 +159,31 @@ export const route = {
     define('POST', path, schemas, handler),
   delete: <const Path extends string, const S extends RouteSchemas>(path: Path, schemas: S, handler: RouteHandler<Path, S>) =>
     define('DELETE', path, schemas, handler),
-  /** A list (routing/pagination.ts: `servePage`, `serveBidirectionalPage`): it parses its own query. */
-  list: <const Path extends string>(path: Path, serve: (context: GuardedContext<ResolvePath<Path>>) => Promise<unknown>): Route => ({
+  /** A GET that parses its own query (see SelfParsingRoute). */
+  list: <const Path extends string>(path: Path, route: SelfParsingRoute<ResolvePath<Path>>): Route => ({
     method: 'GET',
     path,
-    handle: serve,
+    access: 'api',
+    query: route.query,
+    headers: route.headers,
+    reply: mediaOf(route.reply),
+    errors: [],
+    handle: route.serve,
   }),
 };
+
+/**
+ * A route anyone may call, outside the guard (health, readiness, the API's own documentation):
+ * registered on the gateway's table (service.ts) before the guarded modules, described like
+ * every other.
+ */
+export interface OpenRoute extends RouteContract {
+  access: 'open';
+  handle(): unknown;
+}
+
+export const openRoute = (
+  path: string,
+  schemas: { reply: TSchema | Media; otherReplies?: RouteContract['otherReplies'] },
+  handle: () => unknown,
+): OpenRoute => ({ method: 'GET', path, access: 'open', reply: mediaOf(schemas.reply), otherReplies: schemas.otherReplies, errors: [], handle });

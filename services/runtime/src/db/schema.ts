@@ -1,7 +1,7 @@
-import { index, mysqlTable, varchar } from 'drizzle-orm/mysql-core';
-import { instant, ownedRowColumns, rowId } from '@shared/db/columns';
+import { index, mysqlTable, primaryKey, varchar } from 'drizzle-orm/mysql-core';
+import { instant, ownedRowColumns, rowId, tenantColumns } from '@shared/db/columns';
 import { jsonColumn } from '@shared/db/json-column';
-import type { WorkState } from '@shared/schema/work';
+import type { WorkPool, WorkState } from '@shared/schema/work';
 
 /**
  * Which replica drives a session now. A replica takes the lease before it reads a session's log
@@ -20,7 +20,7 @@ export const sessionLeases = mysqlTable('session_leases', {
  * Environments' work queues: one item per session whose agent-toolset tool calls wait for an
  * environment worker, from `queued` to `stopped` (domain/work-lifecycle.ts). `leaseExpiresAt` is
  * the poll's hold on a queued item (so two polls never hand out one item) and then the
- * heartbeat lease of the worker serving it.
+ * heartbeat lease of the worker serving it. `pool` says which workers serve it (WorkPool).
  */
 export const workItems = mysqlTable(
   'work_items',
@@ -38,10 +38,42 @@ export const workItems = mysqlTable(
     leaseExpiresAt: instant('lease_expires_at'),
     stopRequestedAt: instant('stop_requested_at'),
     stoppedAt: instant('stopped_at'),
+    /**
+     * Rows from before pools existed are `self_hosted`: until then only self-hosted workers
+     * (the SDK's poller) could take an item, so that is who may hold or retake them now; a
+     * `cloud` default would have moved items a self-hosted worker is serving to the sandbox
+     * workers. New rows always name their pool.
+     */
+    pool: varchar('pool', { length: 16 }).$type<WorkPool>().notNull().default('self_hosted'),
   },
   (t) => [
     index('work_items_queue').on(t.organizationId, t.workspaceId, t.environmentId, t.state, t.createdAt),
     index('work_items_session').on(t.sessionId, t.state),
+    // The sandbox workers' claim across tenants (domain/work-claims.ts), read from indexes alone:
+    // the items being served per tenant, a tenant's oldest queued item, lapsed leases, the gauge...
+    index('work_items_pool').on(t.pool, t.state, t.organizationId, t.workspaceId, t.createdAt),
+    // ...and each tenant's oldest queued item over all tenants, by a loose index scan (one probe
+    // per tenant, however many items one has queued), which needs the tenant first.
+    index('work_items_tenant_pool').on(t.organizationId, t.workspaceId, t.pool, t.state, t.createdAt),
   ],
 );
 export type WorkItemRow = typeof workItems.$inferSelect;
+
+/**
+ * Workers that polled an environment with an id (the SDK's `Anthropic-Worker-ID`), and when
+ * they last did: `workers_polling` counts those seen within 30 s. A replica writes a worker's
+ * row at most every few seconds, so a worker's steady long polls cost few writes.
+ */
+export const workPollers = mysqlTable(
+  'work_pollers',
+  {
+    ...tenantColumns(),
+    environmentId: varchar('environment_id', { length: 128 }).notNull(),
+    workerId: varchar('worker_id', { length: 256 }).notNull(),
+    lastPolledAt: instant('last_polled_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'work_pollers_worker', columns: [t.organizationId, t.workspaceId, t.environmentId, t.workerId] }),
+    index('work_pollers_recent').on(t.organizationId, t.workspaceId, t.environmentId, t.lastPolledAt),
+  ],
+);

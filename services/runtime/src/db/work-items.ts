@@ -6,7 +6,8 @@ import { ownedBy } from '@shared/db/owned-by';
 import { newId } from '@shared/ids/ids';
 import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
-import type { Work } from '@shared/schema/work';
+import type { Work, WorkPool } from '@shared/schema/work';
+import type { ServingTenant, WaitingTenant } from '../domain/work-claims';
 import { workItems, type WorkItemRow } from './schema';
 
 type Owner = Pick<Tenant, 'organization_id' | 'workspace_id'>;
@@ -21,13 +22,24 @@ export async function findLiveWorkOfSession(db: Executor, sessionId: string): Pr
   return row;
 }
 
-/** Queues an item for the session unless it has a live one (a worker serving it, or one waiting). */
-export async function queueSessionWork(db: Executor, owner: Owner, environmentId: string, sessionId: string, now: Date): Promise<void> {
+/**
+ * Queues an item for the session unless it has a live one (a worker serving it, or one waiting),
+ * in the pool of the environment's type. The pool is asked for only when an item is queued: a
+ * session waiting on its worker is driven again at every notice, and most find its item there.
+ */
+export async function queueSessionWork(
+  db: Executor,
+  owner: Owner,
+  environmentId: string,
+  sessionId: string,
+  now: Date,
+  poolOf: () => Promise<WorkPool>,
+): Promise<void> {
   if (await findLiveWorkOfSession(db, sessionId)) return;
-  await insertWorkItem(db, owner, environmentId, sessionId, now);
+  await insertWorkItem(db, owner, environmentId, sessionId, await poolOf(), now);
 }
 
-async function insertWorkItem(db: Executor, owner: Owner, environmentId: string, sessionId: string, now: Date): Promise<WorkItemRow> {
+async function insertWorkItem(db: Executor, owner: Owner, environmentId: string, sessionId: string, pool: WorkPool, now: Date): Promise<WorkItemRow> {
   const row: WorkItemRow = {
     id: newId('work'),
     organizationId: owner.organization_id,
@@ -44,6 +56,7 @@ async function insertWorkItem(db: Executor, owner: Owner, environmentId: string,
     leaseExpiresAt: null,
     stopRequestedAt: null,
     stoppedAt: null,
+    pool,
   };
   await db.insert(workItems).values(row);
   return row;
@@ -64,6 +77,7 @@ export async function updateWorkItem(db: Executor, row: WorkItemRow, change: Par
  * The item a poll hands out, locked in the caller's transaction: the oldest queued item no other
  * poll holds, or, with `reclaimBefore`, one whose worker went silent before then (its lease lapsed).
  * SKIP LOCKED so concurrent polls each take a different item without waiting on one another.
+ * Self-hosted items only: a cloud environment's items are the sandbox workers' (claim), whoever polls.
  */
 export async function lockNextWorkItem(
   tx: Executor,
@@ -79,11 +93,93 @@ export async function lockNextWorkItem(
   const [row] = await tx
     .select()
     .from(workItems)
-    .where(and(ownedBy(workItems, owner), eq(workItems.environmentId, environmentId), lapsed ? or(queued, lapsed) : queued))
+    .where(
+      and(
+        ownedBy(workItems, owner),
+        eq(workItems.environmentId, environmentId),
+        eq(workItems.pool, 'self_hosted'),
+        lapsed ? or(queued, lapsed) : queued,
+      ),
+    )
     .orderBy(asc(workItems.createdAt), asc(workItems.id))
     .limit(1)
     .for('update', { skipLocked: true });
   return row;
+}
+
+const SERVED_STATES = ['starting', 'active', 'stopping'] as const;
+
+/**
+ * The cloud queue as the claim's fairness rule reads it (domain/work-claims.ts): each tenant's
+ * oldest queued item (a loose scan of work_items_tenant_pool: one probe per tenant, however many
+ * items a tenant has queued), and how many items each tenant has being served (work_items_pool:
+ * one entry per busy sandbox worker). Neither reads a row.
+ */
+export async function readCloudQueue(tx: Executor): Promise<{ waiting: WaitingTenant[]; serving: ServingTenant[] }> {
+  const [waiting, serving] = await Promise.all([
+    tx
+      .select({ organization_id: workItems.organizationId, workspace_id: workItems.workspaceId, oldestQueuedAt: min(workItems.createdAt) })
+      .from(workItems)
+      .where(and(eq(workItems.pool, 'cloud'), eq(workItems.state, 'queued')))
+      .groupBy(workItems.organizationId, workItems.workspaceId),
+    tx
+      .select({ organization_id: workItems.organizationId, workspace_id: workItems.workspaceId, serving: count() })
+      .from(workItems)
+      .where(and(eq(workItems.pool, 'cloud'), inArray(workItems.state, [...SERVED_STATES])))
+      .groupBy(workItems.organizationId, workItems.workspaceId),
+  ]);
+  return {
+    waiting: waiting.map((w) => ({ tenant: { organization_id: w.organization_id, workspace_id: w.workspace_id }, oldestQueuedAt: w.oldestQueuedAt! })),
+    serving: serving.map((s) => ({ tenant: { organization_id: s.organization_id, workspace_id: s.workspace_id }, serving: s.serving })),
+  };
+}
+
+/** The tenant's oldest queued cloud item no concurrent claim holds, locked in the caller's transaction. */
+export async function lockOldestQueuedCloudItem(tx: Executor, owner: Owner): Promise<WorkItemRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(workItems)
+    .where(and(eq(workItems.pool, 'cloud'), eq(workItems.state, 'queued'), ownedBy(workItems, owner)))
+    .orderBy(asc(workItems.createdAt), asc(workItems.id))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+/**
+ * A cloud item whose sandbox worker went silent (its lease lapsed before `now`), locked; the
+ * longest lapsed first. Found by a plain read, then locked by id and checked again: a locking
+ * read would lock every item being served that it scans (the lease is not in the index), and each
+ * claim, every 200 ms of every idle worker, would hold up the heartbeats of all of them.
+ */
+export async function lockLapsedCloudItem(tx: Executor, now: Date): Promise<WorkItemRow | undefined> {
+  const lapsed = and(eq(workItems.pool, 'cloud'), inArray(workItems.state, ['starting', 'active']), lt(workItems.leaseExpiresAt, now));
+  const [candidate] = await tx
+    .select({ id: workItems.id })
+    .from(workItems)
+    .where(lapsed)
+    .orderBy(asc(workItems.leaseExpiresAt), asc(workItems.id))
+    .limit(1);
+  if (!candidate) return undefined;
+  const [row] = await tx
+    .select()
+    .from(workItems)
+    .where(and(eq(workItems.id, candidate.id), lapsed))
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+/** Cloud items waiting for a sandbox worker and being served, over every tenant: the runtime's autoscaling gauge. */
+export async function countCloudWork(db: Executor): Promise<{ queued: number; serving: number }> {
+  const rows = await db
+    .select({ state: workItems.state, n: count() })
+    .from(workItems)
+    .where(and(eq(workItems.pool, 'cloud'), inArray(workItems.state, ['queued', ...SERVED_STATES])))
+    .groupBy(workItems.state);
+  return {
+    queued: rows.find((r) => r.state === 'queued')?.n ?? 0,
+    serving: rows.filter((r) => r.state !== 'queued').reduce((sum, r) => sum + r.n, 0),
+  };
 }
 
 /** `work.stats`: items waiting (queued) and being served (starting, active, stopping), and the oldest waiting. */
@@ -91,7 +187,7 @@ export async function workQueueStats(db: Executor, owner: Owner, environmentId: 
   const rows = await db
     .select({ state: workItems.state, n: count(), oldest: min(workItems.createdAt) })
     .from(workItems)
-    .where(and(ownedBy(workItems, owner), eq(workItems.environmentId, environmentId), inArray(workItems.state, ['queued', 'starting', 'active', 'stopping'])))
+    .where(and(ownedBy(workItems, owner), eq(workItems.environmentId, environmentId), inArray(workItems.state, ['queued', ...SERVED_STATES])))
     .groupBy(workItems.state);
   const queued = rows.find((r) => r.state === 'queued');
   return {

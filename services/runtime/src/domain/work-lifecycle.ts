@@ -1,6 +1,10 @@
+import { mintSessionsToken, workSecret } from '@shared/crypto/sessions-token';
 import { ApiError, conflict } from '@shared/errors/api-error';
 import type { Work } from '@shared/schema/work';
 import type { WorkItemRow } from '../db/schema';
+
+/** How often a blocked poll or claim looks again for an item. */
+export const LONG_POLL_INTERVAL_MS = 200;
 
 /** Sent before a worker's first heartbeat (the SDK's sentinel) in place of a last heartbeat. */
 export const NO_HEARTBEAT = 'NO_HEARTBEAT';
@@ -26,10 +30,42 @@ export function presentWork(row: WorkItemRow, secret: string | null = null): Wor
   };
 }
 
+/**
+ * The secret an item is handed out with (by a poll or a claim): a sessions token scoped to its one
+ * session and item, valid for `ttlMs`.
+ */
+export function issueWorkSecret(row: WorkItemRow, key: Buffer, now: Date, ttlMs: number): string {
+  return workSecret(
+    mintSessionsToken(key, {
+      organization_id: row.organizationId,
+      workspace_id: row.workspaceId,
+      session_id: row.sessionId,
+      environment_id: row.environmentId,
+      work_id: row.id,
+      expires_at: now.getTime() + ttlMs,
+    }),
+  );
+}
+
 /** queued -> starting: a worker that polled the item says it has it. */
 export function acknowledge(row: WorkItemRow, now: Date, leaseMs: number): Partial<WorkItemRow> {
   if (row.state !== 'queued') throw conflict(`work '${row.id}' is ${row.state}, not queued`);
   return { state: 'starting', acknowledgedAt: now, leaseExpiresAt: new Date(now.getTime() + leaseMs) };
+}
+
+/** An item taken back from a worker whose lease lapsed starts over: its next worker acknowledges it like a queued one. */
+export function startOver(row: WorkItemRow): Partial<WorkItemRow> {
+  return row.state === 'queued' ? {} : { state: 'queued', acknowledgedAt: null, startedAt: null, latestHeartbeatAt: null };
+}
+
+/**
+ * A sandbox worker's claim: the item (queued, or taken back after a lapsed lease) is acknowledged
+ * for that worker at once, so its heartbeat lease starts now; no poll hold is needed, since no
+ * one else is handed an item in between.
+ */
+export function claimFor(row: WorkItemRow, workerId: string, now: Date, leaseMs: number): Partial<WorkItemRow> {
+  const restarted = startOver(row);
+  return { ...restarted, ...acknowledge({ ...row, ...restarted }, now, leaseMs), workerId };
 }
 
 /**

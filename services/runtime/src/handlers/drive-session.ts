@@ -80,7 +80,7 @@ async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, l
       return appendStep(deps, ctx, cursor, step.events);
     case 'awaitWorker':
       // At most one live item per session; under the session's lease, so no two drives add one each.
-      await queueSessionWork(deps.db, ctx.tenant!, session.environment_id, session.id, deps.clock.now());
+      await queueSessionWork(deps.db, ctx.tenant!, session.environment_id, session.id, deps.clock.now(), () => deps.environments.poolOf(ctx, session.environment_id));
       return false;
     case 'callModel':
       return callModel(deps, ctx, { session, log, cursor, price, graded: state.outcome !== undefined && !state.outcome.ended }, step.startId);

@@ -6,6 +6,7 @@ import { jsonBody, type RawBody } from '../../http/raw-body';
 import { archivableListQuery } from '../../routing/archivable-list-query';
 import { pagedQuery, pageRoute } from '../../routing/pagination';
 import type { BodyReader } from '../../routing/route';
+import { json } from '../../routing/route-contract';
 
 export const AgentGetQuery = Type.Object(
   { version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) },
@@ -27,9 +28,9 @@ export const agentVersionListRoute = pageRoute({
  * say "does not match"; when the object form is the culprit, its own error (e.g.
  * `model.colour: unknown property`) is reported instead.
  */
-export const agentBody =
-  <T extends TSchema>(schema: T): BodyReader<Static<T>> =>
-  (raw) => {
+export const agentBody = <T extends TSchema>(schema: T): BodyReader<Static<T>> => ({
+  media: json(schema),
+  read: (raw) => {
     try {
       return jsonBody(schema, raw);
     } catch (err) {
@@ -37,7 +38,8 @@ export const agentBody =
       if (model !== null && typeof model === 'object' && !Array.isArray(model)) validate(AgentModelConfigParams, model, 'model');
       throw err;
     }
-  };
+  },
+});
 
 function modelField(body: RawBody | undefined): unknown {
   if (!body) return undefined;

@@ -9,5 +9,7 @@ import { deploymentRunListRoute } from './model';
 export const deploymentRunsModule = (deps: GatewayDeps) =>
   resourceModule('deployment-runs', deps, [
     route.list('/v1/deployment_runs', servePage(deploymentRunListRoute, deps)),
-    route.get('/v1/deployment_runs/:deployment_run_id', {}, ({ call, params }) => deps.bus.call(deploymentRunSubjects.get, call, params)),
+    route.get('/v1/deployment_runs/:deployment_run_id', { reply: deploymentRunSubjects.get.reply }, ({ call, params }) =>
+      deps.bus.call(deploymentRunSubjects.get, call, params),
+    ),
   ]);

@@ -14,14 +14,30 @@ import { deploymentListRoute } from './model';
 export const deploymentsModule = (deps: GatewayDeps) =>
   resourceModule('deployments', deps, [
     route.list('/v1/deployments', servePage(deploymentListRoute, deps)),
-    route.post('/v1/deployments', { body: DeploymentCreateRequest }, ({ call, body }) => deps.bus.call(deploymentSubjects.create, call, body)),
-    route.get('/v1/deployments/:deployment_id', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.get, call, params)),
-    route.post('/v1/deployments/:deployment_id', { body: DeploymentUpdateRequest }, ({ call, params, body }) =>
-      deps.bus.call(deploymentSubjects.update, call, { deployment_id: params.deployment_id, update: body }),
+    route.post('/v1/deployments', { body: DeploymentCreateRequest, reply: deploymentSubjects.create.reply }, ({ call, body }) =>
+      deps.bus.call(deploymentSubjects.create, call, body),
     ),
-    route.post('/v1/deployments/:deployment_id/pause', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.pause, call, params)),
-    route.post('/v1/deployments/:deployment_id/unpause', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.unpause, call, params)),
-    route.post('/v1/deployments/:deployment_id/archive', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.archive, call, params)),
-    // The fire path with a manual trigger; the gateway may not call `fire` itself.
-    route.post('/v1/deployments/:deployment_id/run', {}, ({ call, params }) => deps.bus.call(deploymentSubjects.run, call, params)),
+    route.get('/v1/deployments/:deployment_id', { reply: deploymentSubjects.get.reply }, ({ call, params }) =>
+      deps.bus.call(deploymentSubjects.get, call, params),
+    ),
+    // 409: a concurrent change kept winning the optimistic lock.
+    route.post(
+      '/v1/deployments/:deployment_id',
+      { body: DeploymentUpdateRequest, reply: deploymentSubjects.update.reply, errors: [409] },
+      ({ call, params, body }) => deps.bus.call(deploymentSubjects.update, call, { deployment_id: params.deployment_id, update: body }),
+    ),
+    route.post('/v1/deployments/:deployment_id/pause', { reply: deploymentSubjects.pause.reply }, ({ call, params }) =>
+      deps.bus.call(deploymentSubjects.pause, call, params),
+    ),
+    route.post('/v1/deployments/:deployment_id/unpause', { reply: deploymentSubjects.unpause.reply }, ({ call, params }) =>
+      deps.bus.call(deploymentSubjects.unpause, call, params),
+    ),
+    route.post('/v1/deployments/:deployment_id/archive', { reply: deploymentSubjects.archive.reply }, ({ call, params }) =>
+      deps.bus.call(deploymentSubjects.archive, call, params),
+    ),
+    // The fire path with a manual trigger; the gateway may not call `fire` itself. 409: the
+    // deployment kept changing while it was being fired.
+    route.post('/v1/deployments/:deployment_id/run', { reply: deploymentSubjects.run.reply, errors: [409] }, ({ call, params }) =>
+      deps.bus.call(deploymentSubjects.run, call, params),
+    ),
   ]);

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { workSubjects } from '@shared/bus/subjects/runtime';
+import { invalidRequest } from '@shared/errors/api-error';
 import { Closed } from '@shared/schema/common';
 import { PollWorkRequest, StopWorkRequest, UpdateWorkRequest } from '@shared/schema/work';
 import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
@@ -24,6 +25,12 @@ const HeartbeatQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+/** `<prefix>-worker-id`: who polls (SDK `Anthropic-Worker-ID`), counted in the queue's `workers_polling`. */
+const WORKER_ID_MAX = 256;
+const WorkerIdHeader = (prefix: string) =>
+  Type.Object({
+    [`${prefix}-worker-id`]: Type.Optional(Type.String({ maxLength: WORKER_ID_MAX, description: 'Names the polling worker; counted in workers_polling.' })),
+  });
 const StopBody = Closed({ force: StopWorkRequest.properties.force });
 const UpdateBody = Closed({ metadata: UpdateWorkRequest.properties.metadata });
 
@@ -35,22 +42,39 @@ const UpdateBody = Closed({ metadata: UpdateWorkRequest.properties.metadata });
  */
 export const environmentWorkModule = (deps: GatewayDeps) =>
   resourceModule('environment work', deps, [
-    route.get('/v1/environments/:environment_id/work/poll', { query: PollQuery }, ({ call, params, query }) =>
-      deps.bus.call(workSubjects.poll, call, { environment_id: params.environment_id, ...query }),
+    // Nothing within block_ms: a null reply, which resourceModule answers 204. The SDK's
+    // WorkPoller names itself in a header; the runtime counts it in `workers_polling`.
+    route.get(
+      '/v1/environments/:environment_id/work/poll',
+      { query: PollQuery, headers: WorkerIdHeader(deps.config.API_HEADER_PREFIX), reply: workSubjects.poll.reply },
+      ({ call, params, query, headers }) => {
+        const header = `${deps.config.API_HEADER_PREFIX}-worker-id`;
+        const workerId = headers?.get(header) || undefined;
+        if (workerId && workerId.length > WORKER_ID_MAX) throw invalidRequest(`${header}: must be at most ${WORKER_ID_MAX} characters`);
+        return deps.bus.call(workSubjects.poll, call, { environment_id: params.environment_id, ...query, ...(workerId ? { worker_id: workerId } : {}) });
+      },
     ),
-    route.get('/v1/environments/:environment_id/work/stats', {}, ({ call, params }) =>
+    route.get('/v1/environments/:environment_id/work/stats', { reply: workSubjects.stats.reply }, ({ call, params }) =>
       deps.bus.call(workSubjects.stats, call, { environment_id: params.environment_id }),
     ),
     route.list('/v1/environments/:environment_id/work', servePage(workListRoute, deps)),
-    route.get('/v1/environments/:environment_id/work/:work_id', {}, ({ call, params }) => deps.bus.call(workSubjects.get, call, params)),
-    route.post('/v1/environments/:environment_id/work/:work_id', { body: UpdateBody }, ({ call, params, body }) =>
+    route.get('/v1/environments/:environment_id/work/:work_id', { reply: workSubjects.get.reply }, ({ call, params }) =>
+      deps.bus.call(workSubjects.get, call, params),
+    ),
+    route.post('/v1/environments/:environment_id/work/:work_id', { body: UpdateBody, reply: workSubjects.update.reply }, ({ call, params, body }) =>
       deps.bus.call(workSubjects.update, call, { ...params, metadata: body.metadata }),
     ),
-    route.post('/v1/environments/:environment_id/work/:work_id/ack', {}, ({ call, params }) => deps.bus.call(workSubjects.ack, call, params)),
-    route.post('/v1/environments/:environment_id/work/:work_id/heartbeat', { query: HeartbeatQuery }, ({ call, params, query }) =>
-      deps.bus.call(workSubjects.heartbeat, call, { ...params, ...query }),
+    // 409: not queued any more (ack), not acknowledged yet (heartbeat), already stopped (stop);
+    // 412: the heartbeat's expected_last_heartbeat is not the item's.
+    route.post('/v1/environments/:environment_id/work/:work_id/ack', { reply: workSubjects.ack.reply, errors: [409] }, ({ call, params }) =>
+      deps.bus.call(workSubjects.ack, call, params),
     ),
-    route.post('/v1/environments/:environment_id/work/:work_id/stop', { body: StopBody }, ({ call, params, body }) =>
+    route.post(
+      '/v1/environments/:environment_id/work/:work_id/heartbeat',
+      { query: HeartbeatQuery, reply: workSubjects.heartbeat.reply, errors: [409, 412] },
+      ({ call, params, query }) => deps.bus.call(workSubjects.heartbeat, call, { ...params, ...query }),
+    ),
+    route.post('/v1/environments/:environment_id/work/:work_id/stop', { body: StopBody, reply: workSubjects.stop.reply, errors: [409] }, ({ call, params, body }) =>
       deps.bus.call(workSubjects.stop, call, { ...params, ...body }),
     ),
   ]);

@@ -17,12 +17,20 @@ export const environmentListRoute = pageRoute({
 /** /v1/environments: container configurations sessions run in, served by the catalog service. */
 export const environmentsModule = (deps: GatewayDeps) =>
   resourceModule('environments', deps, [
-    route.post('/v1/environments', { body: EnvironmentCreateBody }, ({ call, body }) => deps.bus.call(environmentSubjects.create, call, body)),
+    route.post('/v1/environments', { body: EnvironmentCreateBody, reply: environmentSubjects.create.reply }, ({ call, body }) =>
+      deps.bus.call(environmentSubjects.create, call, body),
+    ),
     route.list('/v1/environments', servePage(environmentListRoute, deps)),
-    route.get('/v1/environments/:environment_id', {}, ({ call, params }) => deps.bus.call(environmentSubjects.get, call, params)),
-    route.post('/v1/environments/:environment_id', { body: EnvironmentUpdateBody }, ({ call, params, body }) =>
+    route.get('/v1/environments/:environment_id', { reply: environmentSubjects.get.reply }, ({ call, params }) =>
+      deps.bus.call(environmentSubjects.get, call, params),
+    ),
+    route.post('/v1/environments/:environment_id', { body: EnvironmentUpdateBody, reply: environmentSubjects.update.reply }, ({ call, params, body }) =>
       deps.bus.call(environmentSubjects.update, call, { environment_id: params.environment_id, update: body }),
     ),
-    route.post('/v1/environments/:environment_id/archive', {}, ({ call, params }) => deps.bus.call(environmentSubjects.archive, call, params)),
-    route.delete('/v1/environments/:environment_id', {}, ({ call, params }) => deps.bus.call(environmentSubjects.delete, call, params)),
+    route.post('/v1/environments/:environment_id/archive', { reply: environmentSubjects.archive.reply }, ({ call, params }) =>
+      deps.bus.call(environmentSubjects.archive, call, params),
+    ),
+    route.delete('/v1/environments/:environment_id', { reply: environmentSubjects.delete.reply }, ({ call, params }) =>
+      deps.bus.call(environmentSubjects.delete, call, params),
+    ),
   ]);

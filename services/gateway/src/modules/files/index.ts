@@ -3,7 +3,7 @@ import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
-import { contentDisposition, fileListRoute, readUpload } from './model';
+import { contentDisposition, FileBytes, fileListRoute, readUpload, UploadForm } from './model';
 
 /**
  * File contents cross the bus through the object store (payloads over ~1 MiB), which takes
@@ -14,17 +14,21 @@ export const TRANSFER_TIMEOUT_FACTOR = 6;
 /** /v1/files: uploaded files, stored by the catalog service. */
 export const filesModule = (deps: GatewayDeps) => {
   const transfer = { timeoutMs: deps.config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR };
-  const upload = (raw: Parameters<typeof readUpload>[0]) => readUpload(raw, deps.config.FILE_MAX_BYTES);
+  const upload = { media: UploadForm, read: (raw: Parameters<typeof readUpload>[0]) => readUpload(raw, deps.config.FILE_MAX_BYTES) };
   return resourceModule('files', deps, [
-    route.post('/v1/files', { body: upload }, ({ call, body }) => deps.bus.call(fileSubjects.upload, call, body, transfer)),
+    route.post('/v1/files', { body: upload, reply: fileSubjects.upload.reply }, ({ call, body }) =>
+      deps.bus.call(fileSubjects.upload, call, body, transfer),
+    ),
     route.list('/v1/files', servePage(fileListRoute, deps)),
-    route.get('/v1/files/:file_id', {}, ({ call, params }) => deps.bus.call(fileSubjects.get, call, params)),
-    route.get('/v1/files/:file_id/content', {}, async ({ call, params }) => {
+    route.get('/v1/files/:file_id', { reply: fileSubjects.get.reply }, ({ call, params }) => deps.bus.call(fileSubjects.get, call, params)),
+    route.get('/v1/files/:file_id/content', { reply: FileBytes }, async ({ call, params }) => {
       const file = await deps.bus.call(fileSubjects.download, call, params, transfer);
       return new Response(Buffer.from(file.content_base64, 'base64'), {
         headers: { 'content-type': file.mime_type, 'content-disposition': contentDisposition(file.filename) },
       });
     }),
-    route.delete('/v1/files/:file_id', {}, ({ call, params }) => deps.bus.call(fileSubjects.delete, call, params)),
+    route.delete('/v1/files/:file_id', { reply: fileSubjects.delete.reply }, ({ call, params }) =>
+      deps.bus.call(fileSubjects.delete, call, params),
+    ),
   ]);
 };

@@ -1,8 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { fileSubjects } from '@shared/bus/subjects/catalog';
 import { invalidRequest } from '@shared/errors/api-error';
 import type { UploadFileRequest } from '@shared/schema/file';
 import type { RawBody } from '../../http/raw-body';
 import { pagedQuery, pageRoute } from '../../routing/pagination';
+import type { Media } from '../../routing/route-contract';
 
 export const fileListRoute = pageRoute({
   endpoint: 'files.list',
@@ -13,6 +15,28 @@ export const fileListRoute = pageRoute({
 
 const UPLOAD_FIELDS = new Set(['file']);
 const FILENAME_MAX = 255;
+
+/** The upload as the document shows it: what readUpload accepts. */
+export const UploadForm: Media = {
+  mediaType: 'multipart/form-data',
+  schema: Type.Object(
+    {
+      file: Type.String({
+        contentMediaType: 'application/octet-stream',
+        description:
+          `The file, once, with a filename of 1 to ${FILENAME_MAX} characters; its part's content type ` +
+          "becomes the file's mime_type (application/octet-stream when none).",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+};
+
+/** A file's bytes as downloaded, under the content type it was uploaded with. */
+export const FileBytes: Media = {
+  mediaType: '*/*',
+  schema: Type.String({ contentMediaType: 'application/octet-stream', description: 'The bytes, with the mime_type of the file as content-type.' }),
+};
 
 /**
  * The multipart upload as the catalog receives it. The guard read the body (after the key was

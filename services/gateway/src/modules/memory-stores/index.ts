@@ -15,12 +15,20 @@ export const memoryStoreListRoute = pageRoute({
 /** /v1/memory_stores: memory stores sessions mount, served by the catalog service. */
 export const memoryStoresModule = (deps: GatewayDeps) =>
   resourceModule('memory-stores', deps, [
-    route.post('/v1/memory_stores', { body: MemoryStoreCreateBody }, ({ call, body }) => deps.bus.call(memoryStoreSubjects.create, call, body)),
+    route.post('/v1/memory_stores', { body: MemoryStoreCreateBody, reply: memoryStoreSubjects.create.reply }, ({ call, body }) =>
+      deps.bus.call(memoryStoreSubjects.create, call, body),
+    ),
     route.list('/v1/memory_stores', servePage(memoryStoreListRoute, deps)),
-    route.get('/v1/memory_stores/:memory_store_id', {}, ({ call, params }) => deps.bus.call(memoryStoreSubjects.get, call, params)),
-    route.post('/v1/memory_stores/:memory_store_id', { body: MemoryStoreUpdateBody }, ({ call, params, body }) =>
+    route.get('/v1/memory_stores/:memory_store_id', { reply: memoryStoreSubjects.get.reply }, ({ call, params }) =>
+      deps.bus.call(memoryStoreSubjects.get, call, params),
+    ),
+    route.post('/v1/memory_stores/:memory_store_id', { body: MemoryStoreUpdateBody, reply: memoryStoreSubjects.update.reply }, ({ call, params, body }) =>
       deps.bus.call(memoryStoreSubjects.update, call, { memory_store_id: params.memory_store_id, update: body }),
     ),
-    route.post('/v1/memory_stores/:memory_store_id/archive', {}, ({ call, params }) => deps.bus.call(memoryStoreSubjects.archive, call, params)),
-    route.delete('/v1/memory_stores/:memory_store_id', {}, ({ call, params }) => deps.bus.call(memoryStoreSubjects.delete, call, params)),
+    route.post('/v1/memory_stores/:memory_store_id/archive', { reply: memoryStoreSubjects.archive.reply }, ({ call, params }) =>
+      deps.bus.call(memoryStoreSubjects.archive, call, params),
+    ),
+    route.delete('/v1/memory_stores/:memory_store_id', { reply: memoryStoreSubjects.delete.reply }, ({ call, params }) =>
+      deps.bus.call(memoryStoreSubjects.delete, call, params),
+    ),
   ]);

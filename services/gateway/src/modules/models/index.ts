@@ -28,6 +28,10 @@ function readModelListQuery(url: URL): ModelListQueryValue {
 /** GET /v1/models, /v1/models/{id}: the shipped model catalog, served by the catalog service. */
 export const modelsModule = (deps: GatewayDeps) =>
   resourceModule('models', deps, [
-    route.list('/v1/models', ({ call, url }) => deps.bus.call(modelSubjects.list, call, readModelListQuery(url))),
-    route.get('/v1/models/:model_id', {}, ({ call, params }) => deps.bus.call(modelSubjects.get, call, params)),
+    route.list('/v1/models', {
+      query: ModelListQuery,
+      reply: modelSubjects.list.reply,
+      serve: ({ call, url }) => deps.bus.call(modelSubjects.list, call, readModelListQuery(url)),
+    }),
+    route.get('/v1/models/:model_id', { reply: modelSubjects.get.reply }, ({ call, params }) => deps.bus.call(modelSubjects.get, call, params)),
   ]);

@@ -7,7 +7,7 @@ import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
 import { openEventStream, StreamSlots } from './event-stream';
-import { eventListRoute, readEventStreamQuery } from './model';
+import { eventListRoute, EventStreamHeaders, EventStreamQuery, readEventStreamQuery, SessionEventStream } from './model';
 
 /** Open streams per workspace on one gateway replica (named in the 429 that refuses one more). */
 export const SESSION_STREAMS_PER_WORKSPACE = 100;
@@ -22,25 +22,28 @@ export const STREAM_KEEP_ALIVE_MS = 10_000;
 export const sessionEventsModule = (deps: GatewayDeps) => {
   const slots = new StreamSlots(SESSION_STREAMS_PER_WORKSPACE);
   return resourceModule('session-events', deps, [
-    route.list('/v1/sessions/:session_id/events', (context) =>
-      serveBidirectionalPage(eventListRoute(context.params.session_id), deps)(context),
-    ),
-    route.post('/v1/sessions/:session_id/events', { body: SendSessionEventsBody }, ({ call, params, body }) =>
+    route.list('/v1/sessions/:session_id/events', serveBidirectionalPage(eventListRoute, deps)),
+    route.post('/v1/sessions/:session_id/events', { body: SendSessionEventsBody, reply: sessionEventSubjects.send.reply }, ({ call, params, body }) =>
       deps.bus.call(sessionEventSubjects.send, call, { session_id: params.session_id, events: body.events }),
     ),
-    route.list('/v1/sessions/:session_id/events/stream', async ({ call, url, params, request }) => {
-      readEventStreamQuery(url);
-      const lastEventId = request?.headers.get('last-event-id') || null;
-      if (lastEventId !== null && !isIdOf('sessionEvent', lastEventId)) {
-        throw invalidRequest('Last-Event-ID: must be the id of an event of this session (sevt_ followed by 24 letters or digits)');
-      }
-      return openEventStream(
-        { bus: deps.bus, follower: deps.sessionLog, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
-        call,
-        params.session_id,
-        lastEventId,
-        request?.signal,
-      );
+    route.list('/v1/sessions/:session_id/events/stream', {
+      query: EventStreamQuery,
+      headers: EventStreamHeaders,
+      reply: SessionEventStream,
+      serve: async ({ call, url, params, request }) => {
+        readEventStreamQuery(url);
+        const lastEventId = request?.headers.get('last-event-id') || null;
+        if (lastEventId !== null && !isIdOf('sessionEvent', lastEventId)) {
+          throw invalidRequest('Last-Event-ID: must be the id of an event of this session (sevt_ followed by 24 letters or digits)');
+        }
+        return openEventStream(
+          { bus: deps.bus, follower: deps.sessionLog, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
+          call,
+          params.session_id,
+          lastEventId,
+          request?.signal,
+        );
+      },
     }),
   ]);
 };

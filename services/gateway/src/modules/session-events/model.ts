@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { invalidRequest } from '@shared/errors/api-error';
+import { IdOf } from '@shared/schema/common';
 import { SESSION_EVENT_TYPES, SessionEvent, SessionEventListFilters, SessionEventListOrder } from '@shared/schema/session-event';
 import { createdAtRange } from '../../domain/created-at';
 import { parseQuery } from '../../http/query';
 import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
+import type { Media } from '../../routing/route-contract';
 
 const createdAt = createdAtRange('gt', 'gte', 'lt', 'lte');
 
@@ -13,6 +15,12 @@ const createdAt = createdAtRange('gt', 'gte', 'lt', 'lte');
  * 1000: the SDK's own session tool runner reads a session's history with `limit: 1000`.
  */
 const EventListQuery = pagedQuery({ ...createdAt.query, order: Type.Optional(SessionEventListOrder) }, 1000);
+
+/** The list's whole query as the document shows it: `types` is the repeated `types[]=` parameter. */
+const EventListQueryWithTypes = Type.Object(
+  { ...EventListQuery.properties, types: SessionEventListFilters.properties.types },
+  { additionalProperties: false },
+);
 
 /**
  * Repeated array parameters as the SDK writes them (`types[]=a&types[]=b`, qs brackets) or plainly
@@ -48,15 +56,38 @@ export function readEventListQuery(sessionId: string, url: URL): BidirectionalPa
   };
 }
 
+const EVENT_DELTAS = ['agent.message', 'agent.thinking'] as const;
+
+/** The stream's query as the document shows it. */
+export const EventStreamQuery = Type.Object(
+  { event_deltas: Type.Optional(Type.Array(Type.Union(EVENT_DELTAS.map((t) => Type.Literal(t))))) },
+  { additionalProperties: false },
+);
+
 /** The stream's query: `event_deltas` (previews of events being produced) is accepted; none are produced yet. */
 export function readEventStreamQuery(url: URL): void {
-  const { rest } = takeArrayParameter(url, 'event_deltas', ['agent.message', 'agent.thinking']);
+  const { rest } = takeArrayParameter(url, 'event_deltas', EVENT_DELTAS);
   parseQuery(rest, Type.Object({}, { additionalProperties: false }));
 }
 
+/** The stream's own header: resume right after this event of the session's log (what the SDK sends on reconnecting). */
+export const EventStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({ ...IdOf('sessionEvent'), description: 'Resume after this event of the session; without it the stream starts at the log\'s end.' }),
+  ),
+});
+
+/** Server-Sent Events: each event is named by its type, carries its id (what `Last-Event-ID` resumes from) and the event as its data. */
+export const SessionEventStream: Media = {
+  mediaType: 'text/event-stream',
+  schema: Type.String({ description: 'Server-Sent Events: `event: <type>`, `id: <event id>`, `data: <the event as JSON>`; comments keep an idle stream alive.' }),
+  itemSchema: SessionEvent,
+};
+
 /** The session id is bound into every cursor with the filters, so a cursor of one session's log is refused on another's. */
-export const eventListRoute = (sessionId: string): BidirectionalPageRoute<typeof SessionEventListFilters, typeof SessionEvent> => ({
+export const eventListRoute: BidirectionalPageRoute<typeof SessionEventListFilters, typeof SessionEvent, { session_id: string }> = {
   endpoint: 'sessions.events.list',
   subject: sessionEventSubjects.list,
-  readQuery: (url) => readEventListQuery(sessionId, url),
-});
+  query: EventListQueryWithTypes,
+  readQuery: (url, params) => readEventListQuery(params.session_id, url),
+};

@@ -18,25 +18,33 @@ import { sessionListRoute, sessionResourceListRoute } from './model';
 export const sessionsModule = (deps: GatewayDeps) =>
   resourceModule('sessions', deps, [
     route.list('/v1/sessions', serveBidirectionalPage(sessionListRoute, deps)),
-    route.post('/v1/sessions', { body: SessionCreateRequest }, ({ call, body }) => deps.bus.call(sessionSubjects.create, call, body)),
-    route.get('/v1/sessions/:session_id', {}, ({ call, params }) => deps.bus.call(sessionSubjects.get, call, params)),
-    route.post('/v1/sessions/:session_id', { body: SessionUpdateRequest }, ({ call, params, body }) =>
+    route.post('/v1/sessions', { body: SessionCreateRequest, reply: sessionSubjects.create.reply }, ({ call, body }) =>
+      deps.bus.call(sessionSubjects.create, call, body),
+    ),
+    route.get('/v1/sessions/:session_id', { reply: sessionSubjects.get.reply }, ({ call, params }) => deps.bus.call(sessionSubjects.get, call, params)),
+    route.post('/v1/sessions/:session_id', { body: SessionUpdateRequest, reply: sessionSubjects.update.reply }, ({ call, params, body }) =>
       deps.bus.call(sessionSubjects.update, call, { session_id: params.session_id, update: body }),
     ),
-    route.post('/v1/sessions/:session_id/archive', {}, ({ call, params }) => deps.bus.call(sessionSubjects.archive, call, params)),
-    route.delete('/v1/sessions/:session_id', {}, ({ call, params }) => deps.bus.call(sessionSubjects.delete, call, params)),
+    route.post('/v1/sessions/:session_id/archive', { reply: sessionSubjects.archive.reply }, ({ call, params }) =>
+      deps.bus.call(sessionSubjects.archive, call, params),
+    ),
+    route.delete('/v1/sessions/:session_id', { reply: sessionSubjects.delete.reply }, ({ call, params }) =>
+      deps.bus.call(sessionSubjects.delete, call, params),
+    ),
 
     route.list('/v1/sessions/:session_id/resources', servePage(sessionResourceListRoute, deps)),
-    route.post('/v1/sessions/:session_id/resources', { body: SessionResourceParams }, ({ call, params, body }) =>
+    route.post('/v1/sessions/:session_id/resources', { body: SessionResourceParams, reply: sessionResourceSubjects.add.reply }, ({ call, params, body }) =>
       deps.bus.call(sessionResourceSubjects.add, call, { session_id: params.session_id, resource: body }),
     ),
-    route.get('/v1/sessions/:session_id/resources/:resource_id', {}, ({ call, params }) =>
+    route.get('/v1/sessions/:session_id/resources/:resource_id', { reply: sessionResourceSubjects.get.reply }, ({ call, params }) =>
       deps.bus.call(sessionResourceSubjects.get, call, params),
     ),
-    route.post('/v1/sessions/:session_id/resources/:resource_id', { body: SessionResourceUpdateRequest }, ({ call, params, body }) =>
-      deps.bus.call(sessionResourceSubjects.update, call, { ...params, update: body }),
+    route.post(
+      '/v1/sessions/:session_id/resources/:resource_id',
+      { body: SessionResourceUpdateRequest, reply: sessionResourceSubjects.update.reply },
+      ({ call, params, body }) => deps.bus.call(sessionResourceSubjects.update, call, { ...params, update: body }),
     ),
-    route.delete('/v1/sessions/:session_id/resources/:resource_id', {}, ({ call, params }) =>
+    route.delete('/v1/sessions/:session_id/resources/:resource_id', { reply: sessionResourceSubjects.delete.reply }, ({ call, params }) =>
       deps.bus.call(sessionResourceSubjects.delete, call, params),
     ),
   ]);

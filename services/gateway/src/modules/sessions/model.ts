@@ -75,6 +75,8 @@ export function readSessionListQuery(url: URL): BidirectionalPageQuery<SessionLi
 export const sessionListRoute: BidirectionalPageRoute<typeof SessionListFilters, typeof Session> = {
   endpoint: 'sessions.list',
   subject: sessionSubjects.list,
+  // The whole query as the document shows it: `statuses` is the repeated `statuses[]=` parameter.
+  query: Type.Object({ ...SessionListQuery.properties, statuses: SessionListFilters.properties.statuses }, { additionalProperties: false }),
   readQuery: readSessionListQuery,
 };
 

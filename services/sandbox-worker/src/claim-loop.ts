@@ -1,0 +1,84 @@
+import type { Work } from '@shared/schema/work';
+import type { SessionOutcome } from './metrics';
+import type { SandboxWorkerDeps } from './service';
+
+const FIRST_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 30_000;
+
+export interface ClaimLoop {
+  /**
+   * Stops claiming, lets the session in progress run up to `drainMs`, then kills it (its item's
+   * lease lapses and another worker takes it); resolves once its directory is gone.
+   */
+  stop(drainMs: number): Promise<void>;
+}
+
+/**
+ * What triggers the sandbox worker's handler, as a bus server triggers another service's: claim
+ * one session (a long poll of the runtime), serve it to its end, claim the next. One session at
+ * a time per worker: a worker is one sandbox, and the runtime's queue-depth gauge scales the
+ * number of workers. While claims fail (no runtime answers), or sessions fail to run (a worker
+ * that cannot start them would otherwise take the whole queue, item after item, each then waiting
+ * out its lease), it backs off exponentially.
+ */
+export function startClaimLoop(
+  deps: SandboxWorkerDeps,
+  handlers: { claim: () => Promise<Work | null>; serve: (item: Work, kill: AbortSignal) => Promise<SessionOutcome> },
+): ClaimLoop {
+  const logger = deps.logger.child({ worker: deps.config.SANDBOX_WORKER_ID });
+  const kill = new AbortController();
+  let stopping = false;
+  let wake: () => void = () => {};
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function loop(): Promise<void> {
+    let failures = 0;
+    const backOff = () => pause(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(failures - 1, 10)));
+    while (!stopping) {
+      let item: Work | null;
+      try {
+        item = await handlers.claim();
+      } catch (err) {
+        failures += 1;
+        deps.metrics.countClaimFailure();
+        logger.warn('claiming a session failed', { error: err, failures });
+        await backOff();
+        continue;
+      }
+      if (!item) {
+        failures = 0;
+        continue;
+      }
+      if (stopping) {
+        logger.warn('a session claimed while shutting down is not started: another worker takes it once its lease lapses', { work_id: item.id });
+        return;
+      }
+      if ((await handlers.serve(item, kill.signal)) === 'failed') {
+        failures += 1;
+        await backOff();
+      } else failures = 0;
+    }
+  }
+
+  const running = loop().catch((err) => logger.error('the claim loop ended', { error: err }));
+  return {
+    async stop(drainMs: number): Promise<void> {
+      stopping = true;
+      wake();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const drained = await Promise.race([running.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), drainMs)))]);
+      clearTimeout(timer);
+      if (!drained) {
+        kill.abort();
+        await running;
+      }
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { BusServiceConfig, loadConfig } from '@shared/config/load-config';
+
+export const SandboxWorkerConfigSchema = {
+  ...BusServiceConfig({ healthPort: 8086 }),
+  /**
+   * The gateway the sandboxed session reaches the API through (its ANTHROPIC_BASE_URL): the
+   * session's events, its work item's heartbeat and stop, with the item's sessions token.
+   */
+  SANDBOX_GATEWAY_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080' }),
+  /** Where each session's fresh scratch directory is made (and removed after it). */
+  SANDBOX_ROOT: Type.String({ minLength: 1, default: join(tmpdir(), 'agent-sandboxes') }),
+  /**
+   * The user and group a session's process runs as, when this worker runs as root (ignored
+   * otherwise, with a warning at start). Another uid than the worker's own keeps the session from
+   * signalling the worker and from reading what only the worker's user may read.
+   */
+  SANDBOX_RUN_AS_UID: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  /** Defaults to SANDBOX_RUN_AS_UID. */
+  SANDBOX_RUN_AS_GID: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  /**
+   * Longest one session's process may live; then its process group is killed and its work item
+   * stopped (not left to lapse, or the next worker would run the same endless tool again). Keep
+   * it within the runtime's SESSIONS_TOKEN_TTL_SECONDS: the session's token is no good after that.
+   */
+  SANDBOX_MAX_LIFETIME_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 3600000 }),
+  /**
+   * How long a session's process stays after the session's turn ends, for a next message to reuse
+   * its scratch directory; then it stops the item and exits (the SDK worker's maxIdleMs).
+   */
+  SANDBOX_IDLE_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 60000 }),
+  /** Names this worker on the items it claims and in logs; unique per replica (the pod name in Kubernetes). */
+  SANDBOX_WORKER_ID: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$', default: `${hostname().slice(0, 60)}-${process.pid}` }),
+};
+
+export function loadSandboxWorkerConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(SandboxWorkerConfigSchema, env);
+}
+export type SandboxWorkerConfig = ReturnType<typeof loadSandboxWorkerConfig>;

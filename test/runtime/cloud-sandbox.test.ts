@@ -1,0 +1,125 @@
+/**
+ * A session on a cloud environment runs, end to end through the real parts: the runtime drives it
+ * against a local Messages API server (scripted replies), queues its work item in the cloud pool,
+ * a sandbox worker of the stack claims it and starts a real process in a fresh scratch directory
+ * running the SDK's own EnvironmentWorker.handleItem(), which runs the bash tool there and sends
+ * the result through the gateway with the item's sessions token; the model gets the result, the
+ * session ends its turn, the process stops the item, and its directory is removed.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { readdir } from 'node:fs/promises';
+import Anthropic from '@anthropic-ai/sdk';
+import { apiClient, type ApiClient } from '../support/api';
+import { eventually } from '../support/eventually';
+import { expectOk } from '../support/expect';
+import { FakeModelApi } from '../support/fake-model-api';
+import { createAgent, createEnvironment, userMessage } from '../support/fixtures';
+import { Stack, type StackSandboxWorker } from '../support/stack';
+
+const MODEL_KEY = 'sk-test-model-key-not-a-secret';
+/** A process the tool leaves running, detached from its shell's group and session: it must not outlive the session. */
+const LEFT_RUNNING = '(setsid sleep 3031 </dev/null >/dev/null 2>&1 &)';
+const stillRunning = () => Bun.spawnSync(['pgrep', '-f', 'sleep 3031']).stdout.toString().trim();
+
+let stack: Stack;
+let model: FakeModelApi;
+let api: ApiClient;
+let sdk: Anthropic;
+let worker: StackSandboxWorker;
+
+beforeAll(async () => {
+  model = FakeModelApi.start();
+  stack = await Stack.start({
+    env: { LOG_LEVEL: 'error' },
+    serviceEnv: { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: MODEL_KEY, MODEL_RETRY_BASE_MS: '10' } },
+    services: ['catalog', 'deployments', 'vaults', 'runtime'],
+  });
+  // A short idle window: the session's process stops its item soon after the turn ends.
+  worker = await stack.startSandboxWorker({ SANDBOX_IDLE_MS: '300' });
+  const key = (await stack.createKey()).secret;
+  api = apiClient(stack.url, key);
+  sdk = new Anthropic({ baseURL: stack.url, apiKey: key, maxRetries: 0 });
+}, 60_000);
+afterAll(async () => {
+  await stack?.stop();
+  model?.stop();
+});
+
+test('the bash tool runs in a sandbox process; the model gets its output; the item ends stopped and the scratch directory is gone', async () => {
+  model.reply(
+    {
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: LEFT_RUNNING + '; echo "hello from $(basename "$PWD") as home $HOME"; tr "\\0" "\\n" < /proc/$PPID/environ | cut -d= -f1 | sort' } }],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 100, output_tokens: 20 },
+    },
+    { content: [{ type: 'text', text: 'The sandbox said hello.' }], stop_reason: 'end_turn', usage: { input_tokens: 150, output_tokens: 10 } },
+  );
+  const agent = await createAgent(api, { tools: [{ type: 'agent_toolset_20260401' }] });
+  const environment = await createEnvironment(api);
+  expect(environment.config.type).toBe('cloud');
+  const session = expectOk(
+    await api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environment.id, initial_events: [userMessage('Say hello from the sandbox')] } }),
+  );
+
+  const log = await eventually(
+    'the session to end its turn',
+    async () => {
+      const events = (await sdk.beta.sessions.events.list(session.id, { limit: 1000 })).data;
+      const last = events.at(-1) as { type: string; stop_reason?: { type: string } } | undefined;
+      return last?.type === 'session.status_idle' && last.stop_reason?.type === 'end_turn' ? events : undefined;
+    },
+    { timeoutMs: 45_000, intervalMs: 100 },
+  );
+  expect(log.map((e) => e.type)).toEqual([
+    'user.message',
+    'session.status_running',
+    'span.model_request_start',
+    'agent.tool_use',
+    'span.model_request_end',
+    'user.tool_result',
+    'span.model_request_start',
+    'agent.message',
+    'span.model_request_end',
+    'session.status_idle',
+  ]);
+  const toolUse = log[3] as { id: string; name: string };
+  const result = log[5] as { tool_use_id: string; content: Array<{ type: string; text: string }> };
+  expect(toolUse.name).toBe('bash');
+  expect(result.tool_use_id).toBe(toolUse.id);
+  const output = result.content.map((c) => c.text).join('');
+  // Its own scratch directory, which is also its HOME.
+  const scratch = /hello from (session-\S+) as home (\S+)/.exec(output);
+  expect(scratch?.[2]).toBe(`${worker.root}/${scratch?.[1]}`);
+  // The session's process (the shell's parent) has its work item, the gateway, PATH and HOME in
+  // its environment, and nothing of the worker's own (NATS identity, database, keys).
+  const names = output.split('\n').filter((line) => /^[A-Z_][A-Z0-9_]*$/.test(line));
+  expect(names).toEqual([
+    'ANTHROPIC_BASE_URL',
+    'ANTHROPIC_ENVIRONMENT_ID',
+    'ANTHROPIC_SESSION_ID',
+    'ANTHROPIC_WORK_ID',
+    'ANTHROPIC_WORK_SECRET',
+    'HOME',
+    'PATH',
+  ]);
+
+  // The model got the tool's output as the answer to its own call.
+  expect(model.requests).toHaveLength(2);
+  expect(JSON.stringify(model.requests[1]!.messages)).toContain('hello from session-');
+
+  const item = await eventually(
+    'the session process to stop its work item',
+    async () => {
+      const [work] = (await sdk.beta.environments.work.list(environment.id)).data;
+      return work?.state === 'stopped' ? work : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 100 },
+  );
+  expect(item.data.id).toBe(session.id);
+  await eventually('the sandbox worker to finish the session', () => (worker.metrics.snapshot().sessions.served === 1 ? true : undefined), {
+    timeoutMs: 20_000,
+  });
+  expect(worker.metrics.snapshot()).toMatchObject({ busy: 0, sessions: { served: 1, failed: 0, timed_out: 0, killed: 0 } });
+  expect(await readdir(worker.root)).toEqual([]);
+  expect(stillRunning()).toBe('');
+}, 90_000);

@@ -69,7 +69,8 @@ describe('openApiDocument', () => {
   test('the error statuses by what a route is: open, a read, a write with a body, an item, and its own', () => {
     expect(statuses('/healthz', 'get')).toEqual(['200', '431', '500', '503']);
     expect(statuses('/v1/things', 'get')).toEqual(['200', '400', '401', '403', '429', '431', '500', '503', '504']);
-    expect(statuses('/v1/things', 'post')).toEqual(['200', '400', '401', '403', '404', '408', '413', '429', '431', '500', '503', '504']);
+    // A POST's 409: its Idempotency-Key reused for another request, or its first request still running.
+    expect(statuses('/v1/things', 'post')).toEqual(['200', '400', '401', '403', '404', '408', '409', '413', '429', '431', '500', '503', '504']);
     expect(statuses('/v1/things/{thing_id}', 'get')).toContain('404');
     expect(statuses('/v1/things/{thing_id}/claim', 'post')).toContain('409');
   });
@@ -78,6 +79,18 @@ describe('openApiDocument', () => {
     expect(document.components.responses.Error409.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/InvalidRequestError' });
     expect(document.components.responses.Error503.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OverloadedError' });
     expect(document.components.schemas.NotFoundError.properties.error.properties.type).toEqual({ type: 'string', const: 'not_found_error' });
+  });
+
+  test('a POST takes an Idempotency-Key; answers to API routes carry the rate limit headers, a 429 retry-after too', () => {
+    expect(document.paths['/v1/things'].post.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    expect(document.paths['/v1/things'].get.parameters).not.toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    expect(document.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false });
+    expect(Object.keys(document.paths['/v1/things'].get.responses['200'].headers)).toEqual([
+      'anthropic-ratelimit-requests-limit',
+      'anthropic-ratelimit-requests-remaining',
+      'anthropic-ratelimit-requests-reset',
+    ]);
+    expect(Object.keys(document.components.responses.Error429.headers)).toContain('retry-after');
   });
 
   test('a reply that may be null is 200 without null, and 204', () => {

@@ -59,6 +59,8 @@ function errorStatuses(route: RouteContract): ErrorStatus[] {
   if (route.access === 'api') {
     for (const status of [400, 401, 403, 429, 504] as const) statuses.add(status);
     if (route.method !== 'GET') statuses.add(408).add(413);
+    // An Idempotency-Key reused for another request, or whose first request still runs.
+    if (route.method === 'POST') statuses.add(409);
     if (route.path.includes('/:') || route.body?.mediaType === 'application/json') statuses.add(404);
   }
   return [...statuses].sort((a, b) => a - b);
@@ -148,7 +150,20 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
       'The API version: optional here, but checked when sent. Also accepted as `vendor-version`.',
     ),
     Workspace: header(WORKSPACE_HEADER, false, Type.String(), 'When sent, must be the workspace of the key (else 403).'),
+    IdempotencyKey: header(
+      'Idempotency-Key',
+      false,
+      Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' }),
+      'Makes a retry of this POST safe: the first answer is kept 24 h and given again (with `idempotent-replayed: true`) ' +
+        'to a retry of the same request; the same key with another request, or while the first still runs, is 409.',
+    ),
   } satisfies Record<string, Json>;
+  // What every answer to a known caller says about its rate limit (services/gateway/src/limits/).
+  const rateLimitHeaders = {
+    'anthropic-ratelimit-requests-limit': { description: 'Requests the binding bucket holds when full.', schema: { type: 'integer' } },
+    'anthropic-ratelimit-requests-remaining': { description: 'Whole requests left in it now.', schema: { type: 'integer' } },
+    'anthropic-ratelimit-requests-reset': { description: 'When it is full again (RFC 3339).', schema: { type: 'string', format: 'date-time' } },
+  };
   const betaParameter = (path: string) => {
     const required = requiresVersionHeaders(path);
     const betas = acceptedBetas(path).map((beta) => `\`${beta}\``).join(' or ');
@@ -166,6 +181,9 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
     const type = ERROR_TYPE_OF_STATUS[status];
     errorResponses[key] ??= {
       description: `\`${type}\`: ${STATUS_MEANING[status]}`,
+      ...(status === 429
+        ? { headers: { 'retry-after': { description: 'Seconds until a request is admitted again.', schema: { type: 'integer' } }, ...rateLimitHeaders } }
+        : {}),
       content: { 'application/json': { schema: components.name(envelopeOf(type), envelopeName(type)) } },
     };
     return { $ref: `#/components/responses/${key}` };
@@ -212,11 +230,16 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
         betaParameter(route.path),
         { $ref: '#/components/parameters/Workspace' },
       );
+      if (route.method === 'POST') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     }
 
     const responses: Record<string, Json> = {};
     const reply = route.reply.mediaType === 'application/json' ? splitNull(route.reply.schema) : { schema: route.reply.schema, nullable: false };
-    responses['200'] = { description: 'Success.', content: mediaContent({ ...route.reply, schema: reply.schema }) };
+    responses['200'] = {
+      description: 'Success.',
+      ...(route.access === 'api' ? { headers: rateLimitHeaders } : {}),
+      content: mediaContent({ ...route.reply, schema: reply.schema }),
+    };
     if (reply.nullable) responses['204'] = { description: 'Nothing to answer (a null reply).' };
     const errors: number[] = errorStatuses(route);
     const statuses = new Set<number>([...errors, ...Object.keys(route.otherReplies ?? {}).map(Number)]);

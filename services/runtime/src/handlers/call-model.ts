@@ -7,7 +7,7 @@ import { buildModelRequest, modelTools } from '../domain/model-request';
 import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
 import type { LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../service';
-import { appendAt, appendStep, requestModel, sessionErrorEvents, type LogCursor } from './session-log-writes';
+import { appendStep, openSpan, requestModel, sessionErrorEvents, type LogCursor } from './session-log-writes';
 
 /**
  * The agent's turn: a Messages API request built from the session's agent and log, recorded as
@@ -23,14 +23,8 @@ export async function callModel(
 ): Promise<boolean> {
   const { session, log, cursor, price } = turn;
   if (!deps.model.configured) return appendStep(deps, ctx, cursor, sessionErrorEvents(NO_MODEL_CREDENTIALS, 'terminal'));
-  let startId = openStartId;
-  if (!startId) {
-    const opening: RuntimeEventBody[] = [];
-    if (session.status !== 'running') opening.push({ type: 'session.status_running' });
-    opening.push({ type: 'span.model_request_start' });
-    startId = (await appendAt(deps, ctx, cursor, opening))?.at(-1);
-    if (!startId) return true;
-  }
+  const startId = await openSpan(deps, ctx, cursor, session, { type: 'span.model_request_start' }, openStartId);
+  if (!startId) return true;
   const { tools, permissions } = modelTools(session.agent, deps.toolset);
   const answer = await requestModel(deps, ctx, cursor, buildModelRequest(session.agent, log, tools, deps.config.MODEL_MAX_TOKENS));
   switch (answer.kind) {

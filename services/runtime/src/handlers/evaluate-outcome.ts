@@ -7,7 +7,7 @@ import { tokenUsageOf, usageDelta } from '../domain/model-response';
 import { buildGradingRequest, evaluationEndEvents, readVerdict } from '../domain/outcome-grading';
 import type { LoggedEvent, OutcomeState } from '../domain/session-log';
 import type { RuntimeDeps } from '../service';
-import { appendAt, appendStep, requestModel, sessionErrorEvents, type LogCursor } from './session-log-writes';
+import { appendAt, appendStep, openSpan, requestModel, sessionErrorEvents, type LogCursor } from './session-log-writes';
 
 /** How often `span.outcome_evaluation_ongoing` says a grading is still under way. */
 const ONGOING_EVERY_MS = 15_000;
@@ -28,14 +28,9 @@ export async function evaluateOutcome(
 ): Promise<boolean> {
   const { session, log, cursor, price } = turn;
   if (!deps.model.configured) return appendStep(deps, ctx, cursor, sessionErrorEvents(NO_MODEL_CREDENTIALS, 'terminal'));
-  let startId = openStartId;
-  if (!startId) {
-    const opening: RuntimeEventBody[] = [];
-    if (session.status !== 'running') opening.push({ type: 'session.status_running' });
-    opening.push({ type: 'span.outcome_evaluation_start', outcome_id: outcome.outcomeId, iteration: outcome.iteration });
-    startId = (await appendAt(deps, ctx, cursor, opening))?.at(-1);
-    if (!startId) return true;
-  }
+  const start: RuntimeEventBody = { type: 'span.outcome_evaluation_start', outcome_id: outcome.outcomeId, iteration: outcome.iteration };
+  const startId = await openSpan(deps, ctx, cursor, session, start, openStartId);
+  if (!startId) return true;
   const rubric = await deps.rubrics.textOf(ctx, outcome.rubric);
   const request = buildGradingRequest(session.agent, log, outcome, rubric, deps.config.MODEL_MAX_TOKENS);
   const answer = await whileOngoing(deps, ctx, cursor, outcome, () => requestModel(deps, ctx, cursor, request));

@@ -1,6 +1,7 @@
 import type { MessageCreateParamsNonStreaming, Message } from '@anthropic-ai/sdk/resources/messages';
 import type { CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
+import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
 import { classifyModelFailure, type ModelFailure } from '../domain/model-errors';
 import type { RuntimeDeps } from '../service';
@@ -42,6 +43,25 @@ export async function appendAt(
 export async function appendStep(deps: RuntimeDeps, ctx: CallContext, cursor: LogCursor, events: RuntimeEventBody[], usage?: UsageDelta): Promise<boolean> {
   await appendAt(deps, ctx, cursor, events, usage);
   return true;
+}
+
+/**
+ * The span a model request (or a grading) is recorded under: `openStartId` when one was begun and
+ * never ended (its replica died: the request is sent again under it), else a new start appended,
+ * with `session.status_running` first when the session was not running. Undefined when the log
+ * moved on meanwhile (the step ends and the session is read again).
+ */
+export async function openSpan(
+  deps: RuntimeDeps,
+  ctx: CallContext,
+  cursor: LogCursor,
+  session: Pick<Session, 'status'>,
+  start: RuntimeEventBody,
+  openStartId: string | undefined,
+): Promise<string | undefined> {
+  if (openStartId) return openStartId;
+  const opening: RuntimeEventBody[] = session.status === 'running' ? [start] : [{ type: 'session.status_running' }, start];
+  return (await appendAt(deps, ctx, cursor, opening))?.at(-1);
 }
 
 /** A failure the session reports, then stops on (SDK: `session.error` and idle with retries_exhausted). */

@@ -2,6 +2,8 @@ import { errors as natsErrors, type NatsConnection } from '@nats-io/transport-no
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError, isApiErrorType } from '../errors/api-error';
 import type { Logger } from '../log/logger';
+import { busCalls, type BusCalls } from '../telemetry/bus-calls';
+import { Telemetry } from '../telemetry/telemetry';
 import { isValid } from '../validation/validate';
 import { contextToHeaders, type CallContext } from './call-context';
 import type { PayloadCodec } from './payload-codec';
@@ -19,15 +21,21 @@ export interface BusClientOptions {
    * checks of every timestamp of a page included) was a tenth of the gateway's CPU on a list.
    */
   checkReplies?: boolean;
+  /** The process's metrics and traces; absent (tests, tools), calls are counted where nobody reads them. */
+  telemetry?: Telemetry;
 }
 
 /** Typed request/reply: resolves with the subject's reply type or throws an ApiError. */
 export class BusClient {
+  private readonly calls: BusCalls;
+
   constructor(
     private readonly nc: NatsConnection,
     private readonly codec: PayloadCodec,
     private readonly options: BusClientOptions,
-  ) {}
+  ) {
+    this.calls = (options.telemetry ?? Telemetry.detached()).seam(busCalls);
+  }
 
   async call<Req extends TSchema, Rep extends TSchema>(
     subject: Subject<Req, Rep>,
@@ -37,8 +45,10 @@ export class BusClient {
   ): Promise<Static<Rep>> {
     const started = performance.now();
     let status = 'ok';
+    const outgoing = contextToHeaders(ctx);
+    const observation = this.calls.begin(subject.name, ctx.request_id, outgoing);
     try {
-      const { data, headers } = await this.codec.encode(request, contextToHeaders(ctx));
+      const { data, headers } = await this.codec.encode(request, outgoing);
       const msg = await this.nc
         .request(rpcSubject(this.options.prefix, subject), data, {
           timeout: options.timeoutMs ?? this.options.timeoutMs,
@@ -63,6 +73,7 @@ export class BusClient {
       else status = 'api_error';
       throw err instanceof ApiError ? err : new ApiError('api_error', undefined, { cause: err });
     } finally {
+      observation.end(status);
       // Debug for the reason given in bus-server.ts (one line per hop is the dearest part of a hop).
       this.options.logger.debug('bus call', {
         request_id: ctx.request_id,

@@ -2,6 +2,8 @@ import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node'
 import { asOverloadedIfDatabaseUnavailable } from '../db/database-unavailable';
 import { ApiError } from '../errors/api-error';
 import type { Logger } from '../log/logger';
+import { busHandlers, type BusHandlers } from '../telemetry/bus-handlers';
+import { Telemetry } from '../telemetry/telemetry';
 import { validate } from '../validation/validate';
 import { contextFromHeaders, type CallContext } from './call-context';
 import type { PayloadCodec } from './payload-codec';
@@ -32,16 +34,14 @@ export interface ServedContext extends CallContext {
 export class BusServer {
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly served: BusHandlers;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly codec: PayloadCodec,
-    private readonly options: { prefix: string; logger: Logger; bulkhead?: TenantBulkhead },
-  ) {}
-
-  /** Prometheus text of the tenant bulkhead (empty without one). */
-  renderMetrics(): string {
-    return this.options.bulkhead?.renderMetrics() ?? '';
+    private readonly options: { prefix: string; logger: Logger; bulkhead?: TenantBulkhead; telemetry?: Telemetry },
+  ) {
+    this.served = (options.telemetry ?? Telemetry.detached()).seam(busHandlers);
   }
 
   handle<S extends Subject>(subject: S, handler: Handler<S>): this {
@@ -69,14 +69,17 @@ export class BusServer {
   ): Promise<void> {
     const started = performance.now();
     const ctx = contextFromHeaders(msg.headers);
+    const observation = this.served.begin(subject.name, ctx.request_id, msg.headers);
     let envelope: ReplyEnvelope;
     let release: Release | undefined;
     try {
-      // Before the payload is read: a queued request holds only its message, not its decoded body.
-      release = await this.options.bulkhead?.acquire(ctx.tenant);
-      const raw = await this.codec.decode(msg.data, msg.headers);
-      const request = validate(subject.request, raw) as RequestOf<S>;
-      envelope = { ok: true, result: await handler(request, release ? { ...ctx, releaseTenantSlot: release } : ctx) };
+      envelope = await observation.run(async () => {
+        // Before the payload is read: a queued request holds only its message, not its decoded body.
+        release = await this.options.bulkhead?.acquire(ctx.tenant);
+        const raw = await this.codec.decode(msg.data, msg.headers);
+        const request = validate(subject.request, raw) as RequestOf<S>;
+        return { ok: true, result: await handler(request, release ? { ...ctx, releaseTenantSlot: release } : ctx) } as const;
+      });
     } catch (err) {
       // A database fault (lost or refused connection, pool exhausted, deadlock after retries) is
       // the backing service's, not the caller's: 503 overloaded_error, retryable, on every service.
@@ -105,6 +108,7 @@ export class BusServer {
     }
     // Held until the reply is out: encoding a large reply (and its offload) is the tenant's work too.
     release?.();
+    observation.end(envelope.ok ? 'ok' : envelope.error.type);
     // Debug, not info: the gateway's access line already records every API request with its id,
     // and a line per hop cost more CPU (serialising and writing it) than the hop's own work.
     // Failures are logged above at warn or error whatever the level.

@@ -2,6 +2,8 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, JetStreamApiErro
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../log/logger';
+import { eventDeliveries } from '../telemetry/event-deliveries';
+import { Telemetry } from '../telemetry/telemetry';
 import { isValid } from '../validation/validate';
 import { EventEnvelope, type EventType } from './event';
 import { eventSubject, STREAMS, streamName } from './streams';
@@ -45,6 +47,8 @@ export interface EventConsumerOptions<P extends TSchema> {
    * (a model call) keeps its message while a dead process's messages come back after the ack wait.
    */
   concurrency?: number;
+  /** The service's traces: each handling is a span linked to the trace that published the event. */
+  telemetry?: Telemetry;
 }
 
 export interface EventConsumer {
@@ -71,6 +75,7 @@ export async function startEventConsumer<P extends TSchema>(options: EventConsum
   const logger = options.logger.child({ consumer: options.durable });
   const consumer = await jetstream(options.nc).consumers.get(stream, options.durable);
   const messages = await consumer.consume({ max_messages: options.prefetch ?? 20 });
+  const deliveries = (options.telemetry ?? Telemetry.detached()).seam(eventDeliveries);
   let stopping = false;
 
   const handle = async (msg: JsMsg): Promise<void> => {
@@ -96,10 +101,13 @@ export async function startEventConsumer<P extends TSchema>(options: EventConsum
       msg.term('invalid payload');
       return;
     }
+    const observation = deliveries.begin(envelope.type, options.durable, msg.headers);
     try {
-      await options.handler(envelope as EventEnvelope<Static<P>>, delivery);
+      await observation.run(() => options.handler(envelope as EventEnvelope<Static<P>>, delivery));
+      observation.end('ok');
       msg.ack();
     } catch (err) {
+      observation.end('api_error');
       const delay = Math.min(
         options.retryMaxMs ?? 60_000,
         (options.retryBaseMs ?? 1_000) * 2 ** Math.min(20, delivery.deliveryCount - 1),

@@ -1,9 +1,12 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { asc, count, eq, inArray, isNull, lte, min, or } from 'drizzle-orm';
+import { Counter, Gauge } from 'prom-client';
 import type { Database } from '../db/connect';
 import type { OutboxTables } from '../db/outbox-table';
 import type { Logger } from '../log/logger';
+import { eventDeliveries, type EventDeliveries } from '../telemetry/event-deliveries';
+import { Telemetry } from '../telemetry/telemetry';
 import type { Clock } from '../time/clock';
 import { countParkedEvents, parkOutboxRow, publishErrorText } from './outbox-dead-letters';
 import { createWriteBatcher, type WriteBatcher } from '../db/write-batcher';
@@ -24,6 +27,8 @@ export interface OutboxRelayOptions {
   retryBaseMs?: number;
   /** Longest wait between two attempts of one row. */
   retryMaxMs?: number;
+  /** The service's metrics (backlog, age, failures, dead letters) and traces (events published from a handler carry its span). */
+  telemetry?: Telemetry;
 }
 
 const UPKEEP_MS = 30_000;
@@ -61,7 +66,11 @@ export class OutboxRelay {
   private readonly fastPath = new Set<Promise<void>>();
   /** Rows of events publishCommitted published, deleted many per statement under load. */
   private readonly sent: WriteBatcher<string[]>;
-  private readonly counters = { parked: 0, failures: 0, deadLetterRows: 0 };
+  private readonly counters: { parked: Counter; failures: Counter };
+  private deadLetterRows = 0;
+  private backlog: Promise<{ rows: number; oldestAgeSeconds: number }> | undefined;
+  private lastBacklog = { rows: 0, oldestAgeSeconds: 0 };
+  private readonly deliveries: EventDeliveries;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -80,6 +89,68 @@ export class OutboxRelay {
       // commit) of many creates' rows instead of one per batch of creates.
       { maxBatch: 500, lingerMs: 25 },
     );
+    const telemetry = options.telemetry ?? Telemetry.detached();
+    this.deliveries = telemetry.seam(eventDeliveries);
+    const registers = [telemetry.registry];
+    const relay = this;
+    new Gauge({
+      name: 'outbox_backlog_rows',
+      help: 'Events recorded in the outbox and not yet published (the service\'s, same on every replica; measured at each scrape).',
+      registers,
+      async collect() {
+        this.set((await relay.measureBacklog()).rows);
+      },
+    });
+    new Gauge({
+      name: 'outbox_oldest_event_age_seconds',
+      help: 'Age of the oldest event still in the outbox (0 when empty): how far the bus is behind the database.',
+      registers,
+      async collect() {
+        this.set((await relay.measureBacklog()).oldestAgeSeconds);
+      },
+    });
+    new Gauge({
+      name: 'outbox_dead_letter_rows',
+      help: 'Events parked in the dead-letter table after failed publishes (the service\'s, same on every replica).',
+      registers,
+      collect() {
+        this.set(relay.deadLetterRows);
+      },
+    });
+    this.counters = {
+      parked: new Counter({ name: 'outbox_rows_parked_total', help: 'Events this replica moved to the dead-letter table.', registers }),
+      failures: new Counter({
+        name: 'outbox_publish_failures_total',
+        help: 'Failed publish attempts of this replica (each is retried or parked).',
+        registers,
+      }),
+    };
+  }
+
+  /**
+   * The outbox's rows and the age of the oldest, read once per scrape (both gauges share one
+   * query). A scrape the database cannot answer keeps the last figures: the database's own
+   * trouble shows in /readyz and the pool's gauges.
+   */
+  private measureBacklog(): Promise<{ rows: number; oldestAgeSeconds: number }> {
+    const { outbox } = this.tables;
+    this.backlog ??= this.db
+      .select({ rows: count(), oldest: min(outbox.createdAt) })
+      .from(outbox)
+      .then(([row]) => {
+        const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
+        const now = this.options.clock.now().getTime();
+        this.lastBacklog = { rows: Number(row?.rows ?? 0), oldestAgeSeconds: oldest === undefined ? 0 : Math.max(0, (now - oldest) / 1000) };
+        return this.lastBacklog;
+      })
+      .catch((err) => {
+        this.options.logger.debug('outbox: backlog not measured', { error: err });
+        return this.lastBacklog;
+      })
+      .finally(() => {
+        this.backlog = undefined;
+      });
+    return this.backlog;
   }
 
   start(): void {
@@ -98,8 +169,12 @@ export class OutboxRelay {
   publishCommitted(envelopes: readonly EventEnvelope[]): void {
     if (envelopes.length === 0) return;
     for (const e of envelopes) this.committedInFlight.add(e.id);
+    // Still in the handler's context: its consumers' spans link to the trace that recorded them.
+    // Headers of their own each: publish writes the event's msgID into them.
     const work = Promise.allSettled(
-      envelopes.map((e) => this.js.publish(eventSubject(this.options.prefix, e.type), JSON.stringify(e), { msgID: e.id })),
+      envelopes.map((e) =>
+        this.js.publish(eventSubject(this.options.prefix, e.type), JSON.stringify(e), { msgID: e.id, headers: this.deliveries.publishHeaders() }),
+      ),
     ).then((outcomes) => {
       const published = envelopes.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((e) => e.id);
       if (published.length < envelopes.length) this.poke();
@@ -156,7 +231,7 @@ export class OutboxRelay {
   async relayAll(): Promise<number> {
     const total = await this.relayDue();
     this.lastUpkeepAt = this.options.clock.now().getTime();
-    this.counters.deadLetterRows = await countParkedEvents(this.db, this.tables);
+    this.deadLetterRows = await countParkedEvents(this.db, this.tables);
     return total;
   }
 
@@ -171,22 +246,6 @@ export class OutboxRelay {
       if (handled === 0 || !full) break;
     }
     return total;
-  }
-
-  /** Prometheus text for the service's /metrics. */
-  renderMetrics(): string {
-    return [
-      '# HELP outbox_dead_letter_rows Events parked in the dead-letter table after failed publishes (the service\'s, same on every replica).',
-      '# TYPE outbox_dead_letter_rows gauge',
-      `outbox_dead_letter_rows ${this.counters.deadLetterRows}`,
-      '# HELP outbox_rows_parked_total Events this replica moved to the dead-letter table.',
-      '# TYPE outbox_rows_parked_total counter',
-      `outbox_rows_parked_total ${this.counters.parked}`,
-      '# HELP outbox_publish_failures_total Failed publish attempts of this replica (each is retried or parked).',
-      '# TYPE outbox_publish_failures_total counter',
-      `outbox_publish_failures_total ${this.counters.failures}`,
-      '',
-    ].join('\n');
   }
 
   /** One claimed batch: `handled` counts rows published or given a failed attempt. */
@@ -249,10 +308,10 @@ export class OutboxRelay {
     const lastError = publishErrorText(error);
     // The event's id and subject identify it; its payload may hold tenant content and never goes to a log.
     const fields = { event_id: row.eventId, subject: row.subject, attempts, error: lastError };
-    this.counters.failures += 1;
+    this.counters.failures.inc();
     if (attempts >= maxAttempts) {
       await parkOutboxRow(tx, this.tables, row, { attempts, lastError, parkedAt: now });
-      this.counters.parked += 1;
+      this.counters.parked.inc();
       this.options.logger.error('outbox event parked in the dead-letter table: the bus refused it on every attempt', fields);
       return;
     }

@@ -1,3 +1,4 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { ApiError } from '../errors/api-error';
 import type { BatcherOptions } from '../db/batcher';
 import type { Tenant } from '../schema/tenant';
@@ -21,6 +22,8 @@ export interface TenantBulkheadOptions {
   /** Longest a request waits for a slot; then it is refused (its caller would stop waiting soon). */
   maxWaitMs: number;
   timers?: WaitTimers;
+  /** The service's metrics registry its gauges and refusal counts go to; absent, they are kept unserved. */
+  registry?: Registry;
 }
 
 /**
@@ -64,11 +67,37 @@ interface Lane {
 export class TenantBulkhead {
   private readonly lanes = new Map<string, Lane>();
   private readonly timers: WaitTimers;
-  private readonly counters = { queueFull: 0, waitExpired: 0 };
+  private readonly refused: Counter<'reason'>;
 
   constructor(private readonly options: TenantBulkheadOptions) {
     if (options.maxConcurrency < 1) throw new Error('maxConcurrency must be at least 1');
     this.timers = options.timers ?? systemTimers;
+    // No tenant labels: unbounded, and tenant data.
+    const registers = options.registry ? [options.registry] : [];
+    const stats = () => this.stats();
+    new Gauge({
+      name: 'bus_tenant_requests_active',
+      help: 'Requests of tenants this replica is handling now.',
+      registers,
+      collect() {
+        this.set(stats().active);
+      },
+    });
+    new Gauge({
+      name: 'bus_tenant_requests_queued',
+      help: 'Requests waiting because their tenant is at TENANT_MAX_CONCURRENCY.',
+      registers,
+      collect() {
+        this.set(stats().queued);
+      },
+    });
+    this.refused = new Counter({
+      name: 'bus_tenant_requests_refused_total',
+      help: "Requests answered 429: their tenant's queue was full, or they waited too long.",
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of ['queue_full', 'wait_expired']) this.refused.inc({ reason }, 0);
   }
 
   /** Resolves with the slot's release once the tenant may run; throws a 429 ApiError if refused. */
@@ -85,7 +114,7 @@ export class TenantBulkhead {
       return Promise.resolve(this.releaseOf(key, lane));
     }
     if (lane.queue.length >= this.options.maxQueue) {
-      this.counters.queueFull++;
+      this.refused.inc({ reason: 'queue_full' });
       return Promise.reject(tooMany());
     }
     const current = lane;
@@ -95,7 +124,7 @@ export class TenantBulkhead {
         const at = current.queue.indexOf(waiter);
         if (at < 0) return;
         current.queue.splice(at, 1);
-        this.counters.waitExpired++;
+        this.refused.inc({ reason: 'wait_expired' });
         this.forgetIfIdle(key, current);
         refuse(tooMany());
       }, this.options.maxWaitMs);
@@ -121,24 +150,6 @@ export class TenantBulkhead {
       queued += lane.queue.length;
     }
     return { active, queued, tenants: this.lanes.size };
-  }
-
-  /** Prometheus text for the service's /metrics; no tenant labels (unbounded, and tenant data). */
-  renderMetrics(): string {
-    const { active, queued } = this.stats();
-    return [
-      '# HELP bus_tenant_requests_active Requests of tenants this replica is handling now.',
-      '# TYPE bus_tenant_requests_active gauge',
-      `bus_tenant_requests_active ${active}`,
-      '# HELP bus_tenant_requests_queued Requests waiting because their tenant is at TENANT_MAX_CONCURRENCY.',
-      '# TYPE bus_tenant_requests_queued gauge',
-      `bus_tenant_requests_queued ${queued}`,
-      '# HELP bus_tenant_requests_refused_total Requests answered 429: their tenant\'s queue was full, or they waited too long.',
-      '# TYPE bus_tenant_requests_refused_total counter',
-      `bus_tenant_requests_refused_total{reason="queue_full"} ${this.counters.queueFull}`,
-      `bus_tenant_requests_refused_total{reason="wait_expired"} ${this.counters.waitExpired}`,
-      '',
-    ].join('\n');
   }
 
   private releaseOf(key: string, lane: Lane): Release {

@@ -3,10 +3,38 @@ import { Value } from '@sinclair/typebox/value';
 import { coerceText } from '../validation/coerce';
 import { OUTBOX_DEFAULTS } from '../bus/outbox-relay';
 import { DEFAULT_TENANT_MAX_QUEUE } from '../bus/tenant-bulkhead';
+import { TRACE_SAMPLERS } from '../telemetry/tracing';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
+
+/**
+ * Traces, by the standard OpenTelemetry variables (shared/telemetry/tracing.ts). Without an
+ * endpoint no span is made at all. Spans go out as OTLP/HTTP JSON (the protocol is checked so a
+ * setting we cannot honour stops the process instead of sending what the collector does not
+ * expect); the exporter's other OTEL_EXPORTER_OTLP_* variables (timeout, compression) apply as
+ * it reads them from the process environment.
+ */
+const OTLP_URL = { pattern: '^https?://', maxLength: 2000 };
+export const TelemetryConfig = {
+  /** Base URL of an OTLP/HTTP collector (`http://otel-collector:4318`); spans go to its /v1/traces. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String(OTLP_URL)),
+  /** The full traces URL, when it is not the base URL's /v1/traces. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(Type.String(OTLP_URL)),
+  OTEL_EXPORTER_OTLP_PROTOCOL: Type.Literal('http/json', { default: 'http/json' }),
+  /** `key=value,...` (percent-encoded values) sent with every export, e.g. a collector's credentials. */
+  OTEL_EXPORTER_OTLP_HEADERS: Type.Optional(Type.String({ maxLength: 8192 })),
+  /** Which traces are kept; parent-based samplers follow the caller's decision across the bus. */
+  OTEL_TRACES_SAMPLER: Type.Union(
+    TRACE_SAMPLERS.map((name) => Type.Literal(name)),
+    { default: 'parentbased_always_on' },
+  ),
+  /** The ratio of the traceidratio samplers, 0 to 1. */
+  OTEL_TRACES_SAMPLER_ARG: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /** `key=value,...` added to every span's resource (service.namespace, deployment.environment.name); service.name is always the service's. */
+  OTEL_RESOURCE_ATTRIBUTES: Type.Optional(Type.String({ maxLength: 8192 })),
+};
 
 /** Settings every service reads. Helm values map one-to-one onto these variables. */
 export const CommonConfig = {
@@ -41,6 +69,7 @@ export const CommonConfig = {
   BUS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 5000 }),
   /** How long SIGTERM waits for in-flight work before the process exits anyway. */
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+  ...TelemetryConfig,
 };
 
 export const DatabaseConfig = {

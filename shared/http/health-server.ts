@@ -5,8 +5,8 @@ import type { Health, Readiness } from '../schema/health';
 export interface HealthProbes {
   /** Resolves when the bus and the database answer; throws naming what does not. */
   ready(): Promise<void>;
-  /** Prometheus text exposition, for services that have metrics. */
-  metrics?(): string;
+  /** Prometheus text exposition of the service's registry (shared/telemetry/telemetry.ts). */
+  metrics?(): Promise<string>;
 }
 
 /**
@@ -55,7 +55,7 @@ export function startHealthServer(
       if (pathname === '/healthz') return Response.json({ status: 'ok' } satisfies Health);
       if (pathname === '/readyz') return readiness(probes.ready, logger);
       if (pathname === '/metrics' && probes.metrics) {
-        return new Response(probes.metrics(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
+        return new Response(await probes.metrics(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } });
       }
       return Response.json({ status: 'not_found' }, { status: 404 });
     },

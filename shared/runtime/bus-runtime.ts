@@ -7,10 +7,12 @@ import { ensureStreams, streamsOf } from '../bus/streams';
 import type { BusIdentity } from '../bus/subject';
 import { startHealthServer } from '../http/health-server';
 import { createLogger, type LogLevel, type Logger } from '../log/logger';
+import { Telemetry } from '../telemetry/telemetry';
+import type { TracingConfig } from '../telemetry/tracing';
 import { systemClock, type Clock } from '../time/clock';
 
 /** The settings every process on the bus reads (CommonConfig, and HealthConfig where it has a health port). */
-export interface BusConfig {
+export interface BusConfig extends TracingConfig {
   NODE_ENV: 'development' | 'test' | 'production';
   LOG_LEVEL: LogLevel;
   NATS_URL: string;
@@ -29,8 +31,8 @@ export interface BusConfig {
 export interface BusRuntimeOptions {
   clock?: Clock;
   logger?: Logger;
-  /** Prometheus text served on /metrics (read at each scrape). */
-  metrics?: () => string;
+  /** Made by the service runtime before the bus runtime, for its database; else made here. */
+  telemetry?: Telemetry;
   /** What /readyz checks besides the bus (the service runtime: its database). */
   ready?: () => Promise<void>;
   /** Closed after the bus has drained: what the handlers used until then (the service runtime: its database). */
@@ -45,6 +47,8 @@ export interface BusRuntime {
   readonly nc: NatsConnection;
   readonly client: BusClient;
   readonly codec: PayloadCodec;
+  /** Its metrics (served on the health port's /metrics) and traces; services register their own series in its registry. */
+  readonly telemetry: Telemetry;
   healthPort(): number | undefined;
   ready(): Promise<void>;
   /** Runs before the bus drains, in the order added, e.g. to stop a worker loop. */
@@ -64,6 +68,7 @@ export function bucketName(prefix: string): string {
 export async function startBusRuntime(name: BusIdentity, config: BusConfig, options: BusRuntimeOptions = {}): Promise<BusRuntime> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, { service: name });
   const clock = options.clock ?? systemClock;
+  const telemetry = options.telemetry ?? Telemetry.start(name, config);
   const nc = await connect(natsConnectionOptions(name, config));
   try {
     // Only the streams this process publishes or consumes: its NATS identity may manage no others.
@@ -78,6 +83,7 @@ export async function startBusRuntime(name: BusIdentity, config: BusConfig, opti
     timeoutMs: config.BUS_TIMEOUT_MS,
     logger,
     checkReplies: config.NODE_ENV === 'test',
+    telemetry,
   });
 
   let stopping = false;
@@ -90,7 +96,7 @@ export async function startBusRuntime(name: BusIdentity, config: BusConfig, opti
   const health =
     config.HEALTH_PORT === undefined
       ? undefined
-      : startHealthServer({ port: config.HEALTH_PORT, hostname: config.HEALTH_HOST ?? '0.0.0.0' }, { ready, metrics: options.metrics }, logger);
+      : startHealthServer({ port: config.HEALTH_PORT, hostname: config.HEALTH_HOST ?? '0.0.0.0' }, { ready, metrics: () => telemetry.metrics() }, logger);
   const hooks: Array<() => Promise<void>> = [];
 
   logger.info('service started', { health_port: health?.port });
@@ -101,6 +107,7 @@ export async function startBusRuntime(name: BusIdentity, config: BusConfig, opti
     nc,
     client,
     codec,
+    telemetry,
     healthPort: () => (health as Server<unknown> | undefined)?.port,
     ready,
     onStop: (hook) => void hooks.push(hook),
@@ -111,6 +118,8 @@ export async function startBusRuntime(name: BusIdentity, config: BusConfig, opti
       await nc.drain().catch(() => undefined);
       await options.close?.().catch(() => undefined);
       health?.stop(true);
+      // Last: the spans of the drain itself are exported too.
+      await telemetry.shutdown().catch((err) => logger.warn('exporting the last spans failed', { error: err }));
       logger.info('service stopped');
     },
   };

@@ -5,6 +5,8 @@ import type { BusIdentity } from '../bus/subject';
 import { connectDatabase, type DatabaseHandle } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
 import type { OutboxTables } from '../db/outbox-table';
+import { dbStatements } from '../telemetry/db-statements';
+import { Telemetry } from '../telemetry/telemetry';
 import { startBusRuntime, type BusConfig, type BusRuntime, type BusRuntimeOptions } from './bus-runtime';
 
 export { bucketName } from './bus-runtime';
@@ -22,7 +24,7 @@ export interface RuntimeConfig extends BusConfig {
   TENANT_MAX_QUEUE?: number;
 }
 
-export interface RuntimeOptions extends Pick<BusRuntimeOptions, 'clock' | 'logger' | 'metrics'> {
+export interface RuntimeOptions extends Pick<BusRuntimeOptions, 'clock' | 'logger'> {
   migrationsFolder: string;
   /** The service's outbox and dead-letter tables; given, the runtime relays the outbox. */
   outbox?: OutboxTables;
@@ -47,18 +49,17 @@ export async function startServiceRuntime(
   config: RuntimeConfig,
   options: RuntimeOptions,
 ): Promise<ServiceRuntime> {
+  const telemetry = Telemetry.start(name, config);
   const database = await connectDatabase(config, config.DATABASE_NAME);
+  telemetry.seam(dbStatements).instrument(database.pool, database.name);
   let stopping = false;
-  // Filled once the relay and the server exist: the service's own metrics, then the relay's
-  // (dead-letter rows among them), then the bulkhead's.
-  const metricSources: Array<() => string> = options.metrics ? [options.metrics] : [];
   let bus: BusRuntime;
   try {
     await migrateDatabase(database, options.migrationsFolder);
     bus = await startBusRuntime(name, config, {
       clock: options.clock,
       logger: options.logger,
-      metrics: () => metricSources.map((m) => m()).join(''),
+      telemetry,
       ready: async () => {
         if (stopping) throw new Error('shutting down');
         await database.ping();
@@ -76,8 +77,9 @@ export async function startServiceRuntime(
     // Half the caller's patience at most in the queue, the other half left for the work itself:
     // a request refused with 429 is retried by the client, one that times out is a 504.
     maxWaitMs: Math.floor(config.BUS_TIMEOUT_MS / 2),
+    registry: telemetry.registry,
   });
-  const server = new BusServer(bus.nc, bus.codec, { prefix: config.BUS_PREFIX, logger: bus.logger, bulkhead });
+  const server = new BusServer(bus.nc, bus.codec, { prefix: config.BUS_PREFIX, logger: bus.logger, bulkhead, telemetry });
   const relay = options.outbox
     ? new OutboxRelay(bus.nc, database.db, options.outbox, {
         prefix: config.BUS_PREFIX,
@@ -85,11 +87,10 @@ export async function startServiceRuntime(
         clock: bus.clock,
         maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
         retryBaseMs: config.OUTBOX_RETRY_BASE_MS,
+        telemetry,
       })
     : undefined;
   relay?.start();
-  if (relay) metricSources.push(() => relay.renderMetrics());
-  metricSources.push(() => server.renderMetrics());
 
   return {
     ...bus,

@@ -128,7 +128,7 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} workers wi
   const actual = new Set(keys);
   const missing = [...expected].filter((k) => !actual.has(k));
   const extra = [...actual].filter((k) => !expected.has(k));
-  const skippedMisfires = started.reduce((n, w) => n + w.metrics.snapshot().skippedMisfires, 0);
+  const skippedMisfires = (await Promise.all(started.map((w) => w.metrics.snapshot()))).reduce((n, s) => n + s.skippedMisfires, 0);
   console.log(
     `exactly-once (real fire path): ${runs.length} runs (expected ${expected.size}), ${crashes.kills} crashes, ` +
       `${answered - runs.length} repeated fires answered with the run already recorded, ${skippedMisfires} occurrences skipped as misfires`,

@@ -116,10 +116,10 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
     { timeoutMs: 20_000, intervalMs: 100 },
   );
   expect(item.data.id).toBe(session.id);
-  await eventually('the sandbox worker to finish the session', () => (worker.metrics.snapshot().sessions.served === 1 ? true : undefined), {
+  await eventually('the sandbox worker to finish the session', async () => ((await worker.metrics.snapshot()).sessions.served === 1 ? true : undefined), {
     timeoutMs: 20_000,
   });
-  expect(worker.metrics.snapshot()).toMatchObject({ busy: 0, sessions: { served: 1, failed: 0, timed_out: 0, killed: 0 } });
+  expect(await worker.metrics.snapshot()).toMatchObject({ busy: 0, sessions: { served: 1, failed: 0, timed_out: 0, killed: 0 } });
   expect(await readdir(worker.root)).toEqual([]);
   expect(stillRunning()).toBe('');
 }, 90_000);

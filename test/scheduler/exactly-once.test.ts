@@ -111,7 +111,7 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} crashing w
   const missing = [...expected].filter((k) => !actual.has(k));
   const extra = [...actual].filter((k) => !expected.has(k));
   const repeated = fx.responder.repeatedRequests();
-  const skippedMisfires = started.reduce((n, w) => n + w.metrics.snapshot().skippedMisfires, 0);
+  const skippedMisfires = (await Promise.all(started.map((w) => w.metrics.snapshot()))).reduce((n, s) => n + s.skippedMisfires, 0);
   console.log(
     `exactly-once: ${actual.size} runs (expected ${expected.size}), ${crashes.kills} crashes (${crashes.refused} refused by the limit), ${gracefulRestarts} graceful restarts, ` +
       `${repeated} repeated fire requests absorbed by idempotency, ${skippedMisfires} occurrences skipped as misfires`,

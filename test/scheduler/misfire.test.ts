@@ -28,16 +28,16 @@ test('after downtime only the most recent missed occurrence fires, within the wi
   await fx.drain(worker);
   expect(fx.responder.runsOf(everyTen.deployment_id)).toEqual(['2026-01-10T00:10:00.000Z', '2026-01-10T02:40:00.000Z']);
   expect(fx.responder.runsOf(daily.deployment_id)).toEqual([]);
-  expect(worker.metrics.snapshot().skippedMisfires).toBe(14 + 1);
+  expect((await worker.metrics.snapshot()).skippedMisfires).toBe(14 + 1);
   expect((await fx.row(everyTen.deployment_id))?.next_occurrence_at.toISOString()).toBe('2026-01-10T02:50:00.000Z');
   expect((await fx.row(daily.deployment_id))?.next_occurrence_at.toISOString()).toBe('2026-01-11T00:30:00.000Z');
-  expect(worker.metrics.render()).toContain('scheduler_skipped_misfires_total 15');
+  expect(await worker.metrics.render()).toContain('scheduler_skipped_misfires_total 15');
 
   // Back to normal: the next occurrence fires on time, nothing more is skipped.
   fx.clock.set(new Date(Date.parse('2026-01-10T02:50:00.000Z') + jitter));
   await fx.drain(worker);
   expect(fx.responder.runsOf(everyTen.deployment_id)).toHaveLength(3);
-  expect(worker.metrics.snapshot().skippedMisfires).toBe(15);
+  expect((await worker.metrics.snapshot()).skippedMisfires).toBe(15);
   expect(fx.responder.repeatedRequests()).toBe(0);
 });
 
@@ -50,7 +50,7 @@ test('the backlog gauge counts rows due now', async () => {
   fx.clock.set('2026-01-10T03:20:00.000Z');
   const due = await worker.measureBacklog();
   expect(due).toBeGreaterThanOrEqual(1);
-  expect(worker.metrics.render()).toContain(`scheduler_due_backlog ${due}`);
+  expect(await worker.metrics.render()).toContain(`scheduler_due_backlog ${due}`);
   await fx.drain(worker);
   expect(await worker.measureBacklog()).toBe(0);
 });

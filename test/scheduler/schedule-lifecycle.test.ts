@@ -48,7 +48,7 @@ describe('a schedule created by event', () => {
     });
     expect(request.context.request_id).toMatch(/^req_/);
     expect((await fx.row(s.deployment_id))?.next_occurrence_at.toISOString()).toBe('2026-03-02T10:10:00.000Z');
-    const metrics = worker.metrics.snapshot();
+    const metrics = await worker.metrics.snapshot();
     expect(metrics.fires['outcome="fired"']).toBeGreaterThanOrEqual(1);
     expect(metrics.lagCount).toBeGreaterThanOrEqual(1);
   });
@@ -137,7 +137,7 @@ describe('what the deployments service answers', () => {
     fx.clock.set(at('2026-03-02T14:05:00.000Z', jitter));
     await fx.drain(worker);
     expect(await fx.row(s.deployment_id)).toMatchObject({ active: 0, revision: 1 });
-    expect(worker.metrics.snapshot().fires['outcome="skipped",reason="paused"']).toBeGreaterThanOrEqual(1);
+    expect((await worker.metrics.snapshot()).fires['outcome="skipped",reason="paused"']).toBeGreaterThanOrEqual(1);
 
     fx.responder.skip(s.deployment_id, null);
     fx.clock.set('2026-03-02T14:06:00.000Z');
@@ -155,7 +155,7 @@ describe('what the deployments service answers', () => {
     await fx.drain(worker);
     expect(fx.responder.runsOf(s.deployment_id)).toEqual([]);
     expect((await fx.row(s.deployment_id))?.next_occurrence_at.toISOString()).toBe('2026-03-02T15:05:00.000Z');
-    expect(worker.metrics.snapshot().fires['outcome="failed",reason="overloaded_error"']).toBeGreaterThanOrEqual(1);
+    expect((await worker.metrics.snapshot()).fires['outcome="failed",reason="overloaded_error"']).toBeGreaterThanOrEqual(1);
 
     fx.clock.advance(fx.config.SCHEDULER_RETRY_MS - 1);
     await fx.drain(worker);

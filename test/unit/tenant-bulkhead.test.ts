@@ -2,6 +2,7 @@
  * The per-tenant bulkhead on its own: slots, the tenant's FIFO queue, both refusals, and that
  * tenants never wait behind each other. Timers are driven by hand; nothing sleeps.
  */
+import { Registry } from 'prom-client';
 import { describe, expect, test } from 'bun:test';
 import { ApiError } from '@shared/errors/api-error';
 import { defaultTenantConcurrency, TenantBulkhead, type Release, type WaitTimers } from '@shared/bus/tenant-bulkhead';
@@ -51,7 +52,8 @@ function track(promise: Promise<Release>) {
 describe('TenantBulkhead', () => {
   test('a tenant gets its slots, then waits in its own FIFO queue, then is refused with 429', async () => {
     const timers = new HandTimers();
-    const bulkhead = new TenantBulkhead({ maxConcurrency: 2, maxQueue: 2, maxWaitMs: 2500, timers });
+    const registry = new Registry();
+    const bulkhead = new TenantBulkhead({ maxConcurrency: 2, maxQueue: 2, maxWaitMs: 2500, timers, registry });
     const running = [track(bulkhead.acquire(A)), track(bulkhead.acquire(A))];
     const queued = [track(bulkhead.acquire(A)), track(bulkhead.acquire(A))];
     const refused = track(bulkhead.acquire(A));
@@ -87,12 +89,13 @@ describe('TenantBulkhead', () => {
 
     for (const r of [queued[0]!, queued[1]!, b, a2]) r.release!();
     expect(bulkhead.stats()).toEqual({ active: 0, queued: 0, tenants: 0 });
-    expect(bulkhead.renderMetrics()).toContain('bus_tenant_requests_refused_total{reason="queue_full"} 1');
+    expect(await registry.metrics()).toContain('bus_tenant_requests_refused_total{reason="queue_full"} 1');
   });
 
   test('a request that waits past the bound is refused with 429 and leaves the queue', async () => {
     const timers = new HandTimers();
-    const bulkhead = new TenantBulkhead({ maxConcurrency: 1, maxQueue: 5, maxWaitMs: 1000, timers });
+    const registry = new Registry();
+    const bulkhead = new TenantBulkhead({ maxConcurrency: 1, maxQueue: 5, maxWaitMs: 1000, timers, registry });
     const first = track(bulkhead.acquire(A));
     const waiting = track(bulkhead.acquire(A));
     await settle();
@@ -102,7 +105,7 @@ describe('TenantBulkhead', () => {
     expect(bulkhead.stats()).toEqual({ active: 1, queued: 0, tenants: 1 });
     first.release!();
     expect(bulkhead.stats().tenants).toBe(0);
-    expect(bulkhead.renderMetrics()).toContain('bus_tenant_requests_refused_total{reason="wait_expired"} 1');
+    expect(await registry.metrics()).toContain('bus_tenant_requests_refused_total{reason="wait_expired"} 1');
   });
 
   test('a queue of 0 refuses at once; work without a tenant is never limited', async () => {

@@ -1,24 +1,23 @@
+import { Gauge, Registry } from 'prom-client';
+
 /**
- * The runtime's own Prometheus metrics, rendered on the health port's /metrics with the bus
- * server's. The cloud work gauges count every tenant's items in the shared database, so each
- * replica reports the same numbers: aggregate them with max, not sum.
+ * The runtime's own metrics, in the service's registry (served on the health port's /metrics
+ * with the rest). The cloud work gauges count every tenant's items in the shared database, so
+ * each replica reports the same numbers: aggregate them with max, not sum.
  */
-export function createRuntimeMetrics() {
-  let cloudQueued = 0;
-  let cloudServing = 0;
+export function createRuntimeMetrics(registry: Registry = new Registry()) {
+  const cloudWork = new Gauge({
+    name: 'runtime_cloud_work_items',
+    help: "Cloud environments' work items, every tenant's: waiting for a sandbox worker (queued) and being served (serving).",
+    labelNames: ['state'],
+    registers: [registry],
+  });
+  cloudWork.set({ state: 'queued' }, 0);
+  cloudWork.set({ state: 'serving' }, 0);
   return {
     setCloudWork(counts: { queued: number; serving: number }): void {
-      cloudQueued = counts.queued;
-      cloudServing = counts.serving;
-    },
-    render(): string {
-      return [
-        '# HELP runtime_cloud_work_items Cloud environments\' work items, every tenant\'s: waiting for a sandbox worker (queued) and being served (serving).',
-        '# TYPE runtime_cloud_work_items gauge',
-        `runtime_cloud_work_items{state="queued"} ${cloudQueued}`,
-        `runtime_cloud_work_items{state="serving"} ${cloudServing}`,
-        '',
-      ].join('\n');
+      cloudWork.set({ state: 'queued' }, counts.queued);
+      cloudWork.set({ state: 'serving' }, counts.serving);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { BusServer } from '@shared/bus/bus-server';
 import type { EventType } from '@shared/bus/event';
+import type { Telemetry } from '@shared/telemetry/telemetry';
 import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
 import type { TSchema } from '@sinclair/typebox';
 import { workSubjects } from '@shared/bus/subjects/runtime';
@@ -91,6 +92,8 @@ export interface SessionNoticeSource {
   nc: NatsConnection;
   prefix: string;
   durable: string;
+  /** The service's traces (each handled event a span linked to the trace that published it). */
+  telemetry?: Telemetry;
   /** Sessions driven at once by this replica (RUNTIME_CONCURRENCY); as many notices are pulled ahead. */
   concurrency: number;
   ackWaitMs: number;

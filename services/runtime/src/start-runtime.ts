@@ -27,8 +27,8 @@ function agentToolsetCatalog(): ToolsetCatalog {
 }
 
 export async function startRuntime(config: RuntimeConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const metrics = createRuntimeMetrics();
-  const runtime = await startServiceRuntime('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, metrics: () => metrics.render(), ...options });
+  const runtime = await startServiceRuntime('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, ...options });
+  const metrics = createRuntimeMetrics(runtime.telemetry.registry);
   const deps: RuntimeDeps = {
     db: runtime.database.db,
     clock: runtime.clock,
@@ -49,6 +49,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
       nc: runtime.nc,
       prefix: config.BUS_PREFIX,
       durable: config.RUNTIME_CONSUMER_NAME,
+      telemetry: runtime.telemetry,
       concurrency: config.RUNTIME_CONCURRENCY,
       ackWaitMs: config.RUNTIME_ACK_WAIT_MS,
     });

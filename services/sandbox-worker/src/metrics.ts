@@ -1,3 +1,5 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+
 /** How a claimed session's process ended. */
 export type SessionOutcome =
   /** It exited cleanly (the SDK worker stopped the item or lost its lease). */
@@ -12,39 +14,44 @@ export type SessionOutcome =
 const OUTCOMES: readonly SessionOutcome[] = ['served', 'failed', 'timed_out', 'killed'];
 
 /**
- * The sandbox worker's Prometheus metrics, in memory per process, rendered on the health port's
- * /metrics. Counters are per replica; Prometheus sums them.
+ * The sandbox worker's metrics, in the process's registry (served on the health port's /metrics
+ * with the rest); a worker built without one (tests) gets a registry of its own. Counters are per
+ * replica; Prometheus sums them.
  */
-export function createSandboxWorkerMetrics() {
-  const sessions = new Map<SessionOutcome, number>(OUTCOMES.map((o) => [o, 0]));
-  let busy = 0;
-  let claimFailures = 0;
+export function createSandboxWorkerMetrics(registry: Registry = new Registry()) {
+  const registers = [registry];
+  const busyGauge = new Gauge({ name: 'sandbox_busy', help: '1 while this worker serves a session, else 0.', registers });
+  const sessionsTotal = new Counter({
+    name: 'sandbox_sessions_total',
+    help: 'Sessions this worker served, by how their process ended.',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const claimFailuresTotal = new Counter({
+    name: 'sandbox_claim_failures_total',
+    help: 'Claims of the next session that failed (the runtime did not answer, or answered an error).',
+    registers,
+  });
+  busyGauge.set(0);
+  for (const outcome of OUTCOMES) sessionsTotal.inc({ outcome }, 0);
   return {
     setBusy(isBusy: boolean): void {
-      busy = isBusy ? 1 : 0;
+      busyGauge.set(isBusy ? 1 : 0);
     },
     countSession(outcome: SessionOutcome): void {
-      sessions.set(outcome, sessions.get(outcome)! + 1);
+      sessionsTotal.inc({ outcome });
     },
     countClaimFailure(): void {
-      claimFailures += 1;
+      claimFailuresTotal.inc();
     },
-    snapshot() {
-      return { busy, claimFailures, sessions: Object.fromEntries(sessions) as Record<SessionOutcome, number> };
-    },
-    render(): string {
-      return [
-        '# HELP sandbox_busy 1 while this worker serves a session, else 0.',
-        '# TYPE sandbox_busy gauge',
-        `sandbox_busy ${busy}`,
-        '# HELP sandbox_sessions_total Sessions this worker served, by how their process ended.',
-        '# TYPE sandbox_sessions_total counter',
-        ...OUTCOMES.map((o) => `sandbox_sessions_total{outcome="${o}"} ${sessions.get(o)}`),
-        '# HELP sandbox_claim_failures_total Claims of the next session that failed (the runtime did not answer, or answered an error).',
-        '# TYPE sandbox_claim_failures_total counter',
-        `sandbox_claim_failures_total ${claimFailures}`,
-        '',
-      ].join('\n');
+    /** The figures as numbers, for tests. */
+    async snapshot() {
+      const [busy, sessions, claimFailures] = await Promise.all([busyGauge.get(), sessionsTotal.get(), claimFailuresTotal.get()]);
+      return {
+        busy: busy.values[0]?.value ?? 0,
+        claimFailures: claimFailures.values[0]?.value ?? 0,
+        sessions: Object.fromEntries(sessions.values.map((v) => [v.labels.outcome, v.value])) as Record<SessionOutcome, number>,
+      };
     },
   };
 }

@@ -14,8 +14,8 @@ import { startSandboxSessions, type SandboxWorkerDeps } from './service';
  * drains.
  */
 export async function startSandboxWorker(config: SandboxWorkerConfig, options: { logger?: Logger } = {}) {
-  const metrics = createSandboxWorkerMetrics();
-  const runtime = await startBusRuntime('sandbox-worker', config, { logger: options.logger, metrics: () => metrics.render() });
+  const runtime = await startBusRuntime('sandbox-worker', config, { logger: options.logger });
+  const metrics = createSandboxWorkerMetrics(runtime.telemetry.registry);
   try {
     superviseSessions(runtime.logger);
     const workerUid = process.getuid?.() ?? -1;

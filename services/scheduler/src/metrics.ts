@@ -1,3 +1,5 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
 /** Fire lag buckets in seconds: jitter alone spreads fires over [0, 60). */
 const LAG_BUCKETS = [1, 5, 10, 20, 30, 45, 60, 90, 120, 300, 900, 3600];
 
@@ -7,58 +9,68 @@ export type FireOutcomeLabel =
   | { outcome: 'failed'; reason: string };
 
 /**
- * The scheduler's Prometheus metrics, kept in memory per process and rendered as text on the
- * health port's /metrics. Counters are per replica; Prometheus sums them.
+ * The scheduler's metrics, in the service's registry (served on the health port's /metrics with
+ * the rest); a worker built without a service (tests) gets a registry of its own. Counters are
+ * per replica; Prometheus sums them.
  */
-export function createSchedulerMetrics() {
-  let dueBacklog = 0;
-  let skippedMisfires = 0;
-  const fires = new Map<string, number>();
-  const lagCounts = new Array<number>(LAG_BUCKETS.length).fill(0);
-  let lagSum = 0;
-  let lagCount = 0;
+export function createSchedulerMetrics(registry: Registry = new Registry()) {
+  const registers = [registry];
+  const dueBacklog = new Gauge({ name: 'scheduler_due_backlog', help: 'Active schedules whose fire time has passed.', registers });
+  const fires = new Counter({
+    name: 'scheduler_fires_total',
+    help: 'Fire attempts by outcome (skipped/failed carry a reason).',
+    labelNames: ['outcome', 'reason'],
+    registers,
+  });
+  const skippedMisfires = new Counter({
+    name: 'scheduler_skipped_misfires_total',
+    help: 'Missed occurrences skipped instead of fired after downtime.',
+    registers,
+  });
+  const fireLag = new Histogram({
+    name: 'scheduler_fire_lag_seconds',
+    help: 'Actual fire time minus the listed occurrence (includes jitter).',
+    buckets: LAG_BUCKETS,
+    registers,
+  });
 
   return {
+    registry,
     setDueBacklog(n: number): void {
-      dueBacklog = n;
+      dueBacklog.set(n);
     },
     countFire(label: FireOutcomeLabel): void {
-      const key = 'reason' in label ? `outcome="${label.outcome}",reason="${label.reason}"` : `outcome="${label.outcome}"`;
-      fires.set(key, (fires.get(key) ?? 0) + 1);
+      fires.inc(label);
     },
     countSkippedMisfires(n: number): void {
-      skippedMisfires += n;
+      skippedMisfires.inc(n);
     },
     /** Actual fire time minus the listed occurrence. */
     observeFireLag(seconds: number): void {
-      lagSum += seconds;
-      lagCount += 1;
-      LAG_BUCKETS.forEach((bound, i) => {
-        if (seconds <= bound) lagCounts[i]! += 1;
-      });
+      fireLag.observe(seconds);
     },
-    snapshot() {
-      return { dueBacklog, skippedMisfires, fires: Object.fromEntries(fires), lagCount, lagSum };
+    /** The figures as numbers, for tests: fires keyed by their labels as the text shows them (`outcome="fired"`). */
+    async snapshot() {
+      const [backlog, fired, skipped, lag] = await Promise.all([dueBacklog.get(), fires.get(), skippedMisfires.get(), fireLag.get()]);
+      const byName = (name: string) => lag.values.find((v) => v.metricName === name)?.value ?? 0;
+      return {
+        dueBacklog: backlog.values[0]?.value ?? 0,
+        skippedMisfires: skipped.values[0]?.value ?? 0,
+        fires: Object.fromEntries(
+          fired.values.map((v) => [
+            Object.entries(v.labels)
+              .map(([k, l]) => `${k}="${l}"`)
+              .join(','),
+            v.value,
+          ]),
+        ),
+        lagCount: byName('scheduler_fire_lag_seconds_count'),
+        lagSum: byName('scheduler_fire_lag_seconds_sum'),
+      };
     },
-    render(): string {
-      const lines = [
-        '# HELP scheduler_due_backlog Active schedules whose fire time has passed.',
-        '# TYPE scheduler_due_backlog gauge',
-        `scheduler_due_backlog ${dueBacklog}`,
-        '# HELP scheduler_fires_total Fire attempts by outcome (skipped/failed carry a reason).',
-        '# TYPE scheduler_fires_total counter',
-        ...[...fires].map(([labels, n]) => `scheduler_fires_total{${labels}} ${n}`),
-        '# HELP scheduler_skipped_misfires_total Missed occurrences skipped instead of fired after downtime.',
-        '# TYPE scheduler_skipped_misfires_total counter',
-        `scheduler_skipped_misfires_total ${skippedMisfires}`,
-        '# HELP scheduler_fire_lag_seconds Actual fire time minus the listed occurrence (includes jitter).',
-        '# TYPE scheduler_fire_lag_seconds histogram',
-        ...LAG_BUCKETS.map((bound, i) => `scheduler_fire_lag_seconds_bucket{le="${bound}"} ${lagCounts[i]}`),
-        `scheduler_fire_lag_seconds_bucket{le="+Inf"} ${lagCount}`,
-        `scheduler_fire_lag_seconds_sum ${lagSum}`,
-        `scheduler_fire_lag_seconds_count ${lagCount}`,
-      ];
-      return lines.join('\n') + '\n';
+    /** Prometheus text of the registry (the whole service's when it is the service's). */
+    render(): Promise<string> {
+      return registry.metrics();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Telemetry } from '@shared/telemetry/telemetry';
 import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
 import type { ScheduleCache } from '@shared/cron';
 import type { Database } from '@shared/db/connect';
@@ -42,6 +43,8 @@ export interface DeploymentEventSource {
   nc: NatsConnection;
   prefix: string;
   durable: string;
+  /** The service's traces (each handled event a span linked to the trace that published it). */
+  telemetry?: Telemetry;
 }
 
 /**

@@ -10,12 +10,8 @@ import { startDueSchedules, subscribeDeploymentEvents, type SchedulerDeps } from
 export const SCHEDULER_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
 export async function startScheduler(config: SchedulerConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const metrics = createSchedulerMetrics();
-  const runtime = await startServiceRuntime('scheduler', config, {
-    migrationsFolder: SCHEDULER_MIGRATIONS,
-    metrics: () => metrics.render(),
-    ...options,
-  });
+  const runtime = await startServiceRuntime('scheduler', config, { migrationsFolder: SCHEDULER_MIGRATIONS, ...options });
+  const metrics = createSchedulerMetrics(runtime.telemetry.registry);
   const deps: SchedulerDeps = {
     db: runtime.database.db,
     clock: runtime.clock,
@@ -30,6 +26,7 @@ export async function startScheduler(config: SchedulerConfig, options: { clock?:
       nc: runtime.nc,
       prefix: config.BUS_PREFIX,
       durable: config.SCHEDULER_CONSUMER_NAME,
+      telemetry: runtime.telemetry,
     });
     const dueSchedules = startDueSchedules(deps);
     // The round in flight settles before the bus drains; unacked events go back to the stream.

@@ -1,11 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { ConfigError, loadConfig, ServiceConfig } from '@shared/config/load-config';
+import { ConfigError, HealthConfig, loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { DEVELOPMENT_CURSOR_KEY, isPublishedKey } from '@shared/crypto/published-development-keys';
 import { loadSessionsTokenKey } from '@shared/crypto/sessions-token';
 
 export const GatewayConfigSchema = {
   ...ServiceConfig({ databaseName: 'agents_gateway' }),
-  /** Public HTTP port; /healthz and /readyz are served here too. */
+  /**
+   * The gateway's own health port, like every service's: /healthz, /readyz and /metrics. Metrics
+   * stay off the public port, which the internet may reach (route and status counts, pool use and
+   * process figures are for operators only).
+   */
+  ...HealthConfig(8087),
+  /** Public HTTP port; /healthz and /readyz are served here too (for load balancers that probe it). */
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   /** Address the public port listens on; `0.0.0.0` is every interface. */
   HOST: Type.String({ minLength: 1, maxLength: 253, default: '0.0.0.0' }),

@@ -112,6 +112,12 @@ export function createGatewayService(deps: GatewayDeps) {
     }
     return errorResponse(apiError, state.id);
   });
+  // The route template of every matched request, for its metrics and span (the guard sets the
+  // same on API routes; this covers the open ones). Unmatched requests never get here.
+  app.onTransform({ as: 'global' }, ({ request, route }) => {
+    const state = requestState(request);
+    state.operation ??= `${request.method} ${route}`;
+  });
   // Before the modules: the guard's hooks are global, and apply only to routes registered after it.
   for (const { path, handle } of openRoutes) app.get(path, () => handle());
   for (const module of modules) app.use(module.plugin);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { keyValueBucketName } from '@shared/bus/key-value-buckets';
 import type { Logger } from '@shared/log/logger';
 import { startServiceRuntime } from '@shared/runtime/service-runtime';
+import { httpRequests } from '@shared/telemetry/http-requests';
 import type { Clock } from '@shared/time/clock';
 import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthenticator } from './auth/authenticate';
@@ -80,6 +81,7 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
       Math.ceil(Math.max(config.BODY_READ_TIMEOUT_MS, config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR) / 1000) + 5,
     ),
     logger: runtime.logger,
+    requests: runtime.telemetry.seam(httpRequests),
   });
   runtime.onStop(() => http.drain());
   // After the drain: what the last requests took is charged to the shared buckets.

@@ -1,6 +1,7 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApiError } from '@shared/errors/api-error';
 import type { Logger } from '@shared/log/logger';
+import type { HttpRequests } from '@shared/telemetry/http-requests';
 import { errorResponse } from './error-response';
 import { beginRequest } from './request-state';
 
@@ -28,6 +29,8 @@ export interface HttpServerOptions {
    */
   idleTimeoutSeconds: number;
   logger: Logger;
+  /** Each request's metrics and the root span of its trace (shared/telemetry/http-requests.ts). */
+  requests: HttpRequests;
 }
 
 /**
@@ -40,6 +43,9 @@ export interface HttpServerOptions {
  */
 const ROUTING_ORIGIN = 'http://gateway.internal';
 
+/** Probes are neither logged, counted nor traced: a line and a trace every few seconds per pod say nothing. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
 /** Path and query as the client sent them, from Bun's URL (absolute, or a bare path when the Host was invalid). */
 export function requestTarget(url: string): string {
   if (url.startsWith('/')) return url;
@@ -48,6 +54,11 @@ export function requestTarget(url: string): string {
   if (path !== -1) return url.slice(path);
   const query = scheme === -1 ? -1 : url.indexOf('?', scheme + 3);
   return query === -1 ? '/' : '/' + url.slice(query);
+}
+
+/** `POST /v1/deployments/:deployment_id` -> `/v1/deployments/:deployment_id`; none for a request no route matched. */
+function routeTemplate(operation: string | undefined): string | undefined {
+  return operation === undefined ? undefined : operation.slice(operation.indexOf(' ') + 1);
 }
 
 function headerSize(headers: Headers): { bytes: number; count: number } {
@@ -111,8 +122,12 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
     });
     const state = beginRequest(request, connection.signal, incoming.socket?.remoteAddress);
     state.keepAlive = () => incoming.socket?.setTimeout(idleMs);
+    const path = target.split('?')[0]!;
+    const observation = PROBE_PATHS.has(path) ? undefined : options.requests.begin(method, state.id);
     const finish = (response: Response) => {
       if (state.responseHeaders) for (const [name, value] of Object.entries(state.responseHeaders)) response.headers.set(name, value);
+      // The route template Elysia matched (the guard, or the app's hook for routes without it).
+      observation?.end(routeTemplate(state.operation), response.status);
       response.headers.set('request-id', state.id);
       // Nothing the gateway serves is meant to be sniffed into another type (file downloads
       // carry the uploader's content type).
@@ -135,15 +150,14 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
     inFlight++;
     let response: Response;
     try {
-      response = await handle(request);
+      response = observation ? await observation.run(() => handle(request)) : await handle(request);
     } catch (err) {
       response = errorResponse(new ApiError('api_error', undefined, { cause: err }), state.id);
     } finally {
       inFlight--;
       if (draining && inFlight === 0) idle?.();
     }
-    const path = target.split('?')[0];
-    if (path !== '/healthz' && path !== '/readyz') {
+    if (observation) {
       options.logger.info('http request', {
         request_id: state.id,
         method: request.method,

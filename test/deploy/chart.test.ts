@@ -123,6 +123,7 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
         ["-f", DEFAULT_VALUES, "--set", "mysql.acquireTimeoutMs=5000"],
         "mysql.acquireTimeoutMs (5000) must be below nats.busTimeoutMs (5000)",
       ],
+      ["the gateway's metrics on its public port", ["-f", DEFAULT_VALUES, "--set", "gateway.healthPort=8080"], "gateway.healthPort (8080) must differ from gateway.port"],
       ["a grace period shorter than the drain", ["-f", DEFAULT_VALUES, "--set", "terminationGracePeriodSeconds=10"], "terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs"],
       ["a sandbox group without its user", ["-f", DEFAULT_VALUES, "--set", "sandbox-worker.runAsGid=2000"], "sandbox-worker.runAsGid needs sandbox-worker.runAsUid"],
       [
@@ -146,7 +147,7 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
         [
           "mysql: {acquireTimeoutMs: 1500, queueLimit: 50}",
           "outbox: {maxAttempts: 3, retryBaseMs: 250}",
-          'gateway: {host: "::", bodyReadTimeoutMs: 2500, maxHeaderCount: 150}',
+          'gateway: {host: "::", bodyReadTimeoutMs: 2500, maxHeaderCount: 150, healthPort: 9187, healthHost: "127.0.0.1"}',
           'deployments: {healthHost: "::", allowHttpRepositoryUrls: true}',
           'vaults: {healthHost: "::"}',
           'catalog: {healthHost: "::"}',
@@ -175,7 +176,8 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       for (const component of ["deployments", "vaults", "catalog"]) {
         expect(env(component)).toMatchObject({ OUTBOX_MAX_ATTEMPTS: "3", OUTBOX_RETRY_BASE_MS: "250" });
       }
-      expect(env("gateway")).not.toHaveProperty("HEALTH_HOST");
+      // The gateway's own health port (its /metrics), apart from its public one.
+      expect(env("gateway")).toMatchObject({ HEALTH_PORT: "9187", HEALTH_HOST: "127.0.0.1", PORT: "8080" });
       expect(env("gateway")).not.toHaveProperty("OUTBOX_MAX_ATTEMPTS");
       expect(env("scheduler")).not.toHaveProperty("OUTBOX_MAX_ATTEMPTS");
       expect(env("deployments").ALLOW_HTTP_REPOSITORY_URLS).toBe("true");
@@ -193,20 +195,81 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       expectRefused(render, "gateway.maxHeaderCount: Must be less than or equal to 190", "outbox.maxAttempts: Must be greater than or equal to 1");
     });
 
-    test("the ServiceMonitor scrapes every component that serves /metrics, and the monitoring namespace may reach them", () => {
+    test("a ServiceMonitor scrapes every component on its health port (the gateway's never on its public Service), and the monitoring namespace may reach them", () => {
       const manifests = parseManifests(renderOrThrow("-f", PRODUCTION_VALUES));
-      const monitored = manifests
-        .filter((m) => m.value.kind === "ServiceMonitor")
-        .map((m) => {
-          const spec = m.value.spec as any;
-          expect(spec.endpoints).toEqual([expect.objectContaining({ port: "http", path: "/metrics" })]);
-          return spec.selector.matchLabels["app.kubernetes.io/component"];
+      const byName = (kind: string, name: string) => manifests.find((m) => m.value.kind === kind && (m.value.metadata as any).name === name)?.value as any;
+      const monitors = manifests.filter((m) => m.value.kind === "ServiceMonitor").map((m) => m.value.spec as any);
+      const monitored = monitors.map((spec) => spec.selector.matchLabels["app.kubernetes.io/component"]);
+      expect(monitored).toEqual(["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime", "sandbox-worker"]);
+      for (const spec of monitors) {
+        const component = spec.selector.matchLabels["app.kubernetes.io/component"];
+        const port = component === "gateway" ? "metrics" : "http";
+        expect(spec.jobLabel).toBe("app.kubernetes.io/component");
+        expect(spec.endpoints).toEqual([expect.objectContaining({ port, path: "/metrics" })]);
+        const policy = byName("NetworkPolicy", `agents-${component}`);
+        const rule = (policy.spec.ingress as any[]).find((r) => r.ports.some((p: any) => p.port === port));
+        expect(rule.from.some((peer: any) => peer.namespaceSelector)).toBe(true);
+      }
+      // The gateway's public Service (a LoadBalancer, say) has only the API port; its metrics Service is inside the cluster.
+      expect(byName("Service", "agents-gateway").spec.ports.map((p: any) => p.name)).toEqual(["http"]);
+      const metrics = byName("Service", "agents-gateway-metrics");
+      expect(metrics.spec).toMatchObject({ type: "ClusterIP", ports: [{ name: "metrics", port: 8087, targetPort: "metrics" }] });
+      const gateway = byName("Deployment", "agents-gateway").spec.template.spec.containers[0];
+      expect(gateway.ports.map((p: any) => [p.name, p.containerPort])).toEqual([["http", 8080], ["metrics", 8087]]);
+      expect(byName("ConfigMap", "agents-gateway").data).toMatchObject({ HEALTH_PORT: "8087", PORT: "8080" });
+    });
+
+    test("tracing: the OTEL_* settings reach every component only when an endpoint is set, and restricted egress lets spans out", () => {
+      const production = parseManifests(renderOrThrow("-f", PRODUCTION_VALUES));
+      const configMaps = production.filter((m) => m.value.kind === "ConfigMap" && (m.value.data as any)?.NODE_ENV);
+      expect(configMaps.length).toBeGreaterThanOrEqual(7);
+      for (const m of configMaps) {
+        if ((m.value.metadata as any).name === "agents-migrations") continue;
+        expect(m.value.data).toMatchObject({
+          OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel-collector.monitoring:4318",
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+          OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+          OTEL_TRACES_SAMPLER_ARG: "0.1",
         });
-      expect(monitored).toEqual(["deployments", "vaults", "catalog", "scheduler", "runtime", "sandbox-worker"]);
-      for (const component of monitored) {
-        const policy = manifests.find((m) => m.value.kind === "NetworkPolicy" && (m.value.metadata as any).name === `agents-${component}`)!;
-        const from = (policy.value.spec as any).ingress[0].from as any[];
-        expect(from.some((peer) => peer.namespaceSelector)).toBe(true);
+      }
+      const egress = production.find((m) => m.value.kind === "NetworkPolicy" && (m.value.metadata as any).name === "agents-egress")!.value.spec as any;
+      expect(egress.egress.some((rule: any) => rule.ports.some((p: any) => p.port === 4318))).toBe(true);
+      const plain = parseManifests(renderOrThrow("-f", DEFAULT_VALUES));
+      for (const m of plain.filter((d) => d.value.kind === "ConfigMap")) {
+        expect(Object.keys((m.value.data as any) ?? {}).filter((k) => k.startsWith("OTEL_"))).toEqual([]);
+      }
+    });
+
+    test("the Grafana dashboard: a ConfigMap for the sidecar with the golden signals per component and the scheduler's fire lag and backlog", async () => {
+      expect(parseManifests(renderOrThrow("-f", DEFAULT_VALUES)).some((m) => (m.value.metadata as any)?.labels?.grafana_dashboard)).toBe(false);
+      const manifests = parseManifests(renderOrThrow("-f", PRODUCTION_VALUES));
+      const configMap = manifests.find((m) => m.value.kind === "ConfigMap" && (m.value.metadata as any).labels?.grafana_dashboard === "1")!.value as any;
+      const rendered = JSON.parse(configMap.data["agent-deployments.json"]);
+      expect(rendered).toEqual(await Bun.file(join(CHART, "dashboards/agent-deployments.json")).json());
+      const panels = (rendered.panels as any[]).filter((p) => p.type !== "row");
+      const exprOf = (title: string) => {
+        const panel = panels.find((p) => p.title === title);
+        if (!panel) throw new Error(`no panel titled ${title}`);
+        return (panel.targets as any[]).map((t) => t.expr).join("\n");
+      };
+      // Rate, errors, latency, saturation.
+      expect(exprOf("API requests per second by route")).toContain("rate(http_requests_total{");
+      expect(exprOf("API errors: share of 5xx")).toContain('status=~"5.."');
+      expect(exprOf("API latency p50 / p99")).toContain("histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket");
+      expect(exprOf("Bus requests served per second by service")).toContain("sum by (job) (rate(bus_server_requests_total");
+      expect(exprOf("Bus request errors by service")).toContain('outcome=~"api_error|overloaded_error|timeout_error"');
+      expect(exprOf("Bus request latency p50 / p99 by service")).toContain("bus_server_request_duration_seconds_bucket");
+      expect(exprOf("Database pool in use by service")).toContain('db_pool_connections{state="in_use"');
+      expect(exprOf("Tenant bulkhead queue and refusals")).toContain("bus_tenant_requests_queued");
+      expect(exprOf("Outbox backlog and oldest event age")).toContain("outbox_oldest_event_age_seconds");
+      expect(exprOf("Scheduler fire lag p50 / p99")).toContain("scheduler_fire_lag_seconds_bucket");
+      expect(exprOf("Scheduler due backlog")).toContain("scheduler_due_backlog");
+      // Every series a panel reads is one the services export (the names test/foundation/metrics-and-traces.test.ts scrapes).
+      const exported = /^(http_request|bus_server_request|bus_client_call|bus_tenant_requests|db_pool|db_statement|outbox_|scheduler_|runtime_cloud_work_items|sandbox_busy|process_cpu_seconds_total|nodejs_eventloop_lag_p99_seconds)/;
+      for (const panel of panels) {
+        for (const target of panel.targets as any[]) {
+          for (const name of String(target.expr).match(/[a-z][a-z0-9_]*(?=\{)/g) ?? []) expect(name).toMatch(exported);
+        }
       }
     });
   });

@@ -27,6 +27,10 @@ const MIGRATE_VARIABLES = new Set(["NODE_ENV", "LOG_LEVEL", ...Object.keys(Datab
  * with the reason. Anything else a service reads must have a value in the chart.
  */
 export const NOT_FROM_VALUES: Readonly<Record<string, string>> = {
+  OTEL_EXPORTER_OTLP_HEADERS:
+    "may carry a collector's credentials, so no plain value: give it from a Secret of yours with <component>.extraEnv (valueFrom.secretKeyRef)",
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT:
+    "tracing.otlpEndpoint is the collector's base URL (spans go to its /v1/traces); a traces URL elsewhere is for <component>.extraEnv",
   SCHEDULER_WORKER_ID:
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
   RUNTIME_WORKER_ID:

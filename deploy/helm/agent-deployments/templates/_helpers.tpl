@@ -102,9 +102,26 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- default (include "agent-deployments.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
-{{/* The components whose health port also serves /metrics (their outbox; the scheduler's due timer; the runtime's cloud work, which the sandbox workers scale on; the sandbox worker's sessions). */}}
+{{/* The components that serve /metrics: every one, each on its health port (the gateway's is not its public port). */}}
 {{- define "agent-deployments.metricsComponentNames" -}}
-deployments vaults catalog scheduler runtime sandbox-worker
+gateway deployments vaults catalog scheduler runtime sandbox-worker
+{{- end -}}
+
+{{/* Port of tracing.otlpEndpoint: the URL's own, else the scheme's. Context: root. */}}
+{{- define "agent-deployments.otlpPort" -}}
+{{- $url := urlParse .Values.tracing.otlpEndpoint -}}
+{{- $port := regexFind "[0-9]+$" (regexFind ":[0-9]+$" $url.host) -}}
+{{- if $port -}}{{ $port }}{{- else if eq $url.scheme "https" -}}443{{- else -}}80{{- end -}}
+{{- end -}}
+
+{{/* Marks the gateway's metrics Service apart from its public one, which has the same component label. */}}
+{{- define "agent-deployments.metricsServiceLabel" -}}
+app.kubernetes.io/port: metrics
+{{- end -}}
+
+{{/* Name of the port /metrics is scraped on: the gateway's health port is a port of its own, `metrics`; the others serve it on `http`, their health port. */}}
+{{- define "agent-deployments.metricsPortName" -}}
+{{- if eq . "gateway" -}}metrics{{- else -}}http{{- end -}}
 {{- end -}}
 
 {{/* Components with an event outbox: they read OUTBOX_MAX_ATTEMPTS and OUTBOX_RETRY_BASE_MS. */}}
@@ -147,6 +164,17 @@ NATS_URL: {{ required "nats.url is required: the NATS server URL, e.g. nats://na
 BUS_PREFIX: {{ $v.nats.busPrefix | quote }}
 BUS_TIMEOUT_MS: {{ include "agent-deployments.int" $v.nats.busTimeoutMs | quote }}
 SHUTDOWN_GRACE_MS: {{ include "agent-deployments.int" $v.shutdownGraceMs | quote }}
+{{- with $v.tracing.otlpEndpoint }}
+OTEL_EXPORTER_OTLP_ENDPOINT: {{ . | quote }}
+OTEL_EXPORTER_OTLP_PROTOCOL: "http/json"
+OTEL_TRACES_SAMPLER: {{ $v.tracing.sampler | quote }}
+{{- if contains "traceidratio" $v.tracing.sampler }}
+OTEL_TRACES_SAMPLER_ARG: {{ $v.tracing.samplerRatio | toString | quote }}
+{{- end }}
+{{- with $v.tracing.resourceAttributes }}
+OTEL_RESOURCE_ATTRIBUTES: {{ . | quote }}
+{{- end }}
+{{- end }}
 {{- if $v.nats.tls.existingSecret }}
 NATS_TLS_CA_FILE: {{ printf "%s/ca.crt" (include "agent-deployments.natsTlsPath" .root) | quote }}
 {{- if $v.nats.tls.clientCertificate }}
@@ -189,6 +217,8 @@ RATE_LIMIT_WORKSPACE_REQUESTS_PER_MINUTE: {{ include "agent-deployments.int" $c.
 RATE_LIMIT_FAILED_LOOKUPS_PER_MINUTE: {{ include "agent-deployments.int" $c.rateLimitFailedLookupsPerMinute | quote }}
 RATE_LIMIT_SYNC_MS: {{ include "agent-deployments.int" $c.rateLimitSyncMs | quote }}
 TRUSTED_PROXY_HOPS: {{ include "agent-deployments.int" $c.trustedProxyHops | quote }}
+HEALTH_PORT: {{ include "agent-deployments.int" $c.healthPort | quote }}
+HEALTH_HOST: {{ $c.healthHost | quote }}
 {{- else if ne .component "migrations" }}
 HEALTH_PORT: {{ include "agent-deployments.port" . | quote }}
 HEALTH_HOST: {{ (index $v .component).healthHost | quote }}

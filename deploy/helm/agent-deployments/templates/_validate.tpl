@@ -11,6 +11,10 @@ Rules values.schema.json cannot express (they relate several values). Missing va
 {{- $_ := required "mysql.host is required: the host name of the MySQL server" $v.mysql.host -}}
 {{- $_ := required "nats.url is required: the NATS server URL, e.g. nats://nats.messaging.svc:4222" $v.nats.url -}}
 
+{{- if eq ($v.gateway.healthPort | int64) ($v.gateway.port | int64) -}}
+  {{- fail (printf "gateway.healthPort (%d) must differ from gateway.port: /metrics stays off the public port" ($v.gateway.port | int64)) -}}
+{{- end -}}
+
 {{- $natsPasswordSet := false -}}
 {{- range $name := include "agent-deployments.componentNames" . | splitList " " -}}
   {{- if index $s.natsPasswords $name -}}{{- $natsPasswordSet = true -}}{{- end -}}

@@ -18,13 +18,24 @@ interface ExportedSpan {
   name: string;
   kind: number;
   attributes: Record<string, unknown>;
+  links: Array<{ traceId: string; spanId: string }>;
 }
 
 /** What an OTLP/HTTP JSON exporter sends to /v1/traces, as far as these tests read it. */
 interface ExportRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: KeyValue[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[] }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: KeyValue[];
+        links?: Array<{ traceId: string; spanId: string }>;
+      }>;
+    }>;
   }>;
 }
 type KeyValue = { key: string; value: Record<string, unknown> };
@@ -54,6 +65,7 @@ function startCollector() {
               name: span.name,
               kind: span.kind,
               attributes: attributes(span.attributes),
+              links: (span.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId })),
             });
           }
         }
@@ -229,5 +241,28 @@ describe('traces', () => {
     expect(statements.some((s) => s.service === 'deployments' && s.attributes['db.operation.name'] === 'insert')).toBe(true);
     expect(statements.some((s) => s.service === 'catalog' && s.attributes['db.operation.name'] === 'select')).toBe(true);
     for (const statement of statements) expect(parentOf(statement)?.service).toBe(statement.service);
+  });
+
+  test('an event published by a traced handler links its consumer\'s span (a trace of its own) to the trace that recorded it', async () => {
+    const world = await deploymentWorld(api);
+    const created = await api('POST', '/v1/deployments', {
+      body: world.body({ schedule: { type: 'cron', expression: '0 3 * * *', timezone: 'UTC' } }),
+    });
+    expect(created.status).toBe(200);
+    const requestId = created.headers.get('request-id')!;
+    const root = await eventually('the root span of the create', async () => {
+      await Promise.all(processes().map((p) => p.flush()));
+      return collector.spans.find((s) => s.service === 'gateway' && s.attributes.request_id === requestId && s.parentSpanId === '');
+    });
+    // The scheduler consumes deployments.created: its handling is a consumer span (kind 5) of a new trace, linked to the create's.
+    const consumed = await eventually('the scheduler\'s handling of the created event', async () => {
+      await Promise.all(processes().map((p) => p.flush()));
+      return collector.spans.find((s) => s.service === 'scheduler' && s.kind === 5 && s.links.some((l) => l.traceId === root.traceId));
+    });
+    expect(consumed.name).toBe('deployments.created process');
+    expect(consumed.parentSpanId).toBe('');
+    expect(consumed.traceId).not.toBe(root.traceId);
+    const publisher = collector.spans.find((s) => s.spanId === consumed.links[0]!.spanId)!;
+    expect(publisher).toMatchObject({ service: 'deployments', name: 'deployments.deployments.create', traceId: root.traceId });
   });
 });

@@ -113,6 +113,33 @@ describe('runtime.work.claim: the sandbox workers take cloud items', () => {
   });
 });
 
+describe('a stop its worker never finished', () => {
+  test('an item left stopping by a worker that died is stopped once its lease lapses, and the session gets a new item', async () => {
+    const key = await stack.createKey();
+    const sdk = new Anthropic({ baseURL: stack.url, apiKey: key.secret, maxRetries: 0 });
+    const environment = await createEnvironment(apiClient(stack.url, key.secret), { config: { type: 'self_hosted' } });
+    const session = await queue(key.tenant, environment.id, 'self_hosted', clock.now());
+    const item = (await sdk.beta.environments.work.poll(environment.id))!;
+    await sdk.beta.environments.work.ack(item.id, { environment_id: environment.id });
+    await sdk.beta.environments.work.heartbeat(item.id, { environment_id: environment.id });
+    // A graceful stop: the worker would hear it at its next heartbeat, but it dies first.
+    await sdk.beta.environments.work.stop(item.id, { environment_id: environment.id, force: false });
+    const retrieve = () => sdk.beta.environments.work.retrieve(item.id, { environment_id: environment.id });
+    expect((await retrieve()).state).toBe('stopping');
+
+    // Within the lease, the stopping item is still the session's: nothing new is queued.
+    await queueSessionWork(stack.service('runtime').database.db, key.tenant, environment.id, session, clock.now(), async () => 'self_hosted');
+    expect((await sdk.beta.environments.work.stats(environment.id)).depth).toBe(0);
+
+    clock.advance(91_000); // past WORK_LEASE_TTL_SECONDS (90): the worker is gone
+    await queueSessionWork(stack.service('runtime').database.db, key.tenant, environment.id, session, clock.now(), async () => 'self_hosted');
+    expect(await retrieve()).toMatchObject({ state: 'stopped', stopped_at: clock.now().toISOString() });
+    const next = (await sdk.beta.environments.work.poll(environment.id))!;
+    expect(next.id).not.toBe(item.id);
+    expect(next.data.id).toBe(session);
+  });
+});
+
 describe("the runtime's cloud work gauge", () => {
   test('/metrics counts every tenant\'s cloud items queued and being served, and no self-hosted one (what the sandbox workers scale on)', async () => {
     const [one, two] = [(await stack.createKey()).tenant, (await stack.createKey()).tenant];

@@ -8,6 +8,7 @@ import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
 import type { Work, WorkPool } from '@shared/schema/work';
 import type { ServingTenant, WaitingTenant } from '../domain/work-claims';
+import { settleLapsedStop } from '../domain/work-lifecycle';
 import { workItems, type WorkItemRow } from './schema';
 
 type Owner = Pick<Tenant, 'organization_id' | 'workspace_id'>;
@@ -23,7 +24,8 @@ export async function findLiveWorkOfSession(db: Executor, sessionId: string): Pr
 }
 
 /**
- * Queues an item for the session unless it has a live one (a worker serving it, or one waiting),
+ * Queues an item for the session unless it has a live one (a worker serving it, or one waiting;
+ * one left `stopping` by a worker that died is stopped first: domain/work-lifecycle.ts),
  * in the pool of the environment's type. The pool is asked for only when an item is queued: a
  * session waiting on its worker is driven again at every notice, and most find its item there.
  */
@@ -35,7 +37,12 @@ export async function queueSessionWork(
   now: Date,
   poolOf: () => Promise<WorkPool>,
 ): Promise<void> {
-  if (await findLiveWorkOfSession(db, sessionId)) return;
+  const live = await findLiveWorkOfSession(db, sessionId);
+  if (live) {
+    const settled = settleLapsedStop(live, now);
+    if (!settled) return;
+    await updateWorkItem(db, live, settled);
+  }
   await insertWorkItem(db, owner, environmentId, sessionId, await poolOf(), now);
 }
 

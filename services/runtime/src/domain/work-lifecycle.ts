@@ -97,6 +97,16 @@ export function stop(row: WorkItemRow, force: boolean, now: Date): Partial<WorkI
   return { state: 'stopping', stopRequestedAt: row.stopRequestedAt ?? now };
 }
 
+/**
+ * A stop its worker never finished: an item left `stopping` whose lease lapsed (its worker died
+ * before its last heartbeat) is stopped, so the session can be served again. Undefined for any
+ * other item. Without this, such an item would count as the session's live one for ever.
+ */
+export function settleLapsedStop(row: WorkItemRow, now: Date): Partial<WorkItemRow> | undefined {
+  if (row.state !== 'stopping' || row.leaseExpiresAt === null || row.leaseExpiresAt > now) return undefined;
+  return { state: 'stopped', stoppedAt: now, leaseExpiresAt: null };
+}
+
 /** Metadata merge: a string sets the key, null removes it (SDK update semantics). */
 export function mergeMetadata(current: Record<string, string>, patch: Record<string, string | null>): Record<string, string> {
   const next = { ...current };

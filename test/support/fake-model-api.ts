@@ -57,7 +57,8 @@ export class FakeModelApi {
   private async handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (request.method !== 'POST' || url.pathname !== '/v1/messages') return Response.json({ type: 'error', error: { type: 'not_found_error', message: 'no such route' } }, { status: 404 });
-    this.apiKeys.push(request.headers.get('x-api-key') ?? '');
+    // SDK 0.x sends the key as x-api-key, 1.x as a bearer token: the Messages API takes either.
+    this.apiKeys.push(request.headers.get('x-api-key') ?? request.headers.get('authorization')?.replace(/^Bearer /i, '') ?? '');
     const body = (await request.json()) as MessageCreateParamsNonStreaming;
     this.requests.push(body);
     const next = this.script.shift();

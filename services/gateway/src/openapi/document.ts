@@ -2,7 +2,7 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ApiErrorType } from '@shared/errors/api-error';
 import { ErrorEnvelope, IdOf } from '@shared/schema/common';
 import { WORKSPACE_HEADER } from '../domain/permission';
-import { acceptedBetas, API_VERSION, REQUIRED_BETA, requiresVersionHeaders } from '../domain/versioning';
+import { acceptedBetas, API_VERSION, REQUIRED_BETA, requiresVersionHeaders, SUPPORTED_VERSIONS } from '../domain/versioning';
 import type { ErrorStatus, Media, RouteContract } from '../routing/route-contract';
 import { pathIdKind } from '../routing/path-id';
 import { SchemaComponents, type Json, type JsonObject } from './schema-components';
@@ -127,6 +127,8 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
   const versionHeader = `${options.headerPrefix}-version`;
   const betaHeader = `${options.headerPrefix}-beta`;
 
+  const versionSchema = Type.Union(SUPPORTED_VERSIONS.map((v) => Type.Literal(v)));
+  const versionList = SUPPORTED_VERSIONS.map((v) => `\`${v}\``).join(', ');
   const header = (name: string, required: boolean, schema: TSchema, description: string) => ({
     name,
     in: 'header',
@@ -138,16 +140,20 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
     Beta: {
       name: 'beta',
       in: 'query',
-      required: true,
+      // Required under 2023-06-01 only; OpenAPI cannot make a parameter depend on a header.
+      required: false,
       schema: { type: 'string', const: 'true' },
-      description: 'Required on every /v1 route, exactly once, with the value `true`.',
+      description:
+        `At most once, with the value \`true\`. Required under \`${versionHeader}: 2023-06-01\` (and when no version is sent); ` +
+        `optional under \`2026-10-21\`, what SDK 1.x sends.`,
     },
-    Version: header(versionHeader, true, Type.Literal(API_VERSION), `The API version. Also accepted as \`vendor-version\`.`),
+    Version: header(versionHeader, true, versionSchema, `The API version (${versionList}). Also accepted as \`vendor-version\`.`),
     OptionalVersion: header(
       versionHeader,
       false,
-      Type.Literal(API_VERSION),
-      'The API version: optional here, but checked when sent. Also accepted as `vendor-version`.',
+      versionSchema,
+      `The API version (${versionList}): optional here, but checked when sent; without it the request follows ${API_VERSION}. ` +
+        'Also accepted as `vendor-version`.',
     ),
     Workspace: header(WORKSPACE_HEADER, false, Type.String(), 'When sent, must be the workspace of the key (else 403).'),
     IdempotencyKey: header(
@@ -288,9 +294,11 @@ export function openApiDocument(routes: readonly RouteContract[], options: Docum
       description: [
         'Deployments bind an agent to an environment, vaults, initial events, resources, an optional cron schedule and budget; ' +
           'each fire creates a session and records a run.',
-        'Every /v1 route takes `beta=true` and credentials (`x-api-key`, or `Authorization: Bearer` when that is absent). ' +
-          `\`${versionHeader}: ${API_VERSION}\` and \`${betaHeader}: ${REQUIRED_BETA}\` are required on /v1/deployments and ` +
-          '/v1/deployment_runs routes, and checked wherever they are sent.',
+        'Every /v1 route takes credentials (`x-api-key`, or `Authorization: Bearer` when that is absent). ' +
+          `Two API versions are served: \`${versionHeader}: 2023-06-01\` (the interface's; SDK 0.x) requires \`beta=true\` on every /v1 route, ` +
+          `and \`2026-10-21\` (SDK 1.x) takes \`beta=true\` as optional; a request that names no version follows ${API_VERSION}. ` +
+          `\`${versionHeader}\` and \`${betaHeader}: ${REQUIRED_BETA}\` are required on /v1/deployments and ` +
+          '/v1/deployment_runs routes, and checked wherever they are sent; any other version is 400 naming both.',
         'Every error is `{"type":"error","error":{"type","message"},"request_id"}`; every response carries a `request-id` header with the same id.',
       ].join('\n\n'),
     },

@@ -98,7 +98,8 @@ export class BusServer {
           error: apiError.cause,
         });
       }
-      envelope = { ok: false, error: { type: apiError.type, message: apiError.message, status: apiError.status } };
+      const { type, message, status, details } = apiError;
+      envelope = { ok: false, error: { type, message, status, ...(details ? { details } : {}) } };
     }
     try {
       const { data, headers } = await this.codec.encode(envelope);

@@ -1,3 +1,5 @@
+import type { ErrorDetails } from '../schema/common';
+
 /**
  * The one error type that crosses every boundary. Handlers throw it, the bus carries its
  * `type`/`status`/`message`, and the gateway's single error handler turns it into the envelope.
@@ -47,19 +49,30 @@ export class ApiError extends Error {
    * Only the gateway sets them: the bus carries an error's type, status and message, no headers.
    */
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** `error.details` of the envelope (an `error_code` the SDK maps to a class); the bus carries it. */
+  readonly details: ErrorDetails | undefined;
 
-  constructor(type: ApiErrorType, message?: string, options?: { status?: number; cause?: unknown; headers?: Record<string, string> }) {
+  constructor(
+    type: ApiErrorType,
+    message?: string,
+    options?: { status?: number; cause?: unknown; headers?: Record<string, string>; details?: ErrorDetails },
+  ) {
     super(message ?? DEFAULT_MESSAGE[type], { cause: options?.cause });
     this.name = 'ApiError';
     this.type = type;
     this.status = options?.status ?? DEFAULT_STATUS[type];
     this.headers = options?.headers;
+    this.details = options?.details;
   }
 }
 
 export const invalidRequest = (message: string, status = 400) =>
   new ApiError('invalid_request_error', message, { status });
 export const notFound = (message = 'Not found') => new ApiError('not_found_error', message);
+
+/** The same error with an `error_code` in its details, where the SDK declares one for the cause. */
+export const withErrorCode = (error: ApiError, errorCode: string, more: Record<string, unknown> = {}) =>
+  new ApiError(error.type, error.message, { status: error.status, headers: error.headers, details: { error_code: errorCode, ...more } });
 
 /**
  * What was looked up, or the error `missing` makes when nothing was found: the one spelling of

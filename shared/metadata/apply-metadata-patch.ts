@@ -1,5 +1,11 @@
-import { invalidRequest } from '../errors/api-error';
+import { invalidRequest, withErrorCode } from '../errors/api-error';
 import { METADATA_MAX_PAIRS, type Metadata, type MetadataPatch } from '../schema/common';
+
+/** Whether a field path (`metadata`, `metadata.owner`) is a resource's metadata. */
+export const isMetadataField = (field: string) => field === 'metadata' || field.startsWith('metadata.');
+
+/** A metadata 400, with the `error_code` SDK 1.x raises `BetaInvalidMetadataError` on. */
+export const invalidMetadata = (message: string) => withErrorCode(invalidRequest(message), 'invalid_metadata');
 
 /**
  * Metadata on update is a patch: a string upserts its key, null deletes it, keys left out stay.
@@ -16,7 +22,7 @@ export function applyMetadataPatch(current: Metadata, patch: MetadataPatch | nul
     else Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true });
   }
   if (Object.keys(next).length > METADATA_MAX_PAIRS) {
-    throw invalidRequest(`metadata: must have at most ${METADATA_MAX_PAIRS} entries after the update`);
+    throw invalidMetadata(`metadata: must have at most ${METADATA_MAX_PAIRS} entries after the update`);
   }
   return next;
 }

@@ -42,9 +42,20 @@ export const MetadataPatch = Type.Record(
 );
 export type MetadataPatch = Static<typeof MetadataPatch>;
 
+/**
+ * Machine-readable detail of an error (`error.details`): `error_code` names the cause, which SDK
+ * 1.x maps to its specific error classes (`BetaEnvironmentArchivedError`, ...); some codes carry
+ * more fields (the heartbeat's `current_state`). Sent only where the SDK declares a code.
+ */
+export const ErrorDetails = Type.Object(
+  { error_code: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: Type.Unknown() },
+);
+export type ErrorDetails = Static<typeof ErrorDetails> & { [field: string]: unknown };
+
 export const ErrorEnvelope = Closed({
   type: Type.Literal('error'),
-  error: Closed({ type: Type.String(), message: Type.String() }),
+  error: Closed({ type: Type.String(), message: Type.String(), details: Type.Optional(ErrorDetails) }),
   request_id: Type.Union([Type.String(), Type.Null()]),
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;

@@ -2,6 +2,7 @@ import { type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { invalidRequest } from '../errors/api-error';
+import { invalidMetadata, isMetadataField } from '../metadata/apply-metadata-patch';
 import './formats';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
@@ -147,17 +148,22 @@ export function validate<T extends TSchema>(schema: T, value: unknown, root?: st
   const error = checkerFor(schema).Check(value) ? undefined : firstUsefulError(schema, value);
   if (!error) {
     const surrogate = loneSurrogateAt(value, '');
-    if (surrogate !== undefined) throw invalidRequest(`${fieldPath(surrogate, root)}: ${LONE_SURROGATE}`);
+    if (surrogate !== undefined) throw fieldError(fieldPath(surrogate, root), LONE_SURROGATE);
     const oversized = oversizedAt(schema, value, '');
-    if (oversized) throw invalidRequest(`${fieldPath(oversized.pointer, root)}: must be at most ${oversized.maxBytes} bytes as JSON`);
+    if (oversized) throw fieldError(fieldPath(oversized.pointer, root), `must be at most ${oversized.maxBytes} bytes as JSON`);
     return value as Static<T>;
   }
   if (error.type === ValueErrorType.ObjectAdditionalProperties && isKeyPatternRecord(error.schema)) {
     // A key outside a record's key pattern (e.g. metadata key length): name the record.
     const parent = error.path.slice(0, error.path.lastIndexOf('/'));
-    throw invalidRequest(`${fieldPath(parent, root)}: ${keyPatternMessage(error.schema)}`);
+    throw fieldError(fieldPath(parent, root), keyPatternMessage(error.schema));
   }
-  throw invalidRequest(`${fieldPath(error.path, root)}: ${describe(error)}`);
+  throw fieldError(fieldPath(error.path, root), describe(error));
+}
+
+/** The 400 naming a field; metadata's carries the SDK's `invalid_metadata` code, on every resource. */
+function fieldError(field: string, message: string) {
+  return isMetadataField(field) ? invalidMetadata(`${field}: ${message}`) : invalidRequest(`${field}: ${message}`);
 }
 
 function isKeyPatternRecord(schema: TSchema): boolean {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
-import { expectError, expectOk } from '../support/expect';
+import { expectCodedError, expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
 import { twoTenants } from '../support/fixtures';
 import { idPattern, RFC3339_MS } from './catalog-fixtures';
@@ -69,7 +69,9 @@ describe('agents', () => {
     ];
     for (const [body, message] of cases) {
       const res = await api('POST', '/v1/agents', { body });
-      expectError(res, 400, 'invalid_request_error', message);
+      // Metadata's 400 carries the SDK's invalid_metadata code, on every resource.
+      if (message.startsWith('metadata')) expectCodedError(res, 400, 'invalid_request_error', 'invalid_metadata', message);
+      else expectError(res, 400, 'invalid_request_error', message);
     }
   });
 
@@ -109,7 +111,7 @@ describe('agents', () => {
   test('metadata patch: the 16-pair limit applies to the result', async () => {
     const full = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v']));
     const agent = await createAgent({ metadata: full });
-    expectError(await api('POST', `/v1/agents/${agent.id}`, { body: { metadata: { extra: 'v' } } }), 400, 'invalid_request_error', 'metadata');
+    expectCodedError(await api('POST', `/v1/agents/${agent.id}`, { body: { metadata: { extra: 'v' } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
     const swapped = expectOk(await api('POST', `/v1/agents/${agent.id}`, { body: { metadata: { extra: 'v', k0: null } } }));
     expect(Object.keys(swapped.metadata)).toHaveLength(16);
     expect(swapped.metadata.extra).toBe('v');

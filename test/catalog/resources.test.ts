@@ -4,7 +4,7 @@ import { eventSubject } from '@shared/bus/streams';
 import { referenceSubjects } from '@shared/bus/subjects/catalog';
 import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
-import { expectError, expectOk } from '../support/expect';
+import { expectCodedError, expectError, expectOk } from '../support/expect';
 import { eventually } from '../support/eventually';
 import { allPages } from '../support/pages';
 import { twoTenants } from '../support/fixtures';
@@ -65,17 +65,22 @@ describe('environments', () => {
     expect(ids.slice(0, 2)).toEqual([limited.id, env.id]);
   });
 
-  test('a self_hosted config is stored and shown as given; an update may switch the type either way', async () => {
+  test('a self_hosted config is stored and shown as given; an update keeps its type (SDK 1.x: invalid_config_type_change)', async () => {
     const env = expectOk(await api('POST', '/v1/environments', { body: { name: 'own workers', config: { type: 'self_hosted' } } }));
     expect(env).toMatchObject({ type: 'environment', name: 'own workers', config: { type: 'self_hosted' } });
     expect(expectOk(await api('GET', `/v1/environments/${env.id}`))).toEqual(env);
     const listed = expectOk(await api('GET', '/v1/environments', { query: { limit: '100' } })).data.find((e: any) => e.id === env.id);
     expect(listed).toEqual(env);
 
-    // Omitting config keeps it; sending one replaces it whole, whatever the type was.
+    // Omitting config keeps it; sending one of the same type replaces it whole; another type is refused.
     expect(expectOk(await api('POST', `/v1/environments/${env.id}`, { body: { description: 'racks' } })).config).toEqual({ type: 'self_hosted' });
-    const cloud = expectOk(await api('POST', `/v1/environments/${env.id}`, { body: { config: { type: 'cloud', packages: { pip: ['requests'] } } } }));
-    expect(cloud.config).toMatchObject({ type: 'cloud', networking: { type: 'unrestricted' }, packages: { pip: ['requests'] } });
+    expectCodedError(
+      await api('POST', `/v1/environments/${env.id}`, { body: { config: { type: 'cloud', packages: { pip: ['requests'] } } } }),
+      400,
+      'invalid_request_error',
+      'invalid_config_type_change',
+      'config.type: is self_hosted and cannot change after creation (create another environment)',
+    );
     const back = expectOk(await api('POST', `/v1/environments/${env.id}`, { body: { config: { type: 'self_hosted' } } }));
     expect(back).toMatchObject({ description: 'racks', config: { type: 'self_hosted' } });
     expect(expectOk(await api('GET', `/v1/environments/${env.id}`))).toEqual(back);
@@ -103,22 +108,22 @@ describe('environments', () => {
 
   test('archive, delete, and another tenant sees nothing', async () => {
     const env = expectOk(await api('POST', '/v1/environments', { body: { name: 'short-lived' } }));
-    expectError(await other('GET', `/v1/environments/${env.id}`), 404, 'not_found_error');
-    expectError(await other('POST', `/v1/environments/${env.id}`, { body: { name: 'x' } }), 404, 'not_found_error');
-    expectError(await other('POST', `/v1/environments/${env.id}/archive`), 404, 'not_found_error');
-    expectError(await other('DELETE', `/v1/environments/${env.id}`), 404, 'not_found_error');
+    expectCodedError(await other('GET', `/v1/environments/${env.id}`), 404, 'not_found_error', 'environment_not_found');
+    expectCodedError(await other('POST', `/v1/environments/${env.id}`, { body: { name: 'x' } }), 404, 'not_found_error', 'environment_not_found');
+    expectCodedError(await other('POST', `/v1/environments/${env.id}/archive`), 404, 'not_found_error', 'environment_not_found');
+    expectCodedError(await other('DELETE', `/v1/environments/${env.id}`), 404, 'not_found_error', 'environment_not_found');
 
     const archived = expectOk(await api('POST', `/v1/environments/${env.id}/archive`));
     expect(archived.archived_at).toMatch(RFC3339_MS);
-    expectError(await api('POST', `/v1/environments/${env.id}`, { body: { name: 'x' } }), 400, 'invalid_request_error', 'archived');
+    expectCodedError(await api('POST', `/v1/environments/${env.id}`, { body: { name: 'x' } }), 400, 'invalid_request_error', 'environment_archived', 'archived');
     const listed = expectOk(await api('GET', '/v1/environments', { query: { limit: '100' } })).data.map((e: any) => e.id);
     expect(listed).not.toContain(env.id);
     const all = expectOk(await api('GET', '/v1/environments', { query: { limit: '100', include_archived: 'true' } })).data.map((e: any) => e.id);
     expect(all).toContain(env.id);
 
     expect(expectOk(await api('DELETE', `/v1/environments/${env.id}`))).toEqual({ type: 'environment_deleted', id: env.id });
-    expectError(await api('GET', `/v1/environments/${env.id}`), 404, 'not_found_error');
-    expectError(await api('DELETE', `/v1/environments/${env.id}`), 404, 'not_found_error');
+    expectCodedError(await api('GET', `/v1/environments/${env.id}`), 404, 'not_found_error', 'environment_not_found');
+    expectCodedError(await api('DELETE', `/v1/environments/${env.id}`), 404, 'not_found_error', 'environment_not_found');
   });
 });
 

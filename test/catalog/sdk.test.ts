@@ -152,13 +152,12 @@ describe('environments through the SDK', () => {
     expect(listed.find((e) => e.id === env.id)).toEqual(env);
     listed.forEach((e) => expectSdkShape(e, 'BetaEnvironment'));
 
-    // Omitting config keeps it; a config replaces the whole config, and may switch its type.
+    // Omitting config keeps it; a config replaces the whole config, of the same type only.
     const renamed = await client.beta.environments.update(env.id, { name: 'our workers', metadata: { site: null } });
     expectSdkShape(renamed, 'BetaEnvironment');
     expect(renamed).toMatchObject({ name: 'our workers', config: { type: 'self_hosted' }, metadata: {} });
-    const cloud = await client.beta.environments.update(env.id, { config: { type: 'cloud', networking: { type: 'limited', allowed_hosts: ['pypi.org'] } } });
-    expectSdkShape(cloud, 'BetaEnvironment');
-    expect(cloud.config).toMatchObject({ type: 'cloud', networking: { type: 'limited', allowed_hosts: ['pypi.org'], allow_mcp_servers: false } });
+    const switched = await sdkFailure(client.beta.environments.update(env.id, { config: { type: 'cloud' } }));
+    expect(switched).toBeInstanceOf(Anthropic.Beta.Environments.BetaInvalidConfigTypeChangeError);
     const back = await client.beta.environments.update(env.id, { config: { type: 'self_hosted' } });
     expectSdkShape(back, 'BetaEnvironment');
     expect(back.config).toEqual({ type: 'self_hosted' });

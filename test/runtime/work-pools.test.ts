@@ -85,9 +85,15 @@ describe('runtime.work.claim: the sandbox workers take cloud items', () => {
       work_id: second!.id,
       environment_id: smallEnvironment,
     });
-    // The token reaches its own item through the gateway, as the session's process uses it.
+    // The token reaches its own item through the gateway as the session's process uses it (its
+    // heartbeat); retrieving the item takes an API key (SDK 1.x: it rejects the item's secret).
     const scoped = new Anthropic({ baseURL: stack.url, apiKey: null, authToken: sessions_token, maxRetries: 0 });
-    expect((await scoped.beta.environments.work.retrieve(second!.id, { environment_id: smallEnvironment })).state).toBe('starting');
+    expect((await scoped.beta.environments.work.heartbeat(second!.id, { environment_id: smallEnvironment })).state).toBe('active');
+    const refused = await scoped.beta.environments.work.retrieve(second!.id, { environment_id: smallEnvironment }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(Anthropic.PermissionDeniedError);
   });
 
   test('concurrent claims never hand out one item twice', async () => {
@@ -215,5 +221,43 @@ describe('workers_polling', () => {
     expect(await polling()).toBe(0);
     clock.advance(3600_000);
     expect(await polling()).toBeNull();
+  });
+});
+
+describe('heartbeats as SDK 1.x documents them', () => {
+  /** A self-hosted item polled, acknowledged and beaten once; the SDK client and what it beat last. */
+  async function servedItem() {
+    const key = await stack.createKey();
+    const sdk = new Anthropic({ baseURL: stack.url, apiKey: key.secret, maxRetries: 0 });
+    const environment = await createEnvironment(apiClient(stack.url, key.secret), { config: { type: 'self_hosted' } });
+    await queue(key.tenant, environment.id, 'self_hosted', clock.now());
+    const item = (await sdk.beta.environments.work.poll(environment.id))!;
+    const ids = { environment_id: environment.id };
+    await sdk.beta.environments.work.ack(item.id, ids);
+    const first = await sdk.beta.environments.work.heartbeat(item.id, ids);
+    return { sdk, item, ids, last: first.last_heartbeat };
+  }
+
+  test("a stale expected_last_heartbeat is 412 heartbeat_precondition_failed with the server's lease (the SDK's own error class)", async () => {
+    const { sdk, item, ids, last } = await servedItem();
+    clock.advance(1_000);
+    const stale = await sdk.beta.environments.work.heartbeat(item.id, { ...ids, expected_last_heartbeat: 'NO_HEARTBEAT' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(stale).toBeInstanceOf(Anthropic.Beta.Environments.BetaHeartbeatPreconditionFailedError);
+    const error = stale as InstanceType<typeof Anthropic.Beta.Environments.BetaHeartbeatPreconditionFailedError>;
+    expect(error.status).toBe(412);
+    expect(error.details).toEqual({
+      error_code: 'heartbeat_precondition_failed',
+      current_state: { last_heartbeat: last, lease_extended: false, state: 'active', ttl_seconds: 90 },
+    });
+  });
+
+  test('once an item is stopping, the expected value is not compared: the beat says stop instead of a lost lease', async () => {
+    const { sdk, item, ids } = await servedItem();
+    await sdk.beta.environments.work.stop(item.id, { ...ids, force: false });
+    const beat = await sdk.beta.environments.work.heartbeat(item.id, { ...ids, expected_last_heartbeat: 'NO_HEARTBEAT' });
+    expect(beat).toMatchObject({ state: 'stopping', lease_extended: false });
   });
 });

@@ -13,13 +13,23 @@ export function expectOk<T = any>(response: ApiResponse<T>, what = 'the request'
 
 /**
  * The error envelope, exactly: its status, its error type, the request id echoing the
- * `request-id` header, and a message containing each of `messageParts`.
+ * `request-id` header, and a message containing each of `messageParts`. An envelope with
+ * `details` (an SDK error code) is checked with `expectCodedError`.
  */
 export function expectError(response: ApiResponse, status: number, type: string, ...messageParts: string[]): void {
+  expectEnvelope(response, status, { type, message: expect.any(String) }, messageParts);
+}
+
+/** The error envelope carrying `details.error_code` (and nothing else in its details). */
+export function expectCodedError(response: ApiResponse, status: number, type: string, errorCode: string, ...messageParts: string[]): void {
+  expectEnvelope(response, status, { type, message: expect.any(String), details: { error_code: errorCode } }, messageParts);
+}
+
+function expectEnvelope(response: ApiResponse, status: number, error: Record<string, unknown>, messageParts: string[]): void {
   // Status and body in one comparison, so a failure shows the whole answer.
   expect({ status: response.status, body: response.body }).toEqual({
     status,
-    body: { type: 'error', error: { type, message: expect.any(String) }, request_id: response.headers.get('request-id') },
+    body: { type: 'error', error, request_id: response.headers.get('request-id') },
   });
   for (const part of messageParts) expect(response.body.error.message).toContain(part);
 }

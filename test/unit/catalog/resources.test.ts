@@ -52,13 +52,28 @@ describe('environment and memory store rows', () => {
     expect(applyEnvironmentUpdate(env, {}, t1).config).toMatchObject({ type: 'cloud', packages: { npm: ['x'] } });
   });
 
-  test('environment update: config may switch between cloud and self_hosted; omitted keeps it', () => {
+  test("environment update: config's type is fixed at creation (invalid_config_type_change); omitted keeps it", () => {
     const cloud = newEnvironment({ name: 'e', config: { type: 'cloud', packages: { npm: ['x'] } } }, columns);
-    const selfHosted = applyEnvironmentUpdate(cloud, { config: { type: 'self_hosted' } }, t1);
-    expect(selfHosted.config).toEqual({ type: 'self_hosted' });
+    const selfHosted = newEnvironment({ name: 's', config: { type: 'self_hosted' } }, columns);
     expect(applyEnvironmentUpdate(selfHosted, { name: 'renamed' }, t1).config).toEqual({ type: 'self_hosted' });
-    expect(applyEnvironmentUpdate(selfHosted, { config: { type: 'cloud' } }, t1).config).toEqual(normalizeCloudConfig(null));
-    expect(applyEnvironmentUpdate(selfHosted, { config: null }, t1).config).toEqual(normalizeCloudConfig(null));
+    expect(applyEnvironmentUpdate(selfHosted, { config: { type: 'self_hosted' } }, t1).config).toEqual({ type: 'self_hosted' });
+    expect(applyEnvironmentUpdate(cloud, { config: null }, t1).config).toEqual(normalizeCloudConfig(null));
+    for (const [from, to] of [
+      [cloud, { type: 'self_hosted' }],
+      [selfHosted, { type: 'cloud' }],
+      [selfHosted, null],
+    ] as const) {
+      let details: unknown;
+      expect(() => {
+        try {
+          applyEnvironmentUpdate(from, { config: to }, t1);
+        } catch (err) {
+          details = (err as { details?: unknown }).details;
+          throw err;
+        }
+      }).toThrow('cannot change after creation');
+      expect(details).toEqual({ error_code: 'invalid_config_type_change' });
+    }
   });
 
   test('memory store update: null description clears it to the empty string', () => {

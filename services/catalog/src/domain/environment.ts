@@ -1,3 +1,4 @@
+import { invalidRequest, withErrorCode } from '@shared/errors/api-error';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type {
   CloudConfig,
@@ -50,16 +51,25 @@ export const newEnvironment = (body: EnvironmentCreateBody, columns: NewRowColum
 
 /**
  * Patch semantics: omitted or null name is kept, null description clears, config is replaced
- * whole (its type may change; null is the default cloud config, as on create), metadata is
- * patched. An archived environment is frozen.
+ * whole (null is the default cloud config, as on create), metadata is patched. The config's type
+ * is fixed at creation (SDK 1.x: `invalid_config_type_change`): a session's work goes to the pool
+ * its environment's type names, so switching it would strand queued work. An archived environment
+ * is frozen.
  */
 export function applyEnvironmentUpdate(current: EnvironmentRow, patch: EnvironmentUpdateBody, now: Date): EnvironmentRow {
-  refuseArchived('environment', current);
+  refuseArchived('environment', current, 'environment_archived');
+  const config = patch.config === undefined ? current.config : normalizeConfig(patch.config);
+  if (config.type !== current.config.type) {
+    throw withErrorCode(
+      invalidRequest(`config.type: is ${current.config.type} and cannot change after creation (create another environment)`),
+      'invalid_config_type_change',
+    );
+  }
   return {
     ...current,
     name: patch.name ?? current.name,
     description: patch.description === undefined ? current.description : patch.description,
-    config: patch.config === undefined ? current.config : normalizeConfig(patch.config),
+    config,
     metadata: applyMetadataPatch(current.metadata, patch.metadata),
     updatedAt: now,
   };

@@ -5,7 +5,8 @@ import { permissionDenied } from '@shared/errors/api-error';
  * What a sessions token may do: what the SDK's environment worker does for the one session and
  * work item it was issued for (read the session, list, stream and send its events, heartbeat and
  * stop its item), and nothing else. Any other route, or these routes naming another session or
- * item, is 403.
+ * item, is 403. Retrieving or updating the item takes an API key (SDK 1.x documents that both
+ * reject the item's secret).
  */
 const SESSION_ROUTES: Record<string, 'session' | 'work'> = {
   'GET /v1/sessions/:session_id': 'session',
@@ -14,7 +15,6 @@ const SESSION_ROUTES: Record<string, 'session' | 'work'> = {
   'GET /v1/sessions/:session_id/events/stream': 'session',
   'POST /v1/environments/:environment_id/work/:work_id/heartbeat': 'work',
   'POST /v1/environments/:environment_id/work/:work_id/stop': 'work',
-  'GET /v1/environments/:environment_id/work/:work_id': 'work',
 };
 
 export function checkSessionScope(claims: SessionsTokenClaims, operation: string, params: Record<string, string | undefined>): void {

@@ -69,17 +69,23 @@ export function claimFor(row: WorkItemRow, workerId: string, now: Date, leaseMs:
 }
 
 /**
- * A heartbeat: fenced on the last heartbeat the worker saw (412 with the server's view when
- * another worker beat since: the SDK's worker then knows its lease is lost), moves starting to
- * active, and extends the lease unless the item is stopping or stopped.
+ * A heartbeat: moves starting to active and extends the lease; fenced on the last heartbeat the
+ * worker saw (412 `heartbeat_precondition_failed` with the server's view of the lease when another
+ * worker beat since: the SDK's worker then knows its lease is lost). An item that is stopping or
+ * stopped is not compared (SDK 1.x documents it): the beat only records itself and the reply says
+ * to stop, so a worker that raced a stop still hears it instead of a lost lease.
  */
 export function heartbeat(row: WorkItemRow, expected: string | null | undefined, now: Date, leaseMs: number): Partial<WorkItemRow> {
+  if (row.state === 'stopping' || row.state === 'stopped') return { latestHeartbeatAt: now };
   const last = iso(row.latestHeartbeatAt) ?? NO_HEARTBEAT;
   if (expected != null && expected !== last) {
-    throw new ApiError('invalid_request_error', `expected_last_heartbeat: the last heartbeat of work '${row.id}' is ${last}`, { status: 412 });
+    const current_state = { last_heartbeat: iso(row.latestHeartbeatAt), lease_extended: false, state: row.state, ttl_seconds: leaseMs / 1000 };
+    throw new ApiError('invalid_request_error', `expected_last_heartbeat: the last heartbeat of work '${row.id}' is ${last}`, {
+      status: 412,
+      details: { error_code: 'heartbeat_precondition_failed', current_state },
+    });
   }
   if (row.state === 'queued') throw conflict(`work '${row.id}' has not been acknowledged`);
-  if (row.state === 'stopping' || row.state === 'stopped') return { latestHeartbeatAt: now };
   return {
     state: 'active',
     startedAt: row.startedAt ?? now,
@@ -105,15 +111,4 @@ export function stop(row: WorkItemRow, force: boolean, now: Date): Partial<WorkI
 export function settleLapsedStop(row: WorkItemRow, now: Date): Partial<WorkItemRow> | undefined {
   if (row.state !== 'stopping' || row.leaseExpiresAt === null || row.leaseExpiresAt > now) return undefined;
   return { state: 'stopped', stoppedAt: now, leaseExpiresAt: null };
-}
-
-/** Metadata merge: a string sets the key, null removes it (SDK update semantics). */
-export function mergeMetadata(current: Record<string, string>, patch: Record<string, string | null>): Record<string, string> {
-  const next = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete next[key];
-    else next[key] = value;
-  }
-  if (Object.keys(next).length > 16) throw new ApiError('invalid_request_error', 'metadata: at most 16 keys');
-  return next;
 }

@@ -5,7 +5,8 @@ import { retryTransient } from '@shared/db/retry-transient';
 import { found } from '@shared/errors/api-error';
 import { findWorkItem, updateWorkItem } from '../db/work-items';
 import { workNotFound } from '../domain/not-found';
-import { mergeMetadata, presentWork } from '../domain/work-lifecycle';
+import { presentWork } from '../domain/work-lifecycle';
+import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { RuntimeDeps } from '../service';
 
 /** Metadata only, merged (a null removes a key). */
@@ -16,7 +17,7 @@ export const updateWork =
     const row = await retryTransient(() =>
       deps.db.transaction(async (tx) => {
         const item = found(await findWorkItem(tx, tenant, environment_id, work_id, { lock: true }), () => workNotFound(work_id));
-        return updateWorkItem(tx, item, { metadata: mergeMetadata(item.metadata, metadata) });
+        return updateWorkItem(tx, item, { metadata: applyMetadataPatch(item.metadata, metadata) });
       }),
     );
     return presentWork(row);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import Anthropic, { toFile } from '@anthropic-ai/sdk';
+import { describeEachSdk } from '../support/sdk';
+import { toFile } from '@anthropic-ai/sdk';
 import { eventSubject } from '@shared/bus/streams';
 import { referenceSubjects } from '@shared/bus/subjects/catalog';
 import type { ApiClient } from '../support/api';
@@ -310,10 +311,10 @@ describe('events', () => {
   });
 });
 
-describe('the official SDK', () => {
+describeEachSdk('the official SDK', (sdk) => {
   test('creates an agent, an environment, a memory store, uploads a file and auto-paginates', async () => {
     const { mine: key } = await twoTenants(stack);
-    const client = new Anthropic({ apiKey: key.secret, baseURL: stack.url });
+    const client = new sdk.Anthropic({ apiKey: key.secret, baseURL: stack.url });
     const agent = await client.beta.agents.create({ name: 'sdk agent', model: 'claude-opus-4-5', metadata: { via: 'sdk' } });
     expect(agent).toMatchObject({ type: 'agent', version: 1, model: { id: 'claude-opus-4-5' } });
     const updated = await client.beta.agents.update(agent.id, { version: 1, system: 'new' });

@@ -1,6 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describeEachSdk } from '../support/sdk';
 import { count } from 'drizzle-orm';
 import { rpcSubject } from '@shared/bus/subject';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
@@ -160,11 +160,11 @@ describe('Idempotency-Key on POST', () => {
   });
 });
 
-describe('the SDK retrying with an Idempotency-Key', () => {
+describeEachSdk('the SDK retrying with an Idempotency-Key', (sdk) => {
   test('the first answer is lost on the way back: the SDK\'s retry gets it, one agent exists', async () => {
     const proxy = await TcpProxy.start({ host: '127.0.0.1', port: stack.gateway.port });
     try {
-      const client = new Anthropic({ apiKey: key, baseURL: `http://127.0.0.1:${proxy.port}`, maxRetries: 2 });
+      const client = new sdk.Anthropic({ apiKey: key, baseURL: `http://127.0.0.1:${proxy.port}`, maxRetries: 2 });
       proxy.dropReplies();
       const name = `lost answer ${randomBase62(6)}`;
       const creating = client.beta.agents.create({ name, model: MODELS.priced }, { headers: { 'Idempotency-Key': `sdk-${randomBase62(12)}` } });
@@ -182,7 +182,7 @@ describe('the SDK retrying with an Idempotency-Key', () => {
 
   test('the first attempt fails retryably (503, not kept): the SDK\'s retry runs it, one deployment exists', async () => {
     let refused = 0;
-    const client = new Anthropic({
+    const client = new sdk.Anthropic({
       apiKey: key,
       baseURL: stack.url,
       maxRetries: 2,

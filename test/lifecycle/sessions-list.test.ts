@@ -3,8 +3,8 @@
  * orders across several pages, `prev_page` (the SDK's bidirectional cursor) in both
  * directions, cursor binding, invalid values, and the SDK's own auto-pagination.
  */
-import Anthropic from '@anthropic-ai/sdk';
 import { beforeAll, describe, expect, test } from 'bun:test';
+import { describeEachSdk } from '../support/sdk';
 import { ManualClock } from '@shared/time/clock';
 import { createAgent, createAgentVersion, createDeployment, createEnvironment, createMemoryStore, userMessage, useTwoTenantStack } from '../support/fixtures';
 import { expectError, expectOk } from '../support/expect';
@@ -278,27 +278,29 @@ describe('cursors and validation', () => {
   });
 });
 
-test('the SDK: filters, asc order and auto-pagination over the bidirectional cursor', async () => {
-  let requests = 0;
-  const countingFetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    requests++;
-    return fetch(input, init);
-  }) as typeof fetch;
-  const client = new Anthropic({ apiKey: t.mine.secret, baseURL: t.stack.url, maxRetries: 0, fetch: countingFetch });
-  const params = { agent_id: agentA.id, statuses: ['idle' as const], order: 'asc' as const, limit: 2 };
-  const want = expected((s) => s.agent_id === agentA.id, 'asc');
+describeEachSdk('sessions list through the SDK', (sdk) => {
+  test('the SDK: filters, asc order and auto-pagination over the bidirectional cursor', async () => {
+    let requests = 0;
+    const countingFetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      requests++;
+      return fetch(input, init);
+    }) as typeof fetch;
+    const client = new sdk.Anthropic({ apiKey: t.mine.secret, baseURL: t.stack.url, maxRetries: 0, fetch: countingFetch });
+    const params = { agent_id: agentA.id, statuses: ['idle' as const], order: 'asc' as const, limit: 2 };
+    const want = expected((s) => s.agent_id === agentA.id, 'asc');
 
-  const seen: string[] = [];
-  for await (const session of client.beta.sessions.list(params)) seen.push(session.id);
-  expect(seen).toEqual(want);
-  expect(requests).toBe(Math.ceil(want.length / 2));
+    const seen: string[] = [];
+    for await (const session of client.beta.sessions.list(params)) seen.push(session.id);
+    expect(seen).toEqual(want);
+    expect(requests).toBe(Math.ceil(want.length / 2));
 
-  const first = await client.beta.sessions.list(params);
-  expect(first.prev_page).toBeNull();
-  const second = await first.getNextPage();
-  expect(ids(second.data)).toEqual(want.slice(2, 4));
-  const back = await client.beta.sessions.list({ ...params, page: second.prev_page! });
-  expect(ids(back.data)).toEqual(ids(first.data));
-  expect(back.prev_page).toBeNull();
-  expect(await client.beta.sessions.list({ ...params, order: 'desc', page: second.prev_page! }).catch((e) => e)).toBeInstanceOf(Anthropic.BadRequestError);
+    const first = await client.beta.sessions.list(params);
+    expect(first.prev_page).toBeNull();
+    const second = await first.getNextPage();
+    expect(ids(second.data)).toEqual(want.slice(2, 4));
+    const back = await client.beta.sessions.list({ ...params, page: second.prev_page! });
+    expect(ids(back.data)).toEqual(ids(first.data));
+    expect(back.prev_page).toBeNull();
+    expect(await client.beta.sessions.list({ ...params, order: 'desc', page: second.prev_page! }).catch((e) => e)).toBeInstanceOf(sdk.Anthropic.BadRequestError);
+  });
 });

@@ -274,6 +274,11 @@ describe('session resources', () => {
     const file = await uploadFile(api);
     expectError(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'file', file_id: file.id, mount_path: '/workspace/widgets/' } }), 400, 'invalid_request_error', 'mount_path', 'already used');
     expectError(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'file', file_id: file.id, mount_path: 'relative' } }), 400, 'invalid_request_error', 'mount_path');
+    // Issue 24: only under the product's mount roots, checked after normalising.
+    for (const mount_path of ['/', '/proc/self', '//proc/./self', '/mnt/session']) {
+      expectError(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'file', file_id: file.id, mount_path } }), 400, 'invalid_request_error', 'mount_path', 'under /workspace/ or /mnt/session/');
+    }
+    expectError(await api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environmentId, resources: [{ ...repository, mount_path: '/proc/self' }] } }), 400, 'invalid_request_error', 'resources.0.mount_path');
 
     const store = await createMemoryStore(api);
     const mounted = expectOk(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'memory_store', memory_store_id: store.id } }));

@@ -151,6 +151,13 @@ describe('sessions', () => {
     expect(session.agent).toEqual(snapshotOf(tooled) as never);
     expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { mcp_servers: [] } } }), 400, 'invalid_request_error', 'agent.mcp_servers', 'docs');
     expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'nope' }] } } }), 400, 'invalid_request_error', 'agent.tools.0.mcp_server_name');
+    // Issue 24: the MCP URL rule is the catalog's one rule (the metadata address was accepted).
+    expectError(
+      await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { mcp_servers: [{ type: 'url', name: 'docs', url: 'https://169.254.169.254/' }] } } }),
+      400,
+      'invalid_request_error',
+      'agent.mcp_servers.0.url',
+    );
     // Replaced whole, resolved as the catalog resolves an agent's: the same request gives the agent's own form.
     const replaced = await client.beta.sessions.update(session.id, {
       agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs' }, { type: 'agent_toolset_20260401', default_config: { enabled: false } }] },

@@ -9,7 +9,7 @@ import { natsConnectionOptions } from '@shared/bus/nats-connection';
 import { busPermissions, natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '@shared/bus/permissions';
 import { PayloadCodec } from '@shared/bus/payload-codec';
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '@shared/bus/subject';
-import { referenceSubjects } from '@shared/bus/subjects/catalog';
+import { fileSubjects, referenceSubjects } from '@shared/bus/subjects/catalog';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { workSubjects } from '@shared/bus/subjects/runtime';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
@@ -213,9 +213,16 @@ describe('NATS identities and subject permissions', () => {
     form.append('file', new File([big], 'big.txt', { type: 'text/plain' }));
     const upload = await api('POST', '/v1/files', { rawBody: form });
     expect(upload.status).toBe(200);
-    const download = await fetch(`${stack.url}/v1/files/${upload.body.id}/content?beta=true`, { headers: { 'x-api-key': key } });
-    expect(download.status).toBe(200);
-    expect((await download.text()).length).toBe(big.length);
+    // Back over the bus as the runtime reads rubric files (uploads are not downloadable over HTTP).
+    const runtime = await connectAs('runtime');
+    const reader = new BusClient(runtime, new PayloadCodec(runtime, bucketName(PREFIX)), {
+      prefix: PREFIX,
+      timeoutMs: 10_000,
+      logger: createLogger('error'),
+    });
+    const tenantCtx = systemContext(newId('request'), { organization_id: org, workspace_id: workspace, scope: 'read_write', key_id: 'k' });
+    const download = await reader.call(fileSubjects.download, tenantCtx, { file_id: upload.body.id });
+    expect(Buffer.from(download.content_base64, 'base64').toString().length).toBe(big.length);
 
     // The scheduler's identity may fire (a scheduled trigger), as no other identity may.
     const scheduler = await connectAs('scheduler');

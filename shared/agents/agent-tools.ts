@@ -1,4 +1,5 @@
 import { invalidRequest } from '@shared/errors/api-error';
+import { checkMcpServerUrl, type McpUrlRules } from './mcp-server-url';
 import {
   LATEST_SKILL_VERSION,
   type AgentTool,
@@ -45,22 +46,9 @@ function refuseDuplicates(entries: Array<{ name: string; path: string }>, what: 
   }
 }
 
-/** `https://` URLs only, with a host and without credentials: a server's secrets live in a vault, never in the agent. */
-export function checkMcpServerUrl(url: string, path: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidRequest(`${path}: must be an absolute https:// URL`);
-  }
-  if (parsed.protocol !== 'https:' || !parsed.hostname) throw invalidRequest(`${path}: must be an absolute https:// URL`);
-  if (parsed.username || parsed.password) {
-    throw invalidRequest(`${path}: must not carry credentials (user or password); store them in a vault credential`);
-  }
-}
-
-export function resolveMcpServers(params: McpServerParams[]): McpServer[] {
-  params.forEach((server, i) => checkMcpServerUrl(server.url, `mcp_servers.${i}.url`));
+/** `urls`: the service's MCP URL rules (mcp-server-url.ts); each URL is checked against them. */
+export function resolveMcpServers(params: McpServerParams[], urls: McpUrlRules): McpServer[] {
+  params.forEach((server, i) => checkMcpServerUrl(server.url, `mcp_servers.${i}.url`, urls));
   refuseDuplicates(params.map((s, i) => ({ name: s.name, path: `mcp_servers.${i}.name` })), 'MCP server name');
   return params.map((s) => ({ name: s.name, type: 'url', url: s.url }));
 }

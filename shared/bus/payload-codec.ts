@@ -4,6 +4,22 @@ import { Objm, type ObjectStore } from '@nats-io/obj';
 import { randomBytes } from 'node:crypto';
 import { open, seal } from '../crypto/aead';
 import { randomBase62 } from '../ids/ids';
+import type { BusIdentity } from './subject';
+
+/**
+ * The one identity that creates the payload bucket and may change its stream's settings. Any
+ * identity allowed to update that stream could add other services' request subjects to it and
+ * read those messages back, one-off keys and all (a vault credential was read that way from the
+ * sandbox worker's identity); no other identity may create or update it (shared/bus/permissions.ts).
+ */
+export const PAYLOAD_BUCKET_OWNER: BusIdentity = 'catalog';
+/**
+ * The identities whose subjects may carry a payload over the server's max_payload (files, agent
+ * definitions, deployment and session bodies, event pages): only they put and get the bucket's
+ * objects. The scheduler (fire requests) and the sandbox worker (work claims) exchange small
+ * messages only and have no access to the bucket at all.
+ */
+export const PAYLOAD_BUCKET_USERS: readonly BusIdentity[] = ['gateway', 'catalog', 'deployments', 'vaults', 'runtime'];
 
 const PAYLOAD_REF = 'payload-ref';
 const PAYLOAD_KEY = 'payload-key';
@@ -23,9 +39,15 @@ export class PayloadCodec {
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
 
+  /**
+   * `createsBucket`: this connection's identity is PAYLOAD_BUCKET_OWNER (or the bus has no
+   * per-service permissions, as in most tests). Otherwise the bucket is only opened; until its
+   * owner has created it once, an offloaded payload fails and the next one tries again.
+   */
   constructor(
     private readonly nc: NatsConnection,
     private readonly bucket: string,
+    private readonly options: { createsBucket: boolean } = { createsBucket: true },
   ) {}
 
   private threshold(): number {
@@ -34,11 +56,22 @@ export class PayloadCodec {
   }
 
   private objectStore(): Promise<ObjectStore> {
-    this.store ??= new Objm(jetstream(this.nc)).create(this.bucket, { ttl: OFFLOAD_TTL_NS }).catch((err) => {
+    if (this.store) return this.store;
+    const objm = new Objm(jetstream(this.nc));
+    const create = () => objm.create(this.bucket, { ttl: OFFLOAD_TTL_NS });
+    // A bus without per-service permissions (development, most tests) lets anyone create it;
+    // with them, a non-owner's create is refused and the error says the bucket is missing.
+    const store = this.options.createsBucket ? create() : objm.open(this.bucket).catch(create);
+    this.store = store.catch((err) => {
       this.store = undefined;
       throw err;
     });
     return this.store;
+  }
+
+  /** Opens (the owner: creates or brings up to date) the bucket now: its owner does at start, so it exists before anyone offloads. */
+  async ensureBucket(): Promise<void> {
+    await this.objectStore();
   }
 
   async encode(value: unknown, headers: MsgHdrs = natsHeaders()): Promise<{ data: Uint8Array; headers: MsgHdrs }> {

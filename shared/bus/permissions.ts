@@ -1,6 +1,7 @@
 import { bucketName } from '../runtime/service-runtime';
 import { KEY_VALUE_BUCKETS, keyValueBucketName, type KeyValueBucketKey } from './key-value-buckets';
 import { inboxPrefix } from './nats-connection';
+import { PAYLOAD_BUCKET_OWNER, PAYLOAD_BUCKET_USERS } from './payload-codec';
 import { eventSubject, STREAMS, streamName, streamsOf, type StreamKey } from './streams';
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './subject';
 import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, modelSubjects, referenceSubjects } from './subjects/catalog';
@@ -80,8 +81,10 @@ const keyValueAccess = (bucket: string) => {
  * - receive on its own inbox only (inboxPrefix), so it cannot read other services' replies;
  * - publish the events of the streams it owns, consume the streams it reads, manage only those;
  * - subscribe to the events of the streams it follows (core NATS, no consumer);
- * - use the object store bucket that carries sealed large payloads (its contents are useless
- *   without the one-off key that travels in a core NATS header);
+ * - put and get the objects of the bucket that carries sealed large payloads (useless without
+ *   the one-off key that travels in a core NATS header) if its subjects may need it
+ *   (PAYLOAD_BUCKET_USERS); only PAYLOAD_BUCKET_OWNER may create or update that bucket's stream,
+ *   since an identity that may set its subjects could capture other services' messages in it;
  * - use the key-value buckets declared for it (shared/bus/key-value-buckets.ts), no others.
  */
 export function busPermissions(prefix: string, identity: BusIdentity): NatsPermissions {
@@ -89,17 +92,18 @@ export function busPermissions(prefix: string, identity: BusIdentity): NatsPermi
   const serves = ALL_SUBJECTS.filter((s) => s.service === identity).map((s) => rpcSubject(prefix, s));
   const bucket = bucketName(prefix);
   const objects = `OBJ_${bucket}`;
-  const publish = [
-    ...calls,
-    '$JS.API.INFO',
-    `$O.${bucket}.>`,
-    ...streamAdmin(objects),
-    `$JS.API.STREAM.MSG.GET.${objects}`,
-    `$JS.API.DIRECT.GET.${objects}`,
-    `$JS.API.DIRECT.GET.${objects}.>`,
-    `$JS.API.STREAM.PURGE.${objects}`,
-    ...consumerAccess(objects),
-  ];
+  const publish = [...calls, '$JS.API.INFO'];
+  if (PAYLOAD_BUCKET_USERS.includes(identity)) {
+    publish.push(
+      `$O.${bucket}.>`,
+      ...(identity === PAYLOAD_BUCKET_OWNER ? streamAdmin(objects) : [`$JS.API.STREAM.INFO.${objects}`]),
+      `$JS.API.STREAM.MSG.GET.${objects}`,
+      `$JS.API.DIRECT.GET.${objects}`,
+      `$JS.API.DIRECT.GET.${objects}.>`,
+      `$JS.API.STREAM.PURGE.${objects}`,
+      ...consumerAccess(objects),
+    );
+  }
   // Followers subscribe to the events themselves: no stream or consumer to manage.
   const follows = (Object.keys(STREAMS) as StreamKey[])
     .filter((key) => (STREAMS[key].followers as readonly BusIdentity[]).includes(identity))

@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Server } from 'bun';
 import { BusClient } from '../bus/bus-client';
 import { natsConnectionOptions } from '../bus/nats-connection';
-import { PayloadCodec } from '../bus/payload-codec';
+import { PAYLOAD_BUCKET_OWNER, PayloadCodec } from '../bus/payload-codec';
 import { ensureStreams, streamsOf } from '../bus/streams';
 import type { BusIdentity } from '../bus/subject';
 import { startHealthServer } from '../http/health-server';
@@ -77,7 +77,15 @@ export async function startBusRuntime(name: BusIdentity, config: BusConfig, opti
     await nc.close().catch(() => undefined);
     throw err;
   }
-  const codec = new PayloadCodec(nc, bucketName(config.BUS_PREFIX));
+  const ownsPayloads = name === PAYLOAD_BUCKET_OWNER;
+  const codec = new PayloadCodec(nc, bucketName(config.BUS_PREFIX), { createsBucket: ownsPayloads });
+  try {
+    // The owner creates the payload bucket before it serves anything: no other identity may.
+    if (ownsPayloads) await codec.ensureBucket();
+  } catch (err) {
+    await nc.close().catch(() => undefined);
+    throw err;
+  }
   const client = new BusClient(nc, codec, {
     prefix: config.BUS_PREFIX,
     timeoutMs: config.BUS_TIMEOUT_MS,

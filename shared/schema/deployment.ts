@@ -173,9 +173,13 @@ export const Checkout = Type.Union(
  * Absolute, no `..` segment, no control character (NUL, newline, ... would cut or forge the
  * path where a runtime writes or logs it): a mount path cannot climb out of where it is put. The
  * deployments service stores it normalised (`/x/./y//` -> `/x/y`) and compares mounts in that
- * form.
+ * form, and accepts it only strictly under one of `MOUNT_ROOTS` (the product's two mount areas,
+ * where its defaults `/workspace/<repo-name>` and `/mnt/session/uploads/<file_id>` live): `/`,
+ * `/proc/self`, `/etc` or `/usr/bin` would put a tenant's files over the sandbox's own system.
  */
-export const MOUNT_PATH_RULE = 'must be an absolute path (starting with /) without .. segments or control characters';
+export const MOUNT_ROOTS = ['/workspace', '/mnt/session'] as const;
+export const MOUNT_PATH_RULE =
+  'must be an absolute path under /workspace/ or /mnt/session/, without .. segments or control characters';
 const MountPath = Type.String({
   minLength: 1,
   maxLength: 4096,

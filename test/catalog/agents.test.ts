@@ -51,6 +51,25 @@ describe('agents', () => {
     expect(agent.metadata).toEqual({});
   });
 
+  test('MCP server URLs: https only, never the installation\'s own network (issue 24: http:// and 169.254.169.254 were accepted)', async () => {
+    const withServer = (url: string) => ({
+      name: 'a',
+      model: 'claude-opus-4-5',
+      mcp_servers: [{ type: 'url', name: 'docs', url }],
+      tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs' }],
+    });
+    for (const url of ['http://mcp.example.com/sse', 'https://169.254.169.254/latest/meta-data/', 'https://127.0.0.1:8443/', 'https://[fd00::1]/', 'https://localhost/mcp']) {
+      expectError(await api('POST', '/v1/agents', { body: withServer(url) }), 400, 'invalid_request_error', 'mcp_servers.0.url');
+    }
+    const agent = expectOk(await api('POST', '/v1/agents', { body: withServer('https://mcp.example.com/sse') }));
+    expectError(
+      await api('POST', `/v1/agents/${agent.id}`, { body: { version: agent.version, mcp_servers: [{ type: 'url', name: 'docs', url: 'https://10.0.0.1/' }] } }),
+      400,
+      'invalid_request_error',
+      'mcp_servers.0.url',
+    );
+  });
+
   test('validation names the field; unknown properties are rejected at every depth', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ model: 'claude-opus-4-5' }, 'name: is required'],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { describeEachSdk } from '../support/sdk';
 import { toFile } from '@anthropic-ai/sdk';
 import { eventSubject } from '@shared/bus/streams';
-import { referenceSubjects } from '@shared/bus/subjects/catalog';
+import { fileSubjects, referenceSubjects } from '@shared/bus/subjects/catalog';
 import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import { expectCodedError, expectError, expectOk } from '../support/expect';
@@ -172,6 +172,10 @@ describe('memory stores', () => {
 });
 
 describe('files', () => {
+  /** The bus read the product's own services use (the runtime's rubric files): the bytes, whatever `downloadable` says. */
+  const readOverBus = async (id: string) =>
+    Buffer.from((await stack.gateway.runtime.client.call(fileSubjects.download, { request_id: 'req_files', tenant: mine.tenant }, { file_id: id })).content_base64, 'base64');
+
   test('upload, get, list, download, delete', async () => {
     const file = expectOk(await upload(api, 'hello world', 'hello.txt'));
     expect(file).toEqual({
@@ -181,13 +185,15 @@ describe('files', () => {
       mime_type: expect.stringMatching(/^text\/plain/),
       size_bytes: 11,
       created_at: expect.stringMatching(RFC3339_MS),
-      downloadable: true,
+      // Issue 24: uploads are not downloadable (SDK FileMetadata.downloadable: only files a
+      // tool generates are); this said true, and the download route served them.
+      downloadable: false,
     });
     expect(expectOk(await api('GET', `/v1/files/${file.id}`))).toEqual(file);
     expect(expectOk(await api('GET', '/v1/files')).data[0]).toEqual(file);
-    const content = await fetch(new URL(`/v1/files/${file.id}/content?beta=true`, stack.url), { headers: { 'x-api-key': mine.secret } });
-    expect(content.status).toBe(200);
-    expect(await content.text()).toBe('hello world');
+    // SDK FileNotDownloadableError: 400 over HTTP; inside the product the bytes are still read.
+    expectCodedError(await api('GET', `/v1/files/${file.id}/content`), 400, 'invalid_request_error', 'file_not_downloadable', 'file_id', 'not downloadable');
+    expect((await readOverBus(file.id)).toString()).toBe('hello world');
 
     expectError(await other('GET', `/v1/files/${file.id}`), 404, 'not_found_error');
     expectError(await other('GET', `/v1/files/${file.id}/content`), 404, 'not_found_error');
@@ -202,8 +208,7 @@ describe('files', () => {
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 256;
     const file = expectOk(await upload(api, bytes, 'blob.bin', 'application/octet-stream'));
     expect(file.size_bytes).toBe(bytes.length);
-    const content = await fetch(new URL(`/v1/files/${file.id}/content?beta=true`, stack.url), { headers: { 'x-api-key': mine.secret } });
-    expect(new Uint8Array(await content.arrayBuffer())).toEqual(bytes);
+    expect(new Uint8Array(await readOverBus(file.id))).toEqual(bytes);
   });
 
   test('over the size limit: 413; bad forms: 400 naming the field', async () => {

@@ -373,10 +373,10 @@ describe('budget', () => {
 
 describe('mount paths', () => {
   const cases: Array<[string, () => unknown[], string]> = [
-    ['two explicit paths', () => [repository({ mount_path: '/data' }), repository({ url: 'https://github.com/a/other', mount_path: '/data' })], 'resources.1.mount_path'],
+    ['two explicit paths', () => [repository({ mount_path: '/workspace/data' }), repository({ url: 'https://github.com/a/other', mount_path: '/workspace/data' })], 'resources.1.mount_path'],
     ['a default and an explicit path', () => [repository(), { type: 'file', file_id: 'file_x', mount_path: '/workspace/widgets' }], 'resources.1.mount_path'],
     ['two default repository paths', () => [repository(), repository({ url: 'https://gitlab.com/other/widgets' })], 'resources.1.mount_path'],
-    ['the same path spelled with a trailing slash', () => [repository({ mount_path: '/data/' }), repository({ mount_path: '/data' })], 'resources.1.mount_path'],
+    ['the same path spelled with a trailing slash', () => [repository({ mount_path: '/workspace/data/' }), repository({ mount_path: '/workspace/data' })], 'resources.1.mount_path'],
   ];
   for (const [name, resources, path] of cases) {
     test(`duplicate: ${name}: 400`, async () => {
@@ -387,12 +387,12 @@ describe('mount paths', () => {
   }
   test('the same file twice at different paths is fine', async () => {
     const file = await uploadFile(t.api);
-    const d = await createDeployment(t.api, t.world.body({ resources: [{ type: 'file', file_id: file.id }, { type: 'file', file_id: file.id, mount_path: '/a' }] }));
-    expect(d.resources.map((r: any) => r.mount_path)).toEqual([`/mnt/session/uploads/${file.id}`, '/a']);
+    const d = await createDeployment(t.api, t.world.body({ resources: [{ type: 'file', file_id: file.id }, { type: 'file', file_id: file.id, mount_path: '/mnt/session/a' }] }));
+    expect(d.resources.map((r: any) => r.mount_path)).toEqual([`/mnt/session/uploads/${file.id}`, '/mnt/session/a']);
   });
   test('a repository URL with no name needs a mount path', async () => {
     expectError(await post(t.world.body({ resources: [repository({ url: 'https://github.com/' })] })), 400, 'invalid_request_error', 'resources.0');
-    expect((await post(t.world.body({ resources: [repository({ url: 'https://github.com/', mount_path: '/src' })] }))).status).toBe(200);
+    expect((await post(t.world.body({ resources: [repository({ url: 'https://github.com/', mount_path: '/workspace/src' })] }))).status).toBe(200);
   });
 });
 
@@ -403,7 +403,7 @@ describe('the repository token', () => {
     const previous = setLogSink((line) => lines.push(line));
     let d: any;
     try {
-      d = await createDeployment(t.api, t.world.body({ resources: [repository({ mount_path: '/a' }), repository({ authorization_token: token, mount_path: '/b' })] }));
+      d = await createDeployment(t.api, t.world.body({ resources: [repository({ mount_path: '/workspace/a' }), repository({ authorization_token: token, mount_path: '/workspace/b' })] }));
     } finally {
       setLogSink(previous);
     }

@@ -40,7 +40,7 @@ test('a fire asks about each file once, resource files first', () => {
     agentVersion: 1,
     environmentId: 'env_x',
     vaultIds: [],
-    resources: [{ type: 'file', file_id: 'file_c', mount_path: '/c' }],
+    resources: [{ type: 'file', file_id: 'file_c', mount_path: '/mnt/session/c' }],
     initialEvents: events,
   } as unknown as DeploymentRow;
   expect(referenceIds(rowReferences(row)).file_ids).toEqual(['file_c', 'file_a', 'file_b']);

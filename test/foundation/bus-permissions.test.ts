@@ -7,9 +7,9 @@ import { BusClient } from '@shared/bus/bus-client';
 import { systemContext } from '@shared/bus/call-context';
 import { natsConnectionOptions } from '@shared/bus/nats-connection';
 import { busPermissions, natsUserName, natsUsers, passwordEnvName, renderNatsAuthorization } from '@shared/bus/permissions';
-import { PayloadCodec } from '@shared/bus/payload-codec';
+import { PAYLOAD_BUCKET_OWNER, PAYLOAD_BUCKET_USERS, PayloadCodec } from '@shared/bus/payload-codec';
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '@shared/bus/subject';
-import { referenceSubjects } from '@shared/bus/subjects/catalog';
+import { fileSubjects, referenceSubjects } from '@shared/bus/subjects/catalog';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { workSubjects } from '@shared/bus/subjects/runtime';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
@@ -160,6 +160,41 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.claim));
   });
 
+  test('the payload bucket: only its owner may create or update its stream; the sandbox worker cannot touch it (issue 24)', async () => {
+    // Every identity could update OBJ_<bucket>: one added another service's request subjects to
+    // it and read them back, one-off keys included (a vault credential's token, from the
+    // sandbox worker's identity).
+    const objects = `OBJ_${bucketName(PREFIX)}`;
+    for (const identity of BUS_IDENTITIES) {
+      const allow = busPermissions(PREFIX, identity).publish.allow;
+      const owner = identity === PAYLOAD_BUCKET_OWNER;
+      expect({ identity, update: allow.includes(`$JS.API.STREAM.UPDATE.${objects}`) }).toEqual({ identity, update: owner });
+      expect({ identity, create: allow.includes(`$JS.API.STREAM.CREATE.${objects}`) }).toEqual({ identity, create: owner });
+      expect({ identity, chunks: allow.includes(`$O.${bucketName(PREFIX)}.>`) }).toEqual({ identity, chunks: PAYLOAD_BUCKET_USERS.includes(identity) });
+    }
+    const sandbox = await connectAs('sandbox-worker');
+    // The attack itself: widen the stream to capture the credential resolution requests.
+    const update = JSON.stringify({
+      name: objects,
+      subjects: [`$O.${bucketName(PREFIX)}.C.>`, `$O.${bucketName(PREFIX)}.M.>`, rpcSubject(PREFIX, vaultCredentialSubjects.resolve)],
+    });
+    for (const api of [`$JS.API.STREAM.UPDATE.${objects}`, `$JS.API.STREAM.CREATE.${objects}`, `$JS.API.STREAM.INFO.${objects}`, `$JS.API.DIRECT.GET.${objects}`]) {
+      const violation = nextViolation(sandbox);
+      sandbox.publish(api, new TextEncoder().encode(update));
+      await sandbox.flush();
+      expect((await violation).subject).toBe(api);
+    }
+    // Nor read or write another service's payload chunks.
+    await expectPublishRefused(sandbox, `$O.${bucketName(PREFIX)}.C.anything`);
+    const gateway = await connectAs('gateway');
+    await expectPublishRefused(gateway, `$JS.API.STREAM.UPDATE.${objects}`);
+    // The stream's subjects are still only the object store's own.
+    const operator = await connect({ servers: nats.url, user: admin.user, pass: admin.pass, maxReconnectAttempts: 0 });
+    clients.push(operator);
+    const info = JSON.parse(new TextDecoder().decode((await operator.request(`$JS.API.STREAM.INFO.${objects}`, undefined, { timeout: 5000 })).data));
+    expect(info.config.subjects.sort()).toEqual([`$O.${bucketName(PREFIX)}.C.>`, `$O.${bucketName(PREFIX)}.M.>`]);
+  });
+
   test('no identity ends with -<another identity>, so two installs\' prefixed user names and inboxes never meet', () => {
     for (const one of BUS_IDENTITIES) for (const other of BUS_IDENTITIES) expect(one.endsWith(`-${other}`)).toBe(false);
   });
@@ -213,9 +248,16 @@ describe('NATS identities and subject permissions', () => {
     form.append('file', new File([big], 'big.txt', { type: 'text/plain' }));
     const upload = await api('POST', '/v1/files', { rawBody: form });
     expect(upload.status).toBe(200);
-    const download = await fetch(`${stack.url}/v1/files/${upload.body.id}/content?beta=true`, { headers: { 'x-api-key': key } });
-    expect(download.status).toBe(200);
-    expect((await download.text()).length).toBe(big.length);
+    // Back over the bus as the runtime reads rubric files (uploads are not downloadable over HTTP).
+    const runtime = await connectAs('runtime');
+    const reader = new BusClient(runtime, new PayloadCodec(runtime, bucketName(PREFIX), { createsBucket: false }), {
+      prefix: PREFIX,
+      timeoutMs: 10_000,
+      logger: createLogger('error'),
+    });
+    const tenantCtx = systemContext(newId('request'), { organization_id: org, workspace_id: workspace, scope: 'read_write', key_id: 'k' });
+    const download = await reader.call(fileSubjects.download, tenantCtx, { file_id: upload.body.id });
+    expect(Buffer.from(download.content_base64, 'base64').toString().length).toBe(big.length);
 
     // The scheduler's identity may fire (a scheduled trigger), as no other identity may.
     const scheduler = await connectAs('scheduler');

@@ -43,7 +43,7 @@ describe('lone surrogates are refused at validation (item 5)', () => {
     ['a metadata value', () => t.world.body({ metadata: { team: 'oncall LONE' } }), 'metadata.team'],
     ['a metadata key', () => t.world.body({ metadata: { 'teamLONE': 'oncall' } }), 'metadata'],
     ['event text', () => t.world.body({ initial_events: [userMessage('hello LONE')] }), 'initial_events.0.content.0.text'],
-    ['a repository URL', () => t.world.body({ resources: [repository({ url: 'https://github.com/acme/LONE.git', mount_path: '/w' })] }), 'resources.0.url'],
+    ['a repository URL', () => t.world.body({ resources: [repository({ url: 'https://github.com/acme/LONE.git', mount_path: '/workspace/w' })] }), 'resources.0.url'],
   ];
   for (const [where, body, path] of cases) {
     test(`in ${where}: 400 naming the field`, async () => {
@@ -173,7 +173,7 @@ describe('repository resources (item 15)', () => {
       'https:///acme/widgets.git',
       'https://github.com/acme/wid gets.git',
     ]) {
-      const response = await create(repository({ url, mount_path: '/w' }));
+      const response = await create(repository({ url, mount_path: '/workspace/w' }));
       expect({ url, status: response.status }).toEqual({ url, status: 400 });
       expect(response.body.error.message.startsWith('resources.0.url:')).toBe(true);
     }
@@ -192,11 +192,23 @@ describe('repository resources (item 15)', () => {
     expect400(file, 'resources.0.mount_path');
   });
 
+  test('mount_path: only under /workspace/ or /mnt/session/ (issue 24: / and /proc/self were accepted)', async () => {
+    for (const mount_path of ['/', '/proc/self', '/etc', '/workspace', '/mnt/session/.', '/tmp/x']) {
+      const response = await create(repository({ mount_path }));
+      expect({ mount_path, status: response.status }).toEqual({ mount_path, status: 400 });
+      expect(response.body.error.message).toStartWith('resources.0.mount_path:');
+      expect(response.body.error.message).toContain('under /workspace/ or /mnt/session/');
+    }
+    const file = await t.api('POST', '/v1/deployments', { body: t.world.body({ resources: [{ type: 'file', file_id: 'file_missing', mount_path: '/proc/self' }] }) });
+    expect400(file, 'resources.0.mount_path');
+    expect((await create(repository({ mount_path: '/mnt/session/src' }))).status).toBe(200);
+  });
+
   test('a mount path is stored normalised, and duplicates compare after normalisation', async () => {
-    const deployment = await createDeployment(t.api, t.world.body({ resources: [repository({ mount_path: '/x/./y//z/' })] }));
-    expect(deployment.resources[0].mount_path).toBe('/x/y/z');
+    const deployment = await createDeployment(t.api, t.world.body({ resources: [repository({ mount_path: '/workspace/x/./y//z/' })] }));
+    expect(deployment.resources[0].mount_path).toBe('/workspace/x/y/z');
     const duplicate = await t.api('POST', '/v1/deployments', {
-      body: t.world.body({ resources: [repository({ mount_path: '/x/./y' }), repository({ mount_path: '/x/y' })] }),
+      body: t.world.body({ resources: [repository({ mount_path: '/workspace/x/./y' }), repository({ mount_path: '/workspace/x/y' })] }),
     });
     expect400(duplicate, 'resources.1.mount_path');
     expect(duplicate.body.error.message).toContain('resources.0');
@@ -232,7 +244,7 @@ describe('size limits where the interface is silent (item 2)', () => {
     expect(events.body.error.message).toContain('2097152 bytes');
     // 300 repositories of 4 KB each (URL and token): within every per-field limit, 1.2 MB together.
     const many = Array.from({ length: 300 }, (_, i) =>
-      repository({ url: `https://github.com/acme/${text(2000)}.git`, authorization_token: text(2000), mount_path: `/w/${i}` }),
+      repository({ url: `https://github.com/acme/${text(2000)}.git`, authorization_token: text(2000), mount_path: `/workspace/w/${i}` }),
     );
     const resources = await t.api('POST', '/v1/deployments', { body: t.world.body({ resources: many }) });
     expect400(resources, 'resources');

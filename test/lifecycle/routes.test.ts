@@ -230,7 +230,7 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
     );
     expectError(await update(d.id, { resources: [{ type: 'file', file_id: 'file_missing' }] }), 404, 'not_found_error', 'resources.0.file_id');
     expectError(
-      await update(d.id, { resources: [repository({ mount_path: '/x' }), { type: 'file', file_id: file.id, mount_path: '/x' }] }),
+      await update(d.id, { resources: [repository({ mount_path: '/workspace/x' }), { type: 'file', file_id: file.id, mount_path: '/workspace/x' }] }),
       400,
       'invalid_request_error',
       'resources.1.mount_path',

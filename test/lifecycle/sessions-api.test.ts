@@ -161,6 +161,13 @@ describeEachSdk('sessions through the SDK and HTTP', (under) => {
       expect(session.agent).toEqual(snapshotOf(tooled) as never);
       expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { mcp_servers: [] } } }), 400, 'invalid_request_error', 'agent.mcp_servers', 'docs');
       expectError(await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'nope' }] } } }), 400, 'invalid_request_error', 'agent.tools.0.mcp_server_name');
+      // Issue 24: the MCP URL rule is the catalog's one rule (the metadata address was accepted).
+      expectError(
+        await api('POST', `/v1/sessions/${session.id}`, { body: { agent: { mcp_servers: [{ type: 'url', name: 'docs', url: 'https://169.254.169.254/' }] } } }),
+        400,
+        'invalid_request_error',
+        'agent.mcp_servers.0.url',
+      );
       // Replaced whole, resolved as the catalog resolves an agent's: the same request gives the agent's own form.
       const replaced = await client.beta.sessions.update(session.id, {
         agent: { tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs' }, { type: 'agent_toolset_20260401', default_config: { enabled: false } }] },
@@ -284,6 +291,11 @@ describeEachSdk('sessions through the SDK and HTTP', (under) => {
       const file = await uploadFile(api);
       expectError(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'file', file_id: file.id, mount_path: '/workspace/widgets/' } }), 400, 'invalid_request_error', 'mount_path', 'already used');
       expectError(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'file', file_id: file.id, mount_path: 'relative' } }), 400, 'invalid_request_error', 'mount_path');
+      // Issue 24: only under the product's mount roots, checked after normalising.
+      for (const mount_path of ['/', '/proc/self', '//proc/./self', '/mnt/session']) {
+        expectError(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'file', file_id: file.id, mount_path } }), 400, 'invalid_request_error', 'mount_path', 'under /workspace/ or /mnt/session/');
+      }
+      expectError(await api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environmentId, resources: [{ ...repository, mount_path: '/proc/self' }] } }), 400, 'invalid_request_error', 'resources.0.mount_path');
 
       const store = await createMemoryStore(api);
       const mounted = expectOk(await api('POST', `/v1/sessions/${session.id}/resources`, { body: { type: 'memory_store', memory_store_id: store.id } }));

@@ -3,6 +3,7 @@
  * SDK 1.x raises its specific classes on them (BetaEnvironmentArchivedError, ...), SDK 0.x sees the
  * same status and body. Both versions run, unchanged clients.
  */
+import { toFile } from '@anthropic-ai/sdk';
 import type Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { describeEachSdk } from '../support/sdk';
@@ -70,6 +71,15 @@ describeEachSdk('error codes the SDK maps to its error classes', (sdk) => {
     const overflow = await failureOf(client.beta.environments.update(env.id, { metadata: { one_more: 'v' } }));
     expect(overflow?.status).toBe(400);
     expect(codeOf(overflow)).toBe('invalid_metadata');
+  });
+
+  test('an upload is not downloadable: 400 file_not_downloadable', async () => {
+    const file = await client.beta.files.upload({ file: await toFile(Buffer.from('hi'), 'a.txt', { type: 'text/plain' }) });
+    expect(file.downloadable).toBe(false);
+    const err = await failureOf(client.beta.files.download(file.id));
+    expect(err?.status).toBe(400);
+    expect(codeOf(err)).toBe('file_not_downloadable');
+    if (sdk.version === '1.14.0') expect(err).toBeInstanceOf(sdk.Anthropic.FileNotDownloadableError);
   });
 
   test('an error with no code carries no details', async () => {

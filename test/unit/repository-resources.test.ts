@@ -5,7 +5,7 @@
  * setting switched on without starting a second stack.
  */
 import { expect, test } from 'bun:test';
-import { checkRepositoryUrl, normaliseMountPath, resolveResources } from '../../services/deployments/src/domain/resources';
+import { checkRepositoryUrl, claimableMountPath, normaliseMountPath, resolveResources } from '../../services/deployments/src/domain/resources';
 import type { SessionResourceParams } from '@shared/schema/deployment';
 
 const repo = (url: string, mount_path?: string): SessionResourceParams => ({
@@ -32,14 +32,32 @@ test('credentials in the URL are refused whatever the setting', () => {
 test('mount paths: one spelling, and .. is refused rather than resolved', () => {
   expect(normaliseMountPath('/x/./y//z/', 'p')).toBe('/x/y/z');
   expect(normaliseMountPath('/a/.../b', 'p')).toBe('/a/.../b');
-  for (const bad of ['/a/../b', 'relative', '/a/\u0000', '/a\nb', '/a\rb', '/a\u007f']) {
+  for (const bad of ['/a/../b', 'relative', '/a/\u0000', '/a\nb', '/a\rb', '/a\u007f', '/workspace/../etc']) {
     expect(() => normaliseMountPath(bad, 'p')).toThrow('p: must be an absolute path');
   }
-  // The interface's one-character minimum admits only the root, so it stays allowed.
-  for (const root of ['/', '//', '/./']) expect(normaliseMountPath(root, 'p')).toBe('/');
   // Nested mounts are distinct paths: a file inside a checked-out repository.
-  expect(resolveResources([repo('https://h/a.git', '/w'), repo('https://h/b.git', '/w/sub')]).configs.map((c) => ('mount_path' in c ? c.mount_path : null))).toEqual(['/w', '/w/sub']);
-  expect(() => resolveResources([repo('https://h/a.git', '/x/./y'), repo('https://h/b.git', '/x/y/')])).toThrow(
-    "resources.1.mount_path: '/x/y' is already used by resources.0",
+  expect(resolveResources([repo('https://h/a.git', '/workspace/w'), repo('https://h/b.git', '/workspace/w/sub')]).configs.map((c) => ('mount_path' in c ? c.mount_path : null))).toEqual(['/workspace/w', '/workspace/w/sub']);
+  expect(() => resolveResources([repo('https://h/a.git', '/workspace/x/./y'), repo('https://h/b.git', '/workspace/x/y/')])).toThrow(
+    "resources.1.mount_path: '/workspace/x/y' is already used by resources.0",
   );
+});
+
+test('mount paths: only under /workspace/ or /mnt/session/, checked after normalising (issue 24)', () => {
+  // Was: `/` and `/proc/self` accepted, a tenant's files over the sandbox's own system.
+  for (const bad of ['/', '//', '/proc/self', '/etc/passwd', '/usr/bin', '/workspace', '/workspace/.', '//mnt/session/', '/mnt', '/mnt/sessions/x', '/workspacex/y', '/mnt/memory/x']) {
+    expect(() => claimableMountPath(bad, 'resources.0.mount_path')).toThrow(/^resources\.0\.mount_path: '.*' must be an absolute path under \/workspace\/ or \/mnt\/session\//);
+  }
+  expect(() => resolveResources([repo('https://h/a.git', '/proc/self')])).toThrow("resources.0.mount_path: '/proc/self' must be an absolute path under");
+  expect(() => resolveResources([{ type: 'file', file_id: 'file_1', mount_path: '/' }])).toThrow("resources.0.mount_path: '/' must be an absolute path under");
+  for (const [path, normalised] of [
+    ['/workspace/widgets', '/workspace/widgets'],
+    ['//workspace/./widgets/', '/workspace/widgets'],
+    ['/mnt/session/uploads/file_1', '/mnt/session/uploads/file_1'],
+    ['/mnt/session/data.csv', '/mnt/session/data.csv'],
+  ]) {
+    expect(claimableMountPath(path, 'p')).toBe(normalised);
+  }
+  // Every default the product gives stays valid.
+  const defaults = resolveResources([repo('https://github.com/acme/widgets.git'), { type: 'file', file_id: 'file_1' }]);
+  expect(defaults.configs.map((c) => ('mount_path' in c ? c.mount_path : null))).toEqual(['/workspace/widgets', '/mnt/session/uploads/file_1']);
 });

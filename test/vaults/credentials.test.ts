@@ -139,6 +139,11 @@ describe('vault credentials', () => {
     const s = secret('invalid');
     expectError(await api('POST', url, { body: { auth: { type: 'static_bearer', token: s } } }), 400, 'invalid_request_error', 'auth.mcp_server_url');
     expectError(await api('POST', url, { body: { auth: { type: 'static_bearer', token: s, mcp_server_url: 'ftp://x' } } }), 400, 'invalid_request_error', 'auth.mcp_server_url');
+    // Issue 24: plain http and the installation's own network (the metadata service) are refused.
+    for (const mcp_server_url of ['http://mcp.example/sse', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/', 'https://192.168.0.10/']) {
+      expectError(await api('POST', url, { body: { auth: { type: 'static_bearer', token: s, mcp_server_url } } }), 400, 'invalid_request_error', 'auth.mcp_server_url');
+      expectError(await api('POST', url, { body: { auth: { type: 'mcp_oauth', access_token: s, mcp_server_url } } }), 400, 'invalid_request_error', 'auth.mcp_server_url');
+    }
     expectError(await api('POST', url, { body: { auth: { type: 'static_bearer', token: '', mcp_server_url: 'https://x.example' } } }), 400, 'invalid_request_error', 'auth.token');
     expectError(await api('POST', url, { body: { auth: { type: 'static_bearer', token: s, mcp_server_url: 'https://x.example', extra: s } } }), 400, 'invalid_request_error', 'auth.extra');
     expectError(await api('POST', url, { body: { auth: { type: 'password', secret: s } } }), 400, 'invalid_request_error', 'auth');

@@ -1,4 +1,5 @@
 import type { BusServer } from '@shared/bus/bus-server';
+import type { McpUrlRules } from '@shared/agents/mcp-server-url';
 import {
   agentSubjects,
   environmentSubjects,
@@ -40,6 +41,8 @@ import { uploadFile } from './handlers/upload-file';
 export interface CatalogDeps extends RuntimeDeps {
   models: ModelCatalog;
   fileMaxBytes: number;
+  /** `ALLOW_PRIVATE_MCP_URLS`: what an agent's MCP servers may name. */
+  mcpUrls: McpUrlRules;
 }
 
 /** Wires the catalog's bus subjects to their handlers; nothing else. */

@@ -1,4 +1,5 @@
 import type { BusServer } from '@shared/bus/bus-server';
+import type { McpUrlRules } from '@shared/agents/mcp-server-url';
 import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
 import { deploymentRunSubjects, deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
@@ -46,6 +47,8 @@ export interface DeploymentsDeps extends RuntimeDeps {
   masterKeys: MasterKeyRing;
   /** Which repository URL schemes are accepted (https only unless the setting allows http). */
   repositoryUrls: RepositoryUrlRules;
+  /** `ALLOW_PRIVATE_MCP_URLS`: what the MCP servers of a session's agent update may name. */
+  mcpUrls: McpUrlRules;
   /** Stores new deployments, many to a transaction under load (db/deployments.ts insertDeployments). */
   creations: WriteBatcher<NewDeployment>;
   /** Stores new API sessions, many to a transaction under load (db/sessions.ts recordNewSessions, the fire's write too). */

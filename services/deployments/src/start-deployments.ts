@@ -55,6 +55,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       bus: { client: runtime.client, cache },
       masterKeys: config.masterKeys,
       repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },
+      mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS },
     });
   });
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { loadConfig, ServiceConfig } from '@shared/config/load-config';
 import { MasterKeyConfig, parseMasterKeyRing } from '@shared/crypto/master-key-ring';
+import { McpUrlConfig } from '@shared/agents/mcp-server-url';
 
 export const VaultsConfigSchema = {
   ...ServiceConfig({ databaseName: 'agents_vaults', healthPort: 8082, outbox: true }),
@@ -10,6 +11,8 @@ export const VaultsConfigSchema = {
    * used when unset; production refuses to start without them.
    */
   ...MasterKeyConfig,
+  /** What a credential's `mcp_server_url` may name (shared/agents/mcp-server-url.ts). */
+  ...McpUrlConfig,
   /** Data keys re-wrapped per transaction by `rewrap-data-keys`. */
   REWRAP_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10000, default: 100 }),
 };

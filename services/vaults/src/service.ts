@@ -1,4 +1,5 @@
 import type { BusServer } from '@shared/bus/bus-server';
+import type { McpUrlRules } from '@shared/agents/mcp-server-url';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { Logger } from '@shared/log/logger';
 import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
@@ -21,6 +22,8 @@ import { updateVault } from './handlers/update-vault';
 /** What every vaults handler is given, built once by start-vaults: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
 export interface VaultsDeps extends RuntimeDeps {
   keys: MasterKeyRing;
+  /** `ALLOW_PRIVATE_MCP_URLS`: what a credential's `mcp_server_url` may name. */
+  mcpUrls: McpUrlRules;
   logger: Logger;
 }
 

@@ -8,6 +8,6 @@ export const VAULTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
 export async function startVaults(config: VaultsConfig, options: StartOptions = {}) {
   return startBackendService('vaults', config, { migrationsFolder: VAULTS_MIGRATIONS, schema }, options, (runtime) =>
-    registerVaultHandlers(runtime.server, { ...runtimeDeps(runtime), keys: config.masterKeys, logger: runtime.logger }),
+    registerVaultHandlers(runtime.server, { ...runtimeDeps(runtime), keys: config.masterKeys, logger: runtime.logger, mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS } }),
   );
 }

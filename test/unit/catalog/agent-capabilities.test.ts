@@ -6,7 +6,7 @@ import { validate } from '@shared/validation/validate';
 import { mergeMultiagent, resolveMultiagent, type RosterLookup } from '../../../services/catalog/src/domain/agent-multiagent';
 import { resolveMcpServers, resolveTools } from '@shared/agents/agent-tools';
 
-const servers = resolveMcpServers([{ type: 'url', name: 'docs', url: 'https://mcp.example.com/' }]);
+const servers = resolveMcpServers([{ type: 'url', name: 'docs', url: 'https://mcp.example.com/' }], { allowPrivate: false });
 const tools: AgentToolParams[] = [
   {
     type: 'agent_toolset_20260401',

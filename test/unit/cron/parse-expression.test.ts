@@ -36,6 +36,17 @@ describe('parseCronExpression accepts', () => {
     ['0 9 * * 7/3', { daysOfWeek: [0, 3, 6] }],
     ['0 9 * * 7/1', { daysOfWeek: range(0, 6) }],
     ['0 9 * * SUN/2', { daysOfWeek: [0, 2, 4, 6] }],
+    // Issue 24: every `N/step` runs from N to Saturday and never wraps into the next week; a
+    // start of 7 (Sunday) is the only one that moves (to 0). `7-7/2` is the explicit range 7-7.
+    ['0 9 * * 5/3', { daysOfWeek: [5] }],
+    ['0 9 * * 4/2', { daysOfWeek: [4, 6] }],
+    ['0 9 * * 6/2', { daysOfWeek: [6] }],
+    ['0 9 * * SAT/3', { daysOfWeek: [6] }],
+    ['0 9 * * 2/1', { daysOfWeek: [2, 3, 4, 5, 6] }],
+    ['0 9 * * 1/7', { daysOfWeek: [1] }],
+    ['0 9 * * 5-7/2', { daysOfWeek: [0, 5] }],
+    ['0 9 * * 7-7/2', { daysOfWeek: [0] }],
+    ['0 9 * * 7/6', { daysOfWeek: [0, 6] }],
     ['0 9 * * 7/2,1', { daysOfWeek: [0, 1, 2, 4, 6] }],
     ['0 0 31 2 7/2', { daysOfMonth: [31], months: [2], daysOfWeek: [0, 2, 4, 6] }],
     ['0 9 13 * 5', { daysOfMonth: [13], daysOfWeek: [5], dayOfMonthRestricted: true, dayOfWeekRestricted: true }],

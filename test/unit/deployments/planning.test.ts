@@ -102,7 +102,7 @@ describe('planDeploymentUpdate', () => {
 
   test('replaced resources bring their tokens; the updated row takes the next revision and the resolved version only for a named agent', () => {
     const now = new Date('2026-06-03T00:00:00.000Z');
-    const plan = planDeploymentUpdate(scheduled, { resources: [repo({ mount_path: '/w' })] });
+    const plan = planDeploymentUpdate(scheduled, { resources: [repo({ mount_path: '/workspace/w' })] });
     expect(plan.tokens).toEqual([{ index: 0, token: 'ghp_x' }]);
     const next = updatedRow(scheduled, plan, { id: 'agent_a', version: 9, model: null }, { keyId: 'k1', wrapped: 'w' }, now);
     expect(next).toMatchObject({ agentVersion: 2, revision: 2, updatedAt: now, dataKeyId: 'k1', dataKeyWrapped: 'w' });

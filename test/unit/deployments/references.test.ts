@@ -180,7 +180,7 @@ describe('rowReferences: what a fire re-checks', () => {
     vaultIds: ['vlt_1', 'vlt_2', 'vlt_1'],
     resources: [
       { type: 'memory_store', memory_store_id: 'memstore_m', access: 'read_write', instructions: null },
-      { type: 'file', file_id: 'file_r', mount_path: '/r' },
+      { type: 'file', file_id: 'file_r', mount_path: '/mnt/session/r' },
     ],
     initialEvents: [
       { type: 'user.message', content: [{ type: 'text', text: 'hi' }] },

@@ -54,11 +54,16 @@ describe('credential auth rules', () => {
     });
     expect(JSON.stringify(prepared.shown)).not.toContain('cs');
     expect(() => prepareAuth({ ...oauth, expires_at: '2025-01-01T00:00:00Z' }, now)).toThrow('auth.expires_at: must be in the future');
-    expect(prepareAuth({ ...oauth, expires_at: '2025-01-01T00:00:00Z' }, now, { expiryMustBeFuture: false }).shown).toMatchObject({
+    expect(prepareAuth({ ...oauth, expires_at: '2025-01-01T00:00:00Z' }, now, { expiryMustBeFuture: false, mcpUrls: null }).shown).toMatchObject({
       expires_at: '2025-01-01T00:00:00.000Z',
     });
     expect(() => prepareAuth({ ...oauth, expires_at: 'tomorrow' }, now)).toThrow('auth.expires_at: must be an RFC 3339 timestamp');
-    expect(() => prepareAuth({ ...oauth, mcp_server_url: 'ftp://x' }, now)).toThrow('auth.mcp_server_url: must be an http or https URL');
+    // Issue 24: https only (plain http was accepted), and not the installation's own network.
+    expect(() => prepareAuth({ ...oauth, mcp_server_url: 'ftp://x' }, now)).toThrow('auth.mcp_server_url: must be an absolute https:// URL');
+    expect(() => prepareAuth({ ...oauth, mcp_server_url: 'http://mcp.example/sse' }, now)).toThrow('auth.mcp_server_url: must be an absolute https:// URL');
+    expect(() => prepareAuth({ ...bearer, mcp_server_url: 'https://169.254.169.254/latest' }, now)).toThrow('auth.mcp_server_url: must not name');
+    const allowed = { expiryMustBeFuture: true, mcpUrls: { allowPrivate: true } };
+    expect(prepareAuth({ ...bearer, mcp_server_url: 'http://127.0.0.1:9000/mcp' }, now, allowed).shown).toMatchObject({ mcp_server_url: 'http://127.0.0.1:9000/mcp' });
   });
 
   test('an update keeps omitted fields and cannot change the kind', () => {

@@ -236,6 +236,9 @@ TENANT_MAX_QUEUE: {{ include "agent-deployments.int" $v.tenantLimits.maxQueue | 
 {{- if eq .component "deployments" }}
 ALLOW_HTTP_REPOSITORY_URLS: {{ $v.deployments.allowHttpRepositoryUrls | toString | quote }}
 {{- end }}
+{{- if has .component (list "catalog" "deployments" "vaults") }}
+ALLOW_PRIVATE_MCP_URLS: {{ $v.allowPrivateMcpUrls | toString | quote }}
+{{- end }}
 {{- if or (eq .component "deployments") (eq .component "vaults") }}
 {{- with $v.masterKeyId }}
 MASTER_KEY_ID: {{ . | quote }}

@@ -15,6 +15,7 @@ import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { AgentRow, AgentVersionRow } from '../db/schema';
 import { mergeMultiagent, pinSelf, resolveMultiagent, withoutSelfVersions, type RosterLookup, type SelfReference } from './agent-multiagent';
 import { resolveMcpServers, resolveSkills, resolveTools } from '@shared/agents/agent-tools';
+import { DEFAULT_MCP_URL_RULES, type McpUrlRules } from '@shared/agents/mcp-server-url';
 import { refuseArchived } from './owned-row';
 
 /** What one agent version holds; everything else (id, tenant, timestamps) belongs to the agent. */
@@ -73,9 +74,11 @@ export interface RosterContext {
 /**
  * The tools, MCP servers and skills as a version holds them: each resolved, then the rules
  * between them checked on the result (a toolset naming a declared server, every server used).
+ * `mcpUrls` null: the servers are the stored version's, kept as they are (an update that leaves
+ * them alone is not refused for a URL stored before a stricter rule).
  */
-function resolveCapabilities(tools: AgentToolParams[], servers: McpServerParams[], skills: SkillParams[]) {
-  const mcpServers = resolveMcpServers(servers);
+function resolveCapabilities(tools: AgentToolParams[], servers: McpServerParams[], skills: SkillParams[], mcpUrls: McpUrlRules | null) {
+  const mcpServers = mcpUrls ? resolveMcpServers(servers, mcpUrls) : (servers as McpServer[]);
   return { tools: resolveTools(tools, mcpServers), mcpServers, skills: resolveSkills(skills) };
 }
 
@@ -115,7 +118,12 @@ function checkEffort(model: Model, level: EffortObject['type']): void {
   if (!effort[level]?.supported) throw invalidRequest(`model.effort: model ${JSON.stringify(model.id)} does not support effort "${level}"`);
 }
 
-export function newAgentDefinition(body: AgentCreateBody, models: ModelLookup, roster: RosterContext): AgentDefinition {
+export function newAgentDefinition(
+  body: AgentCreateBody,
+  models: ModelLookup,
+  roster: RosterContext,
+  mcpUrls: McpUrlRules = DEFAULT_MCP_URL_RULES,
+): AgentDefinition {
   return {
     name: body.name,
     description: body.description ?? null,
@@ -123,7 +131,7 @@ export function newAgentDefinition(body: AgentCreateBody, models: ModelLookup, r
     system: body.system ?? null,
     metadata: body.metadata ?? {},
     executionIdentity: body.execution_identity ?? DEFAULT_IDENTITY,
-    ...resolveCapabilities(body.tools ?? [], body.mcp_servers ?? [], body.skills ?? []),
+    ...resolveCapabilities(body.tools ?? [], body.mcp_servers ?? [], body.skills ?? [], mcpUrls),
     multiagent: resolveMultiagent(body.multiagent ?? null, roster.self, roster.lookup, models),
   };
 }
@@ -138,6 +146,7 @@ export function applyAgentUpdate(
   patch: AgentUpdateBody,
   models: ModelLookup,
   roster: RosterContext,
+  mcpUrls: McpUrlRules = DEFAULT_MCP_URL_RULES,
 ): AgentDefinition {
   const cleared = (value: string | null | undefined, previous: string | null) =>
     value === undefined ? previous : value === null || value === '' ? null : value;
@@ -156,6 +165,7 @@ export function applyAgentUpdate(
       replaced(patch.tools, current.tools) as AgentToolParams[],
       replaced(patch.mcp_servers, current.mcpServers),
       replaced(patch.skills, current.skills) as SkillParams[],
+      patch.mcp_servers === undefined ? null : mcpUrls,
     ),
     multiagent: pinSelf(
       multiagent === undefined ? current.multiagent : resolveMultiagent(multiagent, roster.self, roster.lookup, models),

@@ -16,7 +16,7 @@ export const createAgent =
     const tenant = tenantOf(ctx);
     const id = newId('agent');
     const named = await findNamedAgents(deps.db, tenant, agentsNamed(body.multiagent ?? null, id));
-    const definition = newAgentDefinition(body, deps.models, { self: { id, version: 1 }, lookup: rosterLookup(named) });
+    const definition = newAgentDefinition(body, deps.models, { self: { id, version: 1 }, lookup: rosterLookup(named) }, deps.mcpUrls);
     await deps.db.transaction((tx) => insertAgent(tx, { id, tenant, definition, now: deps.clock.now() }));
     const created = await findAgent(deps.db, tenant, id);
     return presentAgent(created!.agent, created!.version);

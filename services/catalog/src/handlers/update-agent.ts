@@ -22,7 +22,7 @@ export const updateAgent =
       const before = definitionOf(current.version);
       const version = current.agent.latestVersion + 1;
       const named = await findNamedAgents(tx, tenant, agentsNamed(multiagentToResolve(before, patch) ?? null, id));
-      const after = applyAgentUpdate(before, patch, deps.models, { self: { id, version }, lookup: rosterLookup(named) });
+      const after = applyAgentUpdate(before, patch, deps.models, { self: { id, version }, lookup: rosterLookup(named) }, deps.mcpUrls);
       if (sameDefinition(before, after, id)) return false;
       await insertAgentVersion(tx, { id, tenant, version, definition: after, now: deps.clock.now() });
       return true;

@@ -1,6 +1,7 @@
 import { invalidRequest } from '@shared/errors/api-error';
 import {
   MOUNT_PATH_RULE,
+  MOUNT_ROOTS,
   REPOSITORY_RESOURCE_TYPES,
   type SessionResourceConfig,
   type SessionResourceParams,
@@ -51,9 +52,8 @@ export function repositoryName(url: string): string | undefined {
  * The one spelling of a mount path: empty and `.` segments dropped, so `/x/./y//z/` is `/x/y/z`
  * and paths that name the same directory compare equal. The schema has already refused relative
  * paths, `..` segments and control characters; a `..` met here is refused again rather than
- * resolved, so no path can climb out of where it is mounted. The root itself stays allowed: the
- * interface's one-character minimum admits only `/`. Nested mounts (`/w` and `/w/config.json`)
- * are allowed: a file placed inside a checked-out repository is a real use.
+ * resolved, so no path can climb out of where it is mounted. Nested mounts (`/workspace/w` and
+ * `/workspace/w/config.json`) are allowed: a file placed inside a checked-out repository is a real use.
  */
 export function normaliseMountPath(path: string, field: string): string {
   const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
@@ -61,6 +61,20 @@ export function normaliseMountPath(path: string, field: string): string {
     throw invalidRequest(`${field}: ${MOUNT_PATH_RULE}`);
   }
   return `/${segments.join('/')}`;
+}
+
+/**
+ * A mount path a new resource may take: normalised, and strictly under one of the product's mount
+ * roots (see MOUNT_ROOTS). Checked after normalising, so `//workspace/./x` is `/workspace/x` and
+ * `/workspace` or `/workspace/.` (the root itself, which would hide every other mount there) is not.
+ * Paths stored before the rule are left as they are: they are compared with normaliseMountPath.
+ */
+export function claimableMountPath(path: string, field: string): string {
+  const normalised = normaliseMountPath(path, field);
+  if (!MOUNT_ROOTS.some((root) => normalised.startsWith(`${root}/`))) {
+    throw invalidRequest(`${field}: '${normalised.slice(0, 200)}' ${MOUNT_PATH_RULE}`);
+  }
+  return normalised;
 }
 
 export interface RepositoryUrlRules {
@@ -94,7 +108,7 @@ export function resolveResources(
   const mounted = new Map<string, number>();
   /** Stored and returned normalised: the form the duplicate rule compares. */
   const claimMount = (path: string, index: number): string => {
-    const normalised = normaliseMountPath(path, `resources.${index}.mount_path`);
+    const normalised = claimableMountPath(path, `resources.${index}.mount_path`);
     const first = mounted.get(normalised);
     if (first !== undefined) {
       throw invalidRequest(`resources.${index}.mount_path: '${normalised.slice(0, 200)}' is already used by resources.${first}`);

@@ -1,4 +1,5 @@
 import { resolveMcpServers, resolveTools } from '@shared/agents/agent-tools';
+import { DEFAULT_MCP_URL_RULES, type McpUrlRules } from '@shared/agents/mcp-server-url';
 import { ApiError, invalidRequest } from '@shared/errors/api-error';
 import { canonicalJson } from '@shared/json/canonical-json';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
@@ -45,7 +46,13 @@ export interface SessionUpdatePlan {
  * while the session is running; `vault_ids` is reserved by the SDK ("requests setting this
  * field are rejected").
  */
-export function planSessionUpdate(row: SessionRow, agent: SessionAgent, update: SessionUpdateRequest, now: Date): SessionUpdatePlan {
+export function planSessionUpdate(
+  row: SessionRow,
+  agent: SessionAgent,
+  update: SessionUpdateRequest,
+  now: Date,
+  mcpUrls: McpUrlRules = DEFAULT_MCP_URL_RULES,
+): SessionUpdatePlan {
   if (row.archivedAt) throw sessionArchivedRefusal(row.id, 'updated');
   if (update.vault_ids !== undefined) {
     throw invalidRequest("vault_ids: cannot be changed on a session (the SDK reserves it; the session keeps the vaults it was created with)");
@@ -60,7 +67,7 @@ export function planSessionUpdate(row: SessionRow, agent: SessionAgent, update: 
   }
   if (update.agent !== undefined && (update.agent.tools !== undefined || update.agent.mcp_servers !== undefined)) {
     if (row.status === 'running') throw invalidRequest('agent: cannot be updated while the session is running; interrupt it first');
-    change.agent = updatedAgent(agent, update.agent);
+    change.agent = updatedAgent(agent, update.agent, mcpUrls);
   }
   return { change, references };
 }
@@ -71,8 +78,8 @@ export function planSessionUpdate(row: SessionRow, agent: SessionAgent, update: 
  * agent-tools.ts: defaults filled in, an MCP toolset must name a server of the list); kept tools
  * must still find their servers. The agent resource is not touched: only this session's copy.
  */
-function updatedAgent(agent: SessionAgent, update: NonNullable<SessionUpdateRequest['agent']>): SessionAgent {
-  const servers = update.mcp_servers !== undefined ? underAgent(() => resolveMcpServers(update.mcp_servers ?? [])) : agent.mcp_servers;
+function updatedAgent(agent: SessionAgent, update: NonNullable<SessionUpdateRequest['agent']>, mcpUrls: McpUrlRules): SessionAgent {
+  const servers = update.mcp_servers !== undefined ? underAgent(() => resolveMcpServers(update.mcp_servers ?? [], mcpUrls)) : agent.mcp_servers;
   const tools = update.tools !== undefined ? underAgent(() => resolveTools(update.tools ?? [], servers)) : agent.tools;
   const orphan = tools.find((t) => t.type === 'mcp_toolset' && !servers.some((m) => m.name === t.mcp_server_name));
   if (orphan?.type === 'mcp_toolset') {

@@ -25,7 +25,7 @@ export const updateSession =
     const tenant = tenantOf(ctx);
     const seen = found(await findSession(deps.db, tenant, id), () => sessionNotFound(id));
     const agent = await deps.agents.ofSession(ctx, seen);
-    const { references } = planSessionUpdate(seen, agent, update, deps.clock.now());
+    const { references } = planSessionUpdate(seen, agent, update, deps.clock.now(), deps.mcpUrls);
     if (references) {
       const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
       if (!verdict.ok) throw sessionReferenceRefusal(verdict.problem);
@@ -34,7 +34,7 @@ export const updateSession =
       const row = found(await lockSession(tx, tenant, id), () => sessionNotFound(id));
       const now = deps.clock.now();
       const before = row.agent ?? agent;
-      const written = await writeSession(tx, row, planSessionUpdate(row, before, update, now).change);
+      const written = await writeSession(tx, row, planSessionUpdate(row, before, update, now, deps.mcpUrls).change);
       // What changed goes into the session's log (`session.updated`), in the same transaction.
       const event = sessionUpdatedEvent(row, before, written);
       return { next: written, notice: event ? (await appendToSessionLog(tx, row, [event], now)).notice : null };

@@ -4,6 +4,8 @@ import type { Logger } from '@shared/log/logger';
 import type { HttpRequests } from '@shared/telemetry/http-requests';
 import { errorResponse } from './error-response';
 import { beginRequest } from './request-state';
+import { requestBody } from './request-body';
+import { writeResponse } from './write-response';
 
 export interface HttpServerOptions {
   port: number;
@@ -134,7 +136,10 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
       response.headers.set('x-content-type-options', 'nosniff');
       // A body that stopped arriving leaves the connection mid-request: close it after the answer.
       if (response.status === 408) response.headers.set('connection', 'close');
-      const written = writeResponse(res, response, method);
+      // A closing exchange ends the connection with the answer: its unread body is discarded
+      // before the answer ends, not after (a stalled body, 408, is not waited for).
+      const holdEnd = body?.endsConnection && response.status !== 408 ? body.untilDiscarded() : undefined;
+      const written = writeResponse(res, response, method, holdEnd);
       return body ? written.finally(body.afterAnswer) : written;
     };
     if (draining) return finish(errorResponse(new ApiError('overloaded_error', 'The gateway is shutting down'), state.id));
@@ -213,177 +218,4 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
       server.closeIdleConnections();
     },
   };
-}
-
-/**
- * The request body as a web stream pulled from the connection: a piece is read from the socket
- * only when the reader asks for it (highWaterMark 0), so a body the gateway does not read is not
- * buffered. Whatever the gateway left unread (refused, or answered before reading) is read and
- * discarded once the answer is written, so a client that sends its whole body before reading
- * gets the answer instead of a reset; past `maxBytes` in all, the connection is closed.
- */
-function requestBody(incoming: IncomingMessage, res: ServerResponse, maxBytes: number) {
-  let received = 0;
-  let discarding = false;
-  let listening = false;
-  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  const overBound = () => {
-    if (received > maxBytes) incoming.socket?.destroy();
-  };
-  const discard = () => {
-    if (discarding || incoming.complete) return;
-    discarding = true;
-    controller = undefined;
-    if (!listening) listen();
-    overBound();
-    incoming.resume();
-  };
-  const listen = () => {
-    listening = true;
-    incoming.on('data', (chunk: Buffer) => {
-      received += chunk.byteLength;
-      if (discarding) return overBound();
-      controller?.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      if ((controller?.desiredSize ?? 0) <= 0) incoming.pause();
-    });
-    incoming.once('end', () => {
-      try {
-        controller?.close();
-      } catch {
-        // Already cancelled by the reader.
-      }
-    });
-    incoming.once('close', () => {
-      if (incoming.complete) return;
-      try {
-        controller?.error(new Error('the connection closed before the whole body arrived'));
-      } catch {
-        // Already cancelled by the reader.
-      }
-    });
-  };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-      },
-      pull() {
-        if (!listening) listen();
-        incoming.resume();
-      },
-      cancel: () => {
-        // The reader gave up (over the limit, too slow): the rest is discarded after the answer.
-        controller = undefined;
-        incoming.pause();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return {
-    stream,
-    /** After the answer: throw away what the client still sends for this request, up to the bound. */
-    afterAnswer: () => {
-      if (!res.destroyed) discard();
-    },
-  };
-}
-
-/**
- * Writes the web Response: status, headers, then the body. A JSON answer, or any body that comes
- * in one piece (a file download), is sent with its Content-Length; a longer stream is written
- * piece by piece, waiting for the socket to drain.
- */
-async function writeResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
-  res.statusCode = response.status;
-  const cookies = response.headers.getSetCookie();
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') res.setHeader(name, value);
-  });
-  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
-  if (method === 'HEAD') {
-    response.body?.cancel().catch(() => undefined);
-    res.end();
-    return;
-  }
-  if (response.headers.get('content-type')?.startsWith('application/json')) {
-    // Every JSON answer is built in memory: taken whole, without opening a stream on it (a
-    // reader and two reads per answer showed in the gateway's profile).
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (!res.hasHeader('content-length')) res.setHeader('content-length', bytes.byteLength);
-    res.end(bytes);
-    return;
-  }
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  if (response.headers.get('content-type')?.startsWith('text/event-stream')) return writeEventStream(res, response.body);
-  const reader = response.body.getReader();
-  const first = await reader.read();
-  if (first.done) {
-    res.end();
-    return;
-  }
-  const second = await reader.read();
-  if (second.done) {
-    if (!res.hasHeader('content-length')) res.setHeader('content-length', first.value.byteLength);
-    res.end(first.value);
-    return;
-  }
-  try {
-    await write(res, first.value);
-    await write(res, second.value);
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) break;
-      await write(res, next.value);
-    }
-    res.end();
-  } catch (err) {
-    reader.cancel().catch(() => undefined);
-    throw err;
-  }
-}
-
-/**
- * A Server-Sent Events body: the head goes out at once (the client waits for it before reading
- * any event) and each piece as soon as it is produced, never held back for a second one. The
- * connection's idle timeout does not apply (the stream sends its own keep-alives); when the
- * client goes, the stream is cancelled so its producer stops.
- */
-async function writeEventStream(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
-  res.socket?.setTimeout(0);
-  res.flushHeaders();
-  const reader = body.getReader();
-  const gone = () => reader.cancel().catch(() => undefined);
-  res.once('close', gone);
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) break;
-      await write(res, next.value);
-    }
-    res.end();
-  } catch {
-    // The client went away mid-stream: nothing more can be said on this connection.
-    reader.cancel().catch(() => undefined);
-    res.destroy();
-  } finally {
-    res.off('close', gone);
-  }
-}
-
-function write(res: ServerResponse, chunk: Uint8Array): Promise<void> {
-  if (res.destroyed) return Promise.reject(new Error('connection closed'));
-  if (res.write(chunk)) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const done = (err?: Error) => {
-      res.off('drain', done);
-      res.off('close', closed);
-      err ? reject(err) : resolve();
-    };
-    const closed = () => done(new Error('connection closed'));
-    res.once('drain', done);
-    res.once('close', closed);
-  });
 }

@@ -1,3 +1,4 @@
+import { checkMcpServerUrl, DEFAULT_MCP_URL_RULES, type McpUrlRules } from '@shared/agents/mcp-server-url';
 import { invalidRequest } from '@shared/errors/api-error';
 import { parseRfc3339 } from '@shared/schema/rfc3339';
 import type {
@@ -28,14 +29,24 @@ function checkUrl(field: string, value: string): string {
 }
 
 /** Checks what the schema cannot (URLs, times, at least one injection location) and splits the auth. */
+export interface PrepareOptions {
+  expiryMustBeFuture: boolean;
+  /**
+   * The service's MCP URL rules (`ALLOW_PRIVATE_MCP_URLS`); null for an update, whose MCP server
+   * URL is the stored one (immutable), kept as it is even if stored before a stricter rule.
+   */
+  mcpUrls: McpUrlRules | null;
+}
+
 export function prepareAuth(
   auth: CredentialAuthParams,
   now: Date,
-  options: { expiryMustBeFuture: boolean } = { expiryMustBeFuture: true },
+  options: PrepareOptions = { expiryMustBeFuture: true, mcpUrls: DEFAULT_MCP_URL_RULES },
 ): PreparedAuth {
+  const checkMcpUrl = (url: string) => options.mcpUrls && checkMcpServerUrl(url, 'auth.mcp_server_url', options.mcpUrls);
   switch (auth.type) {
     case 'static_bearer': {
-      checkUrl('auth.mcp_server_url', auth.mcp_server_url);
+      checkMcpUrl(auth.mcp_server_url);
       return {
         sealed: { type: 'static_bearer', mcp_server_url: auth.mcp_server_url, token: auth.token },
         shown: { type: 'static_bearer', mcp_server_url: auth.mcp_server_url },
@@ -64,7 +75,7 @@ export function prepareAuth(
       };
     }
     case 'mcp_oauth': {
-      checkUrl('auth.mcp_server_url', auth.mcp_server_url);
+      checkMcpUrl(auth.mcp_server_url);
       let expiresAt: string | null = null;
       if (auth.expires_at !== undefined && auth.expires_at !== null) {
         const parsed = parseRfc3339(auth.expires_at);

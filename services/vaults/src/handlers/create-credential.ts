@@ -24,7 +24,7 @@ export const createCredential =
   async ({ vault_id, credential }, ctx) => {
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
-    const auth = prepareAuth(credential.auth, now);
+    const auth = prepareAuth(credential.auth, now, { expiryMustBeFuture: true, mcpUrls: deps.mcpUrls });
     const metadata = credential.metadata ?? {};
     return deps.db.transaction(async (tx) => {
       const vault = found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));

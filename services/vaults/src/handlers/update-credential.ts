@@ -39,7 +39,10 @@ export const updateCredential =
         const dataKey = unwrapDataKey(deps.keys, { keyId: vault.dataKeyId, wrapped: vault.wrappedDataKey }, vault.id);
         try {
           const merged = mergeAuthUpdate(openAuth(dataKey, row.sealedSecret, row.id, row.kind), update.auth);
-          const prepared = prepareAuth(merged, now, { expiryMustBeFuture: update.auth.type === 'mcp_oauth' && !!update.auth.expires_at });
+          const prepared = prepareAuth(merged, now, {
+            expiryMustBeFuture: update.auth.type === 'mcp_oauth' && !!update.auth.expires_at,
+            mcpUrls: null,
+          });
           next.auth = prepared.shown;
           next.sealedSecret = sealAuth(dataKey, prepared.sealed, row.id);
         } finally {

@@ -3,7 +3,7 @@ import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../service';
-import { contentDisposition, FileBytes, fileListRoute, readUpload, UploadForm } from './model';
+import { contentDisposition, FileBytes, fileListRoute, fileNotDownloadable, readUpload, UploadForm } from './model';
 
 /**
  * File contents cross the bus through the object store (payloads over ~1 MiB), which takes
@@ -22,6 +22,11 @@ export const filesModule = (deps: GatewayDeps) => {
     route.list('/v1/files', servePage(fileListRoute, deps)),
     route.get('/v1/files/:file_id', { reply: fileSubjects.get.reply }, ({ call, params }) => deps.bus.call(fileSubjects.get, call, params)),
     route.get('/v1/files/:file_id/content', { reply: FileBytes }, async ({ call, params }) => {
+      // The file's own `downloadable` decides (SDK FileNotDownloadableError: 400); asked first,
+      // so a refused file's bytes never cross the bus. The bus read itself stays open to the
+      // product's services (the runtime reads rubric files through it).
+      const metadata = await deps.bus.call(fileSubjects.get, call, params);
+      if (!metadata.downloadable) throw fileNotDownloadable(metadata.id);
       const file = await deps.bus.call(fileSubjects.download, call, params, transfer);
       return new Response(Buffer.from(file.content_base64, 'base64'), {
         headers: { 'content-type': file.mime_type, 'content-disposition': contentDisposition(file.filename) },

@@ -33,6 +33,16 @@ function idleWith(state: LogState, reason: string, eventIds?: readonly string[])
   return named.length === eventIds.length && named.every((id, i) => id === eventIds[i]);
 }
 
+/**
+ * Already at rest with nothing owed by the client: an interrupt has no turn to stop (it is no new
+ * input either), so it writes nothing. Idle waiting on the client (`requires_action`) is not such
+ * a rest: the interrupt ends that turn, and the stop reason must say so.
+ */
+function resting(state: LogState): boolean {
+  const status = state.lastStatus;
+  return status?.type === 'session.status_idle' && status.stop_reason.type !== 'requires_action';
+}
+
 export function nextStep(state: LogState, budget: { reached: boolean }): NextStep {
   if (state.lastStatus?.type === 'session.status_terminated') return { kind: 'none' };
   // A request begun and never recorded is finished first: its events are still owed to the log.
@@ -43,7 +53,7 @@ export function nextStep(state: LogState, budget: { reached: boolean }): NextSte
     if (state.interrupted) return { kind: 'append', events: [outcomeInterrupted(outcome, outcome.openEvaluationStartId), idle({ type: 'end_turn' })] };
     return { kind: 'evaluateOutcome', outcome, startId: outcome.openEvaluationStartId };
   }
-  if (state.interrupted) return idleWith(state, 'end_turn') ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'end_turn' })] };
+  if (state.interrupted) return resting(state) ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'end_turn' })] };
   if (state.openToolUses.length > 0) {
     // The client owes an answer (a custom tool's result, a confirmation): idle until it comes.
     const clients = state.openToolUses.filter((use) => use.kind === 'agent.custom_tool_use' || use.awaitingConfirmation).map((use) => use.id);

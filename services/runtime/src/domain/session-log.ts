@@ -52,7 +52,7 @@ export interface LogState {
   lastStatus: SessionEvent | undefined;
   /** A span.model_request_start with no end after it: a model request begun and not recorded (its replica died). */
   openRequestStartId: string | undefined;
-  /** Whether the client said anything after the last recorded model response (or ever, before the first). */
+  /** Whether the client said anything after the last recorded model response or rest (or ever, before the first). */
   inputSinceLastResponse: boolean;
   /** A user.interrupt after the last recorded model response. */
   interrupted: boolean;
@@ -137,6 +137,11 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
         break;
       default:
         if (event.type.startsWith('session.status_')) lastStatus = event;
+        // A rest answers everything before it: the runtime appends idle fenced on the log's end,
+        // so it decided having read all of it. Without this, a turn that ended with no response
+        // recorded (no model key) left the input "new" and the session was driven again at once,
+        // for ever: every append's own notice brought it back.
+        if (event.type === 'session.status_idle') inputSinceLastResponse = false;
         // A turn that went idle on its own (a refusal, a spent budget) is not graded either.
         if (event.type === 'session.status_idle' && outcome && event.stop_reason.type !== 'end_turn') outcome.awaitingEvaluation = false;
     }

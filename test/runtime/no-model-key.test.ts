@@ -43,7 +43,10 @@ describe('a runtime with no model key', () => {
     await runtimeSettled(stack);
     expect(await types(session.id)).toEqual(['user.message', 'session.error', 'session.status_idle']);
     const log = (await sdk().beta.sessions.events.list(session.id, { limit: 1000 })).data;
-    expect((log[1] as Anthropic.Beta.Sessions.BetaManagedAgentsSessionErrorEvent).error.message).toContain('MODEL_API_KEY');
+    const error = (log[1] as Anthropic.Beta.Sessions.BetaManagedAgentsSessionErrorEvent).error;
+    expect(error.message).toContain('MODEL_API_KEY');
+    // The session goes idle, not terminated: the SDK's `exhausted`, not `terminal`.
+    expect(error.retry_status).toEqual({ type: 'exhausted' });
     expect((await sdk().beta.sessions.retrieve(session.id)).status).toBe('idle');
 
     // An interrupt is no new input: it changes nothing for a session already at rest.

@@ -78,6 +78,11 @@ async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, l
   const price = await deps.prices.of(ctx, session.agent.model.id);
   const budget = session.budget;
   const reached = budget ? budgetReached(spentUnits(log, price), budget.max_list_cost.amount) : false;
+  if (session.status === 'terminated') {
+    // Ended (an archived session is shown terminated): nothing more runs, its worker included.
+    await stopSessionWork(deps.db, sessionId, deps.clock.now());
+    return false;
+  }
   const step = nextStep(state, { reached });
   const cursor: LogCursor = { sessionId, after: state.last };
   const stopping = () => new WorkerStopping(`session ${sessionId}: its worker is still stopping`);

@@ -250,8 +250,15 @@ const bodies = {
   deleted: Closed({ type: Type.Literal('session.deleted') }),
 };
 
-/** The kinds the runtime appends (the agent's and the session's), never a client. */
+/**
+ * The kinds the runtime appends (the agent's and the session's), never a client; and the results
+ * of the calls an interrupt stopped, which the runtime answers for the worker it stopped (an
+ * unanswered call would be run again by the session's next worker, and the model needs a result
+ * for every call).
+ */
 export const RuntimeEventBody = Type.Union([
+  bodies.userToolResult,
+  bodies.userCustomToolResult,
   bodies.agentMessage,
   bodies.agentThinking,
   bodies.agentToolUse,

@@ -149,7 +149,10 @@ describe('filters', () => {
     await expectSessions({ agent_id: agentA.id, memory_store_id: storeTwo.id, statuses: ['idle'] }, (s) => s.deployment_id === onV2.id);
     await expectSessions({ memory_store_id: storeOne.id, agent_id: agentA.id, agent_version: '1', 'created_at[gte]': t3 }, (s) => s.deployment_id === pinnedToV1.id && s.created_at >= t3);
     await expectSessions({ memory_store_id: storeOne.id, include_archived: 'true', 'created_at[lte]': t3 }, (s) => s.stores.includes(storeOne.id) && s.created_at <= t3, true);
-    await expectSessions({ deployment_id: onV2.id, include_archived: 'true', statuses: ['idle', 'running'] }, (s) => s.deployment_id === onV2.id, true);
+    // An archived session is listed with the status it is shown with, `terminated` (SDK 1.10.0), whatever its log's last status.
+    await expectSessions({ deployment_id: onV2.id, include_archived: 'true', statuses: ['idle', 'running'] }, (s) => s.deployment_id === onV2.id && !s.archived, true);
+    await expectSessions({ deployment_id: onV2.id, include_archived: 'true', statuses: ['terminated'] }, (s) => s.deployment_id === onV2.id && s.archived, true);
+    await expectSessions({ deployment_id: onV2.id, include_archived: 'true', statuses: ['idle', 'terminated'] }, (s) => s.deployment_id === onV2.id, true);
     await expectSessions({ deployment_id: onB.id, agent_id: agentA.id }, () => false);
     await expectSessions({ deployment_id: onB.id, memory_store_id: storeOne.id }, () => false);
     await expectSessions({ agent_id: agentB.id, statuses: ['running'] }, () => false);

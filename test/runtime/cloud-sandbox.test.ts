@@ -123,3 +123,29 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
   expect(await readdir(worker.root)).toEqual([]);
   expect(stillRunning()).toBe('');
 }, 90_000);
+
+test('an interrupt kills the running tool within 5 s, and what it left running when the session process ends; the item ends stopped', async () => {
+  const requests = model.requests.length;
+  const foreground = `sleep 30.${Math.floor(1000 + Math.random() * 8999)}`;
+  const detached = `sleep 3032.${Math.floor(1000 + Math.random() * 8999)}`;
+  const running = (commandLine: string) => Bun.spawnSync(['pgrep', '-f', `^${commandLine}$`]).stdout.toString().trim();
+  model.reply({
+    content: [{ type: 'tool_use', id: 'toolu_2', name: 'bash', input: { command: `(setsid ${detached} </dev/null >/dev/null 2>&1 &); ${foreground}` } }],
+    stop_reason: 'tool_use',
+    usage: { input_tokens: 10, output_tokens: 5 },
+  });
+  const agent = await createAgent(api, { tools: [{ type: 'agent_toolset_20260401' }] });
+  const environment = await createEnvironment(api);
+  const session = expectOk(await api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environment.id, initial_events: [userMessage('Wait')] } }));
+  await eventually('the tool to run in the sandbox', () => (running(foreground) && running(detached) ? true : undefined), { timeoutMs: 45_000, intervalMs: 50 });
+
+  const interruptedAt = Date.now();
+  await sdk.beta.sessions.events.send(session.id, { events: [{ type: 'user.interrupt' }] });
+  await eventually('the running tool to be killed', () => (running(foreground) ? undefined : true), { timeoutMs: 10_000, intervalMs: 50 });
+  expect(Date.now() - interruptedAt).toBeLessThan(5_000);
+  await eventually('what the tool left running to be killed with the session process', () => (running(detached) ? undefined : true), { timeoutMs: 20_000, intervalMs: 100 });
+  const [item] = (await sdk.beta.environments.work.list(environment.id)).data;
+  expect(item?.state).toBe('stopped');
+  expect((await sdk.beta.sessions.retrieve(session.id)).status).toBe('idle');
+  expect(model.requests.length - requests).toBe(1);
+}, 90_000);

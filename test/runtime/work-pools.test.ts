@@ -113,7 +113,7 @@ describe('runtime.work.claim: the sandbox workers take cloud items', () => {
     const taken = await claim('sandbox-dead');
     expect(sessionOf(taken)).toBe(session);
     expect(await claim()).toBeNull();
-    clock.advance(91_000); // past WORK_LEASE_TTL_SECONDS (90) without a heartbeat
+    clock.advance(91_000); // past the work lease (WORK_LEASE_TTL_SECONDS, 8 s) without a heartbeat
     const again = await claim('sandbox-next');
     expect(again).toMatchObject({ id: taken!.id, state: 'starting', latest_heartbeat_at: null, acknowledged_at: clock.now().toISOString() });
   });
@@ -137,7 +137,7 @@ describe('a stop its worker never finished', () => {
     await queueSessionWork(stack.service('runtime').database.db, key.tenant, environment.id, session, clock.now(), async () => 'self_hosted');
     expect((await sdk.beta.environments.work.stats(environment.id)).depth).toBe(0);
 
-    clock.advance(91_000); // past WORK_LEASE_TTL_SECONDS (90): the worker is gone
+    clock.advance(91_000); // past the work lease (WORK_LEASE_TTL_SECONDS, 8 s): the worker is gone
     await queueSessionWork(stack.service('runtime').database.db, key.tenant, environment.id, session, clock.now(), async () => 'self_hosted');
     expect(await retrieve()).toMatchObject({ state: 'stopped', stopped_at: clock.now().toISOString() });
     const next = (await sdk.beta.environments.work.poll(environment.id))!;
@@ -250,7 +250,7 @@ describe('heartbeats as SDK 1.x documents them', () => {
     expect(error.status).toBe(412);
     expect(error.details).toEqual({
       error_code: 'heartbeat_precondition_failed',
-      current_state: { last_heartbeat: last, lease_extended: false, state: 'active', ttl_seconds: 90 },
+      current_state: { last_heartbeat: last, lease_extended: false, state: 'active', ttl_seconds: 8 },
     });
   });
 

@@ -27,8 +27,12 @@ export const RuntimeConfigSchema = {
   RUNTIME_WORKER_ID: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$', default: `${hostname().slice(0, 60)}-${process.pid}` }),
   /** Durable JetStream consumer of session notices, shared by every replica of one install. */
   RUNTIME_CONSUMER_NAME: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'runtime-sessions' }),
-  /** Lease a work item's heartbeat extends; a worker silent for longer loses the item. */
-  WORK_LEASE_TTL_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 90 }),
+  /**
+   * Lease a work item's heartbeat extends; a worker silent for longer loses the item. The SDK's
+   * worker heartbeats every max(1 s, min(this / 2, 30 s)) and hears a stop (an interrupt) only
+   * then: 8 s makes that at most 4 s, so an interrupted tool is killed within 5 s.
+   */
+  WORK_LEASE_TTL_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 8 }),
   /** base64 of 32 bytes signing sessions tokens (the gateway checks them with the same key). Required in production. */
   SESSIONS_TOKEN_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** How long a work item's sessions token is valid. */

@@ -73,6 +73,18 @@ export async function appendToSessionLog(
 }
 
 /**
+ * The log's notice without an append: tells the runtime (and open streams, which find nothing
+ * new) to look at a session whose state changed outside its log, as an archive does: the runtime
+ * then stops the session's worker. Nothing for a session with an empty log (no turn, no worker).
+ */
+export async function recordSessionNotice(tx: Executor, session: Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>, at: Date): Promise<void> {
+  const last = await lastSequence(tx, session.id);
+  if (last === 0) return;
+  const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
+  await recordEvents(tx, outbox, [newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: session.id, sequence: last }, at)]);
+}
+
+/**
  * Deletes a session's log in the caller's transaction (with the session), and records the
  * notification that makes open streams send `session.deleted` and end.
  */

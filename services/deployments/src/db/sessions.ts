@@ -1,5 +1,5 @@
 import { archivedConditions, createdAtConditions } from '@shared/db/list-filters';
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { EventEnvelope } from '@shared/bus/event';
@@ -10,6 +10,7 @@ import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
 import { sessionEvents, type SessionListFilters, type SessionListOrder } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
+import { ARCHIVED_SESSION_STATUS } from '../domain/present';
 import { advanceOutcomeEvaluations, outcomeEvaluationsOf, touchesOutcomes } from '../domain/outcome-evaluations';
 import { sessionCreatedEvent } from '../domain/session-create';
 import { found } from '@shared/errors/api-error';
@@ -198,7 +199,11 @@ function filterConditions(tenant: Tenant, filters: SessionListFilters, created: 
   if (filters.agent_id !== undefined) conditions.push(eq(t.agentId, filters.agent_id));
   if (filters.agent_version !== undefined) conditions.push(eq(t.agentVersion, filters.agent_version));
   if (filters.statuses !== undefined) {
-    conditions.push(filters.statuses.length === 1 ? eq(t.status, filters.statuses[0]) : inArray(t.status, filters.statuses));
+    const stored = filters.statuses.length === 1 ? eq(t.status, filters.statuses[0]) : inArray(t.status, filters.statuses);
+    // An archived session is listed with the status it is shown with (domain/present.ts), whatever its row says.
+    if (!filters.include_archived) conditions.push(stored);
+    else if (filters.statuses.includes(ARCHIVED_SESSION_STATUS)) conditions.push(or(and(stored, isNull(t.archivedAt)), isNotNull(t.archivedAt))!);
+    else conditions.push(stored, isNull(t.archivedAt));
   }
   conditions.push(...archivedConditions(t.archivedAt, filters.include_archived));
   conditions.push(...createdAtConditions(created, filters));

@@ -71,6 +71,18 @@ export function presentDeploymentRun(row: DeploymentRunRow): DeploymentRun {
 }
 
 /**
+ * The status an archived session is reported with, whatever its log's last status was: the SDK
+ * (1.10.0: "The API reports an archived session as `terminated`") reads it that way, and its
+ * worker then runs no tools. Archiving appends no status event, so the row's own status (the
+ * log's summary) is kept, and this is the one place that says how it is shown; the list's
+ * `statuses` filter matches the same status (db/sessions.ts).
+ */
+export const ARCHIVED_SESSION_STATUS = 'terminated' as const;
+
+export const sessionStatusOf = (row: Pick<SessionRow, 'status' | 'archivedAt'>): Session['status'] =>
+  row.archivedAt ? ARCHIVED_SESSION_STATUS : row.status;
+
+/**
  * A session as the API returns it, with its agent version's definition (the row's snapshot, or
  * for a session stored before snapshots were kept, the same immutable version asked of the
  * catalog). `usage` is what the runtime recorded (domain/session-usage.ts); `stats` stays at zero.
@@ -88,7 +100,7 @@ export function presentSession(row: SessionRow, agent: SessionAgent): Session {
     resources: materialised(row.id, row.createdAt, row.resources),
     metadata: row.metadata,
     budget: row.budget,
-    status: row.status,
+    status: sessionStatusOf(row),
     title: row.title,
     outcome_evaluations: row.outcomeEvaluations ?? outcomeEvaluationsOf(row.id, row.initialEvents, 1),
     stats: { active_seconds: 0 },

@@ -2,6 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { found } from '@shared/errors/api-error';
+import { recordSessionNotice } from '../db/session-events';
 import { lockSession, updateSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
@@ -9,8 +10,9 @@ import type { DeploymentsDeps } from '../service';
 
 /**
  * Archives a session, one-way: it stays readable and listed with `include_archived`, and every
- * change (update, resources) is refused from then on; archiving again answers it as it is. Its
- * status does not change, so no status event is due (the events helper's rule).
+ * change (update, resources) is refused from then on; archiving again answers it as it is. It is
+ * shown `terminated` from then on (as the SDK reads an archived session); its log gets no status
+ * event (nothing ran), only a notice so the runtime stops its worker.
  */
 export const archiveSession =
   (deps: DeploymentsDeps): Handler<typeof sessionSubjects.archive> =>
@@ -20,6 +22,8 @@ export const archiveSession =
       const locked = found(await lockSession(tx, tenant, id), () => sessionNotFound(id));
       if (locked.archivedAt) return locked;
       const now = deps.clock.now();
+      // Shown `terminated` from now on (domain/present.ts): the runtime hears of it and stops its worker.
+      await recordSessionNotice(tx, locked, now);
       return updateSession(tx, locked, { archivedAt: now, updatedAt: now });
     });
     return presentSession(row, await deps.agents.ofSession(ctx, row));

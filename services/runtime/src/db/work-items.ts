@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, lt, lte, min, or } from 'drizzle-orm';
+import type { Database } from '@shared/db/connect';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage, type PageRequest } from '@shared/db/keyset-page';
@@ -8,26 +9,46 @@ import type { PagePosition } from '@shared/schema/common';
 import type { Tenant } from '@shared/schema/tenant';
 import type { Work, WorkPool } from '@shared/schema/work';
 import type { ServingTenant, WaitingTenant } from '../domain/work-claims';
-import { settleLapsedStop } from '../domain/work-lifecycle';
+import { settleLapsedStop, stop } from '../domain/work-lifecycle';
 import { workItems, type WorkItemRow } from './schema';
 
 type Owner = Pick<Tenant, 'organization_id' | 'workspace_id'>;
 
 /** The session's item that is not stopped yet, if any: a session has at most one worker at a time. */
-export async function findLiveWorkOfSession(db: Executor, sessionId: string): Promise<WorkItemRow | undefined> {
-  const [row] = await db
+export async function findLiveWorkOfSession(db: Executor, sessionId: string, options: { lock?: boolean } = {}): Promise<WorkItemRow | undefined> {
+  const query = db
     .select()
     .from(workItems)
     .where(and(eq(workItems.sessionId, sessionId), inArray(workItems.state, ['queued', 'starting', 'active', 'stopping'])))
     .limit(1);
+  const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
 /**
- * Queues an item for the session unless it has a live one (a worker serving it, or one waiting;
- * one left `stopping` by a worker that died is stopped first: domain/work-lifecycle.ts),
- * in the pool of the environment's type. The pool is asked for only when an item is queued: a
- * session waiting on its worker is driven again at every notice, and most find its item there.
+ * The session's live item, once one left `stopping` by a worker that died is stopped
+ * (domain/work-lifecycle.ts): without that, such an item would count as live for ever.
+ */
+async function settledLiveWork(db: Executor, sessionId: string, now: Date): Promise<WorkItemRow | undefined> {
+  const live = await findLiveWorkOfSession(db, sessionId);
+  if (!live) return undefined;
+  const settled = settleLapsedStop(live, now);
+  if (!settled) return live;
+  await updateWorkItem(db, live, settled);
+  return undefined;
+}
+
+/** Whether the session's worker was told to stop and has not finished stopping (its lease not lapsed either). */
+export async function sessionWorkStopping(db: Executor, sessionId: string, now: Date): Promise<boolean> {
+  return (await settledLiveWork(db, sessionId, now))?.state === 'stopping';
+}
+
+/**
+ * Queues an item for the session unless it has a live one (a worker serving it, or one waiting),
+ * in the pool of the environment's type: `queued`, `live`, or `stopping` when the live one is
+ * still being stopped (a new item must wait for it: two workers would run the same calls). The
+ * pool is asked for only when an item is queued: a session waiting on its worker is driven again
+ * at every notice, and most find its item there.
  */
 export async function queueSessionWork(
   db: Executor,
@@ -36,14 +57,23 @@ export async function queueSessionWork(
   sessionId: string,
   now: Date,
   poolOf: () => Promise<WorkPool>,
-): Promise<void> {
-  const live = await findLiveWorkOfSession(db, sessionId);
-  if (live) {
-    const settled = settleLapsedStop(live, now);
-    if (!settled) return;
-    await updateWorkItem(db, live, settled);
-  }
+): Promise<'queued' | 'live' | 'stopping'> {
+  const live = await settledLiveWork(db, sessionId, now);
+  if (live) return live.state === 'stopping' ? 'stopping' : 'live';
   await insertWorkItem(db, owner, environmentId, sessionId, await poolOf(), now);
+  return 'queued';
+}
+
+/**
+ * Stops the session's live item, if any (an interrupt ended the turn, or the session ended):
+ * one not yet served at once, one being served `stopping`, which its worker hears at its next
+ * heartbeat and aborts its tools. Locked, so a concurrent heartbeat cannot write over the stop.
+ */
+export async function stopSessionWork(db: Database, sessionId: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const live = await findLiveWorkOfSession(tx, sessionId, { lock: true });
+    if (live && live.state !== 'stopping') await updateWorkItem(tx, live, stop(live, false, now));
+  });
 }
 
 async function insertWorkItem(db: Executor, owner: Owner, environmentId: string, sessionId: string, pool: WorkPool, now: Date): Promise<WorkItemRow> {

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
-import type { SESSION_ERROR_TYPES } from '@shared/schema/session-event';
+import type { RuntimeEventBody, SESSION_ERROR_TYPES } from '@shared/schema/session-event';
 
 export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];
 
@@ -35,3 +35,17 @@ export const NO_MODEL_CREDENTIALS: ModelFailure = {
   message: 'no model API key is configured for the runtime (MODEL_API_KEY); the session cannot call its model',
   retryable: false,
 };
+
+/**
+ * What a failure that ends the agent's turn records: the error, announced `exhausted`, and the
+ * session idle with `retries_exhausted`. The SDK documents `exhausted` as "this turn is dead ...
+ * the session returns to idle; client may send a new prompt", and `terminal` as "will transition
+ * to terminated". The runtime never terminates a session for a failed request (a request the
+ * model API refuses as invalid may well work after the client's next message, and a missing key
+ * is the operator's to fix), so every such failure, retryable or not, is `exhausted`: the event
+ * and the state agree.
+ */
+export const turnEndingError = (failure: ModelFailure): RuntimeEventBody[] => [
+  { type: 'session.error', error: { type: failure.type, message: failure.message, retry_status: { type: 'exhausted' } } },
+  { type: 'session.status_idle', stop_reason: { type: 'retries_exhausted' }, stop_details: null },
+];

@@ -1,6 +1,6 @@
 import type { MessageCreateParamsNonStreaming, MessageParam, ContentBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { SessionAgent } from '@shared/schema/session';
-import type { LoggedEvent } from './session-log';
+import { answeredCall, type LoggedEvent } from './session-log';
 
 /** A tool the model may call, with where its calls go. */
 export interface ToolDefinition {
@@ -65,7 +65,15 @@ export function buildModelRequest(
     if (last && last.role === role) (last.content as Block[]).push(...blocks);
     else messages.push({ role, content: [...blocks] });
   };
+  // A call is answered once: the first answer counts (a worker that finished a call an interrupt
+  // had already answered as stopped sends a second, which the Messages API would refuse).
+  const answered = new Set<string>();
   for (const { event } of log) {
+    const call = answeredCall(event);
+    if (call !== undefined && event.type !== 'user.tool_confirmation') {
+      if (answered.has(call)) continue;
+      answered.add(call);
+    }
     switch (event.type) {
       case 'user.message':
         push('user', userContent(event.content));

@@ -1,5 +1,5 @@
 import type { RuntimeEventBody } from '@shared/schema/session-event';
-import type { LogState, OutcomeState } from './session-log';
+import type { LogState, OpenToolUse, OutcomeState } from './session-log';
 
 /**
  * The one thing a session needs next, decided from its log alone (pure; the handler does it):
@@ -13,7 +13,8 @@ import type { LogState, OutcomeState } from './session-log';
  */
 export type NextStep =
   | { kind: 'none' }
-  | { kind: 'append'; events: RuntimeEventBody[] }
+  /** `stopWorker`: an interrupt ends the turn: the session's worker is stopped first, killing the tool it runs. */
+  | { kind: 'append'; events: RuntimeEventBody[]; stopWorker?: true }
   | { kind: 'awaitWorker' }
   | { kind: 'callModel'; startId: string | undefined }
   | { kind: 'evaluateOutcome'; outcome: OutcomeState; startId: string | undefined };
@@ -33,6 +34,16 @@ function idleWith(state: LogState, reason: string, eventIds?: readonly string[])
   return named.length === eventIds.length && named.every((id, i) => id === eventIds[i]);
 }
 
+/**
+ * Already at rest with nothing owed by the client: an interrupt has no turn to stop (it is no new
+ * input either), so it writes nothing. Idle waiting on the client (`requires_action`) is not such
+ * a rest: the interrupt ends that turn, and the stop reason must say so.
+ */
+function resting(state: LogState): boolean {
+  const status = state.lastStatus;
+  return status?.type === 'session.status_idle' && status.stop_reason.type !== 'requires_action';
+}
+
 export function nextStep(state: LogState, budget: { reached: boolean }): NextStep {
   if (state.lastStatus?.type === 'session.status_terminated') return { kind: 'none' };
   // A request begun and never recorded is finished first: its events are still owed to the log.
@@ -43,7 +54,12 @@ export function nextStep(state: LogState, budget: { reached: boolean }): NextSte
     if (state.interrupted) return { kind: 'append', events: [outcomeInterrupted(outcome, outcome.openEvaluationStartId), idle({ type: 'end_turn' })] };
     return { kind: 'evaluateOutcome', outcome, startId: outcome.openEvaluationStartId };
   }
-  if (state.interrupted) return idleWith(state, 'end_turn') ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'end_turn' })] };
+  if (state.interrupted) {
+    if (resting(state)) return { kind: 'none' };
+    // The turn ends with its calls: each still open is answered as interrupted (else the session's
+    // next worker would run it again), and its worker is stopped, which kills the tool it runs.
+    return { kind: 'append', events: [...state.openToolUses.map(interruptedResult), idle({ type: 'end_turn' })], stopWorker: true };
+  }
   if (state.openToolUses.length > 0) {
     // The client owes an answer (a custom tool's result, a confirmation): idle until it comes.
     const clients = state.openToolUses.filter((use) => use.kind === 'agent.custom_tool_use' || use.awaitingConfirmation).map((use) => use.id);
@@ -64,6 +80,15 @@ export function nextStep(state: LogState, budget: { reached: boolean }): NextSte
     return idleWith(state, 'budget_reached') ? { kind: 'none' } : { kind: 'append', events: [idle({ type: 'budget_reached' })] };
   }
   return { kind: 'callModel', startId: undefined };
+}
+
+const INTERRUPTED = 'The user interrupted the session: this tool call was stopped before it finished.';
+
+function interruptedResult(use: OpenToolUse): RuntimeEventBody {
+  const content = [{ type: 'text' as const, text: INTERRUPTED }];
+  return use.kind === 'agent.custom_tool_use'
+    ? { type: 'user.custom_tool_result', custom_tool_use_id: use.id, content, is_error: true }
+    : { type: 'user.tool_result', tool_use_id: use.id, content, is_error: true };
 }
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };

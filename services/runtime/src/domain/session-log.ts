@@ -52,7 +52,7 @@ export interface LogState {
   lastStatus: SessionEvent | undefined;
   /** A span.model_request_start with no end after it: a model request begun and not recorded (its replica died). */
   openRequestStartId: string | undefined;
-  /** Whether the client said anything after the last recorded model response (or ever, before the first). */
+  /** Whether the client said anything after the last recorded model response or rest (or ever, before the first). */
   inputSinceLastResponse: boolean;
   /** A user.interrupt after the last recorded model response. */
   interrupted: boolean;
@@ -68,6 +68,8 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
   let interrupted = false;
   const uses = new Map<string, OpenToolUse>();
   const confirmed = new Set<string>();
+  // Calls open when an interrupt came: their turn is over, so an answer to one is no new input.
+  const abandoned = new Set<string>();
   let outcome: OutcomeState | undefined;
   // Tool calls of the response being recorded: a response without any ends the agent's turn.
   let toolCallsInResponse = 0;
@@ -132,19 +134,34 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
         break;
       case 'user.interrupt':
         interrupted = true;
+        // The turn stops, its tools included: the runtime stops the session's worker and answers
+        // these calls as interrupted (domain/next-step.ts); a worker's late result is not input.
+        for (const id of uses.keys()) abandoned.add(id);
         // An interrupted agent is not graded on the turn it was stopped in.
         if (outcome) outcome.awaitingEvaluation = false;
         break;
       default:
         if (event.type.startsWith('session.status_')) lastStatus = event;
+        // A rest answers everything before it: the runtime appends idle fenced on the log's end,
+        // so it decided having read all of it. Without this, a turn that ended with no response
+        // recorded (no model key) left the input "new" and the session was driven again at once,
+        // for ever: every append's own notice brought it back.
+        if (event.type === 'session.status_idle') inputSinceLastResponse = false;
         // A turn that went idle on its own (a refusal, a spent budget) is not graded either.
         if (event.type === 'session.status_idle' && outcome && event.stop_reason.type !== 'end_turn') outcome.awaitingEvaluation = false;
     }
-    if (isInput(event)) {
+    if (isInput(event) && !abandoned.has(answeredCall(event) ?? '')) {
       inputSinceLastResponse = true;
       interrupted = false;
     }
   }
   const openToolUses = [...uses.values()].map((use) => (confirmed.has(use.id) ? { ...use, awaitingConfirmation: false } : use));
   return { last: log.at(-1)?.sequence ?? 0, lastStatus, openRequestStartId, inputSinceLastResponse, interrupted, openToolUses, outcome };
+}
+
+/** The tool call an answer (a result or a confirmation) names, if the event is one. */
+export function answeredCall(event: SessionEvent): string | undefined {
+  if (event.type === 'user.tool_result' || event.type === 'user.tool_confirmation') return event.tool_use_id;
+  if (event.type === 'user.custom_tool_result') return event.custom_tool_use_id;
+  return undefined;
 }

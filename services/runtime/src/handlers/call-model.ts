@@ -2,12 +2,12 @@ import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody } from '@shared/schema/session-event';
 import type { ListPrice } from '@shared/usage/list-cost';
-import { NO_MODEL_CREDENTIALS } from '../domain/model-errors';
+import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { buildModelRequest, modelTools } from '../domain/model-request';
 import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
 import type { LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../service';
-import { appendStep, openSpan, requestModel, sessionErrorEvents, type LogCursor } from './session-log-writes';
+import { appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
 
 /**
  * The agent's turn: a Messages API request built from the session's agent and log, recorded as
@@ -22,7 +22,7 @@ export async function callModel(
   openStartId: string | undefined,
 ): Promise<boolean> {
   const { session, log, cursor, price } = turn;
-  if (!deps.model.configured) return appendStep(deps, ctx, cursor, sessionErrorEvents(NO_MODEL_CREDENTIALS, 'terminal'));
+  if (!deps.model.configured) return appendStep(deps, ctx, cursor, turnEndingError(NO_MODEL_CREDENTIALS));
   const startId = await openSpan(deps, ctx, cursor, session, { type: 'span.model_request_start' }, openStartId);
   if (!startId) return true;
   const { tools, permissions } = modelTools(session.agent, deps.toolset);
@@ -41,7 +41,7 @@ export async function callModel(
         model_request_start_id: startId,
         model_usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
       };
-      return appendStep(deps, ctx, cursor, [end, ...sessionErrorEvents(answer.failure, answer.retryStatus)]);
+      return appendStep(deps, ctx, cursor, [end, ...turnEndingError(answer.failure)]);
     }
   }
 }

@@ -5,7 +5,7 @@ import { systemContext, type CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
 import { budgetReached } from '@shared/usage/list-cost';
 import { releaseSessionLease, takeSessionLease } from '../db/session-leases';
-import { queueSessionWork } from '../db/work-items';
+import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/work-items';
 import { spentUnits } from '../domain/model-response';
 import { nextStep } from '../domain/next-step';
 import { readLogState, type LoggedEvent } from '../domain/session-log';
@@ -20,6 +20,13 @@ const MAX_STEPS = 50;
 
 /** The lease is held by one drive, not by the replica: two notices of one session in one process still take turns. */
 class SessionBusy extends Error {}
+
+/**
+ * The session's worker was told to stop (an interrupt) and has not stopped yet: no new turn, and no
+ * new item, until it has, or its worker would run the new turn's calls too. Its heartbeat hears of
+ * the stop within half the work lease; the notice comes back after the consumer's short delay.
+ */
+class WorkerStopping extends Error {}
 
 /**
  * Drives one session as far as it can go now, under the session's lease: reads the session and
@@ -71,18 +78,31 @@ async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, l
   const price = await deps.prices.of(ctx, session.agent.model.id);
   const budget = session.budget;
   const reached = budget ? budgetReached(spentUnits(log, price), budget.max_list_cost.amount) : false;
+  if (session.status === 'terminated') {
+    // Ended (an archived session is shown terminated): nothing more runs, its worker included.
+    await stopSessionWork(deps.db, sessionId, deps.clock.now());
+    return false;
+  }
   const step = nextStep(state, { reached });
   const cursor: LogCursor = { sessionId, after: state.last };
+  const stopping = () => new WorkerStopping(`session ${sessionId}: its worker is still stopping`);
   switch (step.kind) {
     case 'none':
       return false;
     case 'append':
+      if (step.stopWorker) await stopSessionWork(deps.db, sessionId, deps.clock.now());
       return appendStep(deps, ctx, cursor, step.events);
-    case 'awaitWorker':
+    case 'awaitWorker': {
       // At most one live item per session; under the session's lease, so no two drives add one each.
-      await queueSessionWork(deps.db, ctx.tenant!, session.environment_id, session.id, deps.clock.now(), () => deps.environments.poolOf(ctx, session.environment_id));
+      const work = await queueSessionWork(deps.db, ctx.tenant!, session.environment_id, session.id, deps.clock.now(), () =>
+        deps.environments.poolOf(ctx, session.environment_id),
+      );
+      if (work === 'stopping') throw stopping();
       return false;
+    }
     case 'callModel':
+      // A new turn waits for the interrupted one's worker to be gone: it would see the new calls on its stream and run them.
+      if (!step.startId && (await sessionWorkStopping(deps.db, sessionId, deps.clock.now()))) throw stopping();
       return callModel(deps, ctx, { session, log, cursor, price, graded: state.outcome !== undefined && !state.outcome.ended }, step.startId);
     case 'evaluateOutcome':
       return evaluateOutcome(deps, ctx, { session, log, cursor, price }, step.outcome, step.startId);

@@ -2,12 +2,12 @@ import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody } from '@shared/schema/session-event';
 import type { ListPrice } from '@shared/usage/list-cost';
-import { NO_MODEL_CREDENTIALS } from '../domain/model-errors';
+import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { tokenUsageOf, usageDelta } from '../domain/model-response';
 import { buildGradingRequest, evaluationEndEvents, readVerdict } from '../domain/outcome-grading';
 import type { LoggedEvent, OutcomeState } from '../domain/session-log';
 import type { RuntimeDeps } from '../service';
-import { appendAt, appendStep, openSpan, requestModel, sessionErrorEvents, type LogCursor } from './session-log-writes';
+import { appendAt, appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
 
 /** How often `span.outcome_evaluation_ongoing` says a grading is still under way. */
 const ONGOING_EVERY_MS = 15_000;
@@ -27,7 +27,7 @@ export async function evaluateOutcome(
   openStartId: string | undefined,
 ): Promise<boolean> {
   const { session, log, cursor, price } = turn;
-  if (!deps.model.configured) return appendStep(deps, ctx, cursor, sessionErrorEvents(NO_MODEL_CREDENTIALS, 'terminal'));
+  if (!deps.model.configured) return appendStep(deps, ctx, cursor, turnEndingError(NO_MODEL_CREDENTIALS));
   const start: RuntimeEventBody = { type: 'span.outcome_evaluation_start', outcome_id: outcome.outcomeId, iteration: outcome.iteration };
   const startId = await openSpan(deps, ctx, cursor, session, start, openStartId);
   if (!startId) return true;
@@ -47,7 +47,7 @@ export async function evaluateOutcome(
       const verdict = { result: 'failed' as const, explanation: `The outcome could not be evaluated: ${answer.failure.message}` };
       const none = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_5m_input_tokens: 0, cache_creation_1h_input_tokens: 0 };
       const [end] = evaluationEndEvents(outcome, startId, verdict, none);
-      return appendStep(deps, ctx, cursor, [end, ...sessionErrorEvents(answer.failure, answer.retryStatus)]);
+      return appendStep(deps, ctx, cursor, [end, ...turnEndingError(answer.failure)]);
     }
   }
 }

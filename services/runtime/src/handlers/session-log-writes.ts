@@ -64,15 +64,9 @@ export async function openSpan(
   return (await appendAt(deps, ctx, cursor, opening))?.at(-1);
 }
 
-/** A failure the session reports, then stops on (SDK: `session.error` and idle with retries_exhausted). */
-export const sessionErrorEvents = (failure: ModelFailure, retryStatus: 'exhausted' | 'terminal'): RuntimeEventBody[] => [
-  { type: 'session.error', error: { type: failure.type, message: failure.message, retry_status: { type: retryStatus } } },
-  { type: 'session.status_idle', stop_reason: { type: 'retries_exhausted' }, stop_details: null },
-];
-
 export type ModelOutcome =
   | { kind: 'answered'; message: Message }
-  | { kind: 'failed'; failure: ModelFailure; retryStatus: 'exhausted' | 'terminal' }
+  | { kind: 'failed'; failure: ModelFailure }
   /** The log moved on while retrying: the step ends and the session is read again. */
   | { kind: 'moved' };
 
@@ -90,7 +84,7 @@ export async function requestModel(deps: RuntimeDeps, ctx: CallContext, cursor: 
       const failure = classifyModelFailure(err);
       deps.logger.warn('model request failed', { session_id: cursor.sessionId, attempt, type: failure.type, retryable: failure.retryable });
       if (!failure.retryable || attempt >= deps.config.MODEL_MAX_RETRIES) {
-        return { kind: 'failed', failure, retryStatus: failure.retryable ? 'exhausted' : 'terminal' };
+        return { kind: 'failed', failure };
       }
       const retrying: RuntimeEventBody[] = [
         { type: 'session.error', error: { type: failure.type, message: failure.message, retry_status: { type: 'retrying' } } },

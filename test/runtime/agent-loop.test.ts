@@ -8,12 +8,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
+import { describeEachSdk, SDKS, type SdkUnderTest } from '../support/sdk';
 import { eventually } from '../support/eventually';
 import { expectOk } from '../support/expect';
 import { FakeModelApi } from '../support/fake-model-api';
 import { createAgent, createDeployment, createEnvironment, userMessage } from '../support/fixtures';
 import { LifecycleStack, type Tenant$, type Worker } from '../lifecycle/support/lifecycle-stack';
+
+/** The SDK whose client and worker the current block runs (each block sets it). */
+let current: SdkUnderTest = SDKS[0]!;
 
 const MODEL_KEY = 'sk-test-model-key-not-a-secret';
 const EVERY_5_MINUTES = { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' };
@@ -44,7 +47,7 @@ afterAll(async () => {
   if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
-const sdk = () => new Anthropic({ baseURL: world.stack.url, apiKey: key, maxRetries: 0 });
+const sdk = () => new current.Anthropic({ baseURL: world.stack.url, apiKey: key, maxRetries: 0 });
 
 /** Runs the SDK's environment worker on `environmentId` until `until` resolves. */
 async function withWorker<T>(environmentId: string, until: () => Promise<T>): Promise<T> {
@@ -85,94 +88,100 @@ const events = async (sessionId: string) => {
   return page.data;
 };
 
-describe('a scheduled session runs', () => {
-  test('model, worker-run bash tool, tool result back to the model, idle at end_turn; the log in order', async () => {
-    const before = model.requests.length;
-    model.reply(
-      {
-        content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo hello-from-worker' } }],
+describeEachSdk('sessions that run, with the SDK\'s own worker', (under) => {
+  beforeAll(() => {
+    current = under;
+  });
+
+  describe('a scheduled session runs', () => {
+    test('model, worker-run bash tool, tool result back to the model, idle at end_turn; the log in order', async () => {
+      const before = model.requests.length;
+      model.reply(
+        {
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'echo hello-from-worker' } }],
+          stop_reason: 'tool_use',
+          usage: { input_tokens: 100, output_tokens: 20 },
+        },
+        { content: [{ type: 'text', text: 'The workdir says hello.' }], stop_reason: 'end_turn', usage: { input_tokens: 150, output_tokens: 10 } },
+      );
+      const { sessionId, environmentId } = await scheduledSession({});
+      const session = await withWorker(environmentId, () =>
+        eventually(
+          'the session to end its turn',
+          async () => {
+            const s = await sdk().beta.sessions.retrieve(sessionId);
+            const log = await events(sessionId);
+            return s.status === 'idle' && log.at(-1)?.type === 'session.status_idle' ? s : undefined;
+          },
+          { timeoutMs: 30_000, intervalMs: 100 },
+        ),
+      );
+      const log = await events(sessionId);
+      expect(log.map((e) => e.type)).toEqual([
+        'user.message',
+        'session.status_running',
+        'span.model_request_start',
+        'agent.tool_use',
+        'span.model_request_end',
+        'user.tool_result',
+        'span.model_request_start',
+        'agent.message',
+        'span.model_request_end',
+        'session.status_idle',
+      ]);
+      const toolUse = log[3] as { id: string; name: string; input: unknown };
+      expect(toolUse.name).toBe('bash');
+      const result = log[5] as { tool_use_id: string; content: Array<{ type: string; text: string }> };
+      expect(result.tool_use_id).toBe(toolUse.id);
+      expect(JSON.stringify(result.content)).toContain('hello-from-worker');
+      expect((log[9] as { stop_reason: { type: string } }).stop_reason).toEqual({ type: 'end_turn' });
+      // The model got the tool's output as the answer to its own call.
+      expect(model.requests.length - before).toBe(2);
+      const second = model.requests[before + 1];
+      expect(JSON.stringify(second.messages)).toContain('hello-from-worker');
+      expect(second.tools?.map((t) => (t as { name: string }).name)).toContain('bash');
+      expect(model.apiKeys.every((k) => k === MODEL_KEY)).toBe(true);
+      // Usage: 250 input, 30 output tokens at 500 and 2500 cents a million: 0.2 cents, shown rounded up.
+      expect(session.usage.input_tokens).toBe(250);
+      expect(session.usage.output_tokens).toBe(30);
+      expect(session.usage.list_cost).toEqual({ currency: 'USD', amount: '1' });
+    }, 60_000);
+
+    test('a budget reached by the first response: exactly one model request, idle with budget_reached', async () => {
+      const before = model.requests.length;
+      // 1,000 input and 1,000 output tokens: 0.5 + 2.5 = 3 cents, the whole budget.
+      model.reply({
+        content: [{ type: 'tool_use', id: 'toolu_2', name: 'bash', input: { command: 'echo spent' } }],
         stop_reason: 'tool_use',
-        usage: { input_tokens: 100, output_tokens: 20 },
-      },
-      { content: [{ type: 'text', text: 'The workdir says hello.' }], stop_reason: 'end_turn', usage: { input_tokens: 150, output_tokens: 10 } },
-    );
-    const { sessionId, environmentId } = await scheduledSession({});
-    const session = await withWorker(environmentId, () =>
-      eventually(
-        'the session to end its turn',
-        async () => {
-          const s = await sdk().beta.sessions.retrieve(sessionId);
-          const log = await events(sessionId);
-          return s.status === 'idle' && log.at(-1)?.type === 'session.status_idle' ? s : undefined;
-        },
-        { timeoutMs: 30_000, intervalMs: 100 },
-      ),
-    );
-    const log = await events(sessionId);
-    expect(log.map((e) => e.type)).toEqual([
-      'user.message',
-      'session.status_running',
-      'span.model_request_start',
-      'agent.tool_use',
-      'span.model_request_end',
-      'user.tool_result',
-      'span.model_request_start',
-      'agent.message',
-      'span.model_request_end',
-      'session.status_idle',
-    ]);
-    const toolUse = log[3] as { id: string; name: string; input: unknown };
-    expect(toolUse.name).toBe('bash');
-    const result = log[5] as { tool_use_id: string; content: Array<{ type: string; text: string }> };
-    expect(result.tool_use_id).toBe(toolUse.id);
-    expect(JSON.stringify(result.content)).toContain('hello-from-worker');
-    expect((log[9] as { stop_reason: { type: string } }).stop_reason).toEqual({ type: 'end_turn' });
-    // The model got the tool's output as the answer to its own call.
-    expect(model.requests.length - before).toBe(2);
-    const second = model.requests[before + 1];
-    expect(JSON.stringify(second.messages)).toContain('hello-from-worker');
-    expect(second.tools?.map((t) => (t as { name: string }).name)).toContain('bash');
-    expect(model.apiKeys.every((k) => k === MODEL_KEY)).toBe(true);
-    // Usage: 250 input, 30 output tokens at 500 and 2500 cents a million: 0.2 cents, shown rounded up.
-    expect(session.usage.input_tokens).toBe(250);
-    expect(session.usage.output_tokens).toBe(30);
-    expect(session.usage.list_cost).toEqual({ currency: 'USD', amount: '1' });
-  }, 60_000);
+        usage: { input_tokens: 1000, output_tokens: 1000 },
+      });
+      const { sessionId, environmentId } = await scheduledSession({}, { budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '3' } } });
+      const session = await withWorker(environmentId, () =>
+        eventually(
+          'the session to stop at its budget',
+          async () => {
+            const log = await events(sessionId);
+            const last = log.at(-1) as { type: string; stop_reason?: { type: string } } | undefined;
+            return last?.type === 'session.status_idle' && last.stop_reason?.type === 'budget_reached' ? sdk().beta.sessions.retrieve(sessionId) : undefined;
+          },
+          { timeoutMs: 30_000, intervalMs: 100 },
+        ),
+      );
+      expect(model.requests.length - before).toBe(1);
+      expect(session.usage.list_cost).toEqual({ currency: 'USD', amount: '3' });
+      expect(session.usage.input_tokens).toBe(1000);
+      const types = (await events(sessionId)).map((e) => e.type);
+      expect(types.filter((t) => t === 'span.model_request_start')).toHaveLength(1);
+      expect(types.slice(-2)).toEqual(['user.tool_result', 'session.status_idle']);
+    }, 60_000);
+  });
 
-  test('a budget reached by the first response: exactly one model request, idle with budget_reached', async () => {
-    const before = model.requests.length;
-    // 1,000 input and 1,000 output tokens: 0.5 + 2.5 = 3 cents, the whole budget.
-    model.reply({
-      content: [{ type: 'tool_use', id: 'toolu_2', name: 'bash', input: { command: 'echo spent' } }],
-      stop_reason: 'tool_use',
-      usage: { input_tokens: 1000, output_tokens: 1000 },
+  describe('an environment worker', () => {
+    test('polling an empty queue gets null (204 No Content), which the SDK poller takes for "nothing yet"', async () => {
+      const environment = await createEnvironment(me.api, { config: { type: 'self_hosted' } });
+      const res = await me.api('GET', `/v1/environments/${environment.id}/work/poll`);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 204, body: undefined });
+      expect(await sdk().beta.environments.work.poll(environment.id)).toBeNull();
     });
-    const { sessionId, environmentId } = await scheduledSession({}, { budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '3' } } });
-    const session = await withWorker(environmentId, () =>
-      eventually(
-        'the session to stop at its budget',
-        async () => {
-          const log = await events(sessionId);
-          const last = log.at(-1) as { type: string; stop_reason?: { type: string } } | undefined;
-          return last?.type === 'session.status_idle' && last.stop_reason?.type === 'budget_reached' ? sdk().beta.sessions.retrieve(sessionId) : undefined;
-        },
-        { timeoutMs: 30_000, intervalMs: 100 },
-      ),
-    );
-    expect(model.requests.length - before).toBe(1);
-    expect(session.usage.list_cost).toEqual({ currency: 'USD', amount: '3' });
-    expect(session.usage.input_tokens).toBe(1000);
-    const types = (await events(sessionId)).map((e) => e.type);
-    expect(types.filter((t) => t === 'span.model_request_start')).toHaveLength(1);
-    expect(types.slice(-2)).toEqual(['user.tool_result', 'session.status_idle']);
-  }, 60_000);
-});
-
-describe('an environment worker', () => {
-  test('polling an empty queue gets null (204 No Content), which the SDK poller takes for "nothing yet"', async () => {
-    const environment = await createEnvironment(me.api, { config: { type: 'self_hosted' } });
-    const res = await me.api('GET', `/v1/environments/${environment.id}/work/poll`);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 204, body: undefined });
-    expect(await sdk().beta.environments.work.poll(environment.id)).toBeNull();
   });
 });

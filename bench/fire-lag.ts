@@ -38,7 +38,7 @@ import { scheduleJitterMs } from '@shared/cron';
 import { connectDatabase, dropDatabase } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
 import { randomBase62 } from '@shared/ids/ids';
-import { bucketName } from '@shared/runtime/service-runtime';
+import { bucketName } from '@shared/service-host/service-host';
 import { systemClock } from '@shared/time/clock';
 import { entryPoint, runtimeFlags, type ServiceName } from '../deploy/bin/services';
 import { ApiKeyStore } from '../services/gateway/src/auth/api-key-store';

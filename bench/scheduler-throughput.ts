@@ -21,7 +21,7 @@ import { connectDatabase, dropDatabase } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
 import { newId, randomBase62 } from '@shared/ids/ids';
 import { createLogger, setLogSink } from '@shared/log/logger';
-import { bucketName } from '@shared/runtime/service-runtime';
+import { bucketName } from '@shared/service-host/service-host';
 import type { DeploymentRun, FireDeploymentReply } from '@shared/schema/deployment-run';
 import { systemClock } from '@shared/time/clock';
 import { loadSchedulerConfig } from '../services/scheduler/src/config';

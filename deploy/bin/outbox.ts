@@ -7,7 +7,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { OutboxDeadLetterTable, OutboxTable } from '@shared/db/outbox-table';
-import { runOutboxCommand } from '@shared/runtime/outbox-command';
+import { runOutboxCommand } from '@shared/service-host/outbox-command';
 import { CatalogConfigSchema } from '../../services/catalog/src/config';
 import * as catalog from '../../services/catalog/src/db/schema';
 import { DeploymentsConfigSchema } from '../../services/deployments/src/config';

@@ -1,4 +1,4 @@
-import { bucketName } from '../runtime/service-runtime';
+import { bucketName } from '../service-host/service-host';
 import { KEY_VALUE_BUCKETS, keyValueBucketName, type KeyValueBucketKey } from './key-value-buckets';
 import { inboxPrefix } from './nats-connection';
 import { PAYLOAD_BUCKET_OWNER, PAYLOAD_BUCKET_USERS } from './payload-codec';

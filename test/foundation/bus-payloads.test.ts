@@ -9,7 +9,7 @@ import { PayloadCodec } from '@shared/bus/payload-codec';
 import { defineSubject } from '@shared/bus/subject';
 import { randomBase62 } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
-import { bucketName } from '@shared/runtime/service-runtime';
+import { bucketName } from '@shared/service-host/service-host';
 import { infrastructure } from '../support/infrastructure';
 
 const prefix = `tb${randomBase62(8).toLowerCase()}`;

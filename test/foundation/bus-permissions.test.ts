@@ -16,7 +16,7 @@ import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { newId } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
-import { bucketName } from '@shared/runtime/service-runtime';
+import { bucketName } from '@shared/service-host/service-host';
 import { apiClient } from '../support/api';
 import { createDeployment, createVault, deploymentWorld } from '../support/fixtures';
 import { makeTestCertificates, startPrivateNats, type PrivateNats, type TestCertificates } from '../support/private-nats';

@@ -9,7 +9,7 @@ import { asOverloadedIfDatabaseUnavailable, isDatabaseUnavailable } from '@share
 import { retryTransient } from '@shared/db/retry-transient';
 import { ApiError } from '@shared/errors/api-error';
 import { setLogSink } from '@shared/log/logger';
-import type { ServiceRuntime } from '@shared/runtime/service-runtime';
+import type { ServiceHost } from '@shared/service-host/service-host';
 import { apiClient, type ApiResponse } from '../support/api';
 import { eventually } from '../support/eventually';
 import { expectError } from '../support/expect';
@@ -36,7 +36,7 @@ const RECONNECT = { timeoutMs: 5000, intervalMs: 50 };
 
 let stack: Stack;
 let proxy: TcpProxy;
-let deployments: ServiceRuntime;
+let deployments: ServiceHost;
 
 beforeAll(async () => {
   const infra = await infrastructure();

@@ -11,7 +11,7 @@ import { systemContext } from '@shared/bus/call-context';
 import { workSubjects } from '@shared/bus/subjects/runtime';
 import { loadSessionsTokenKey, openSessionsToken } from '@shared/crypto/sessions-token';
 import { newId } from '@shared/ids/ids';
-import { startBusRuntime, type BusRuntime } from '@shared/runtime/bus-runtime';
+import { startBusHost, type BusHost } from '@shared/service-host/bus-host';
 import type { Tenant } from '@shared/schema/tenant';
 import type { Work, WorkPool } from '@shared/schema/work';
 import { ManualClock } from '@shared/time/clock';
@@ -28,12 +28,12 @@ const START = new Date('2026-06-01T08:00:00.000Z');
 let stack: Stack;
 let clock: ManualClock;
 /** A bus connection as the sandbox workers' identity: what calls runtime.work.claim. */
-let sandbox: BusRuntime;
+let sandbox: BusHost;
 
 beforeAll(async () => {
   clock = new ManualClock(START);
   stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults', 'runtime'], env: { LOG_LEVEL: 'error' } });
-  sandbox = await startBusRuntime('sandbox-worker', loadSandboxWorkerConfig(stack.env('sandbox-worker')));
+  sandbox = await startBusHost('sandbox-worker', loadSandboxWorkerConfig(stack.env('sandbox-worker')));
 }, 60_000);
 afterAll(async () => {
   await sandbox?.stop();

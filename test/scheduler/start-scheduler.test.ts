@@ -5,7 +5,7 @@ import { deleteStreams, eventSubject, streamName } from '@shared/bus/streams';
 import { scheduleJitterMs } from '@shared/cron';
 import { dropDatabase } from '@shared/db/connect';
 import { newId } from '@shared/ids/ids';
-import type { ServiceRuntime } from '@shared/runtime/service-runtime';
+import type { ServiceHost } from '@shared/service-host/service-host';
 import type { EventType } from '@shared/bus/event';
 import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { ManualClock } from '@shared/time/clock';
@@ -18,7 +18,7 @@ import { snapshot } from './support/snapshot';
 
 /** The process as main.ts starts it: consumer, worker loop and /metrics, on a ManualClock. */
 let config: SchedulerConfig;
-let runtime: ServiceRuntime;
+let runtime: ServiceHost;
 let nc: NatsConnection;
 let responder: FireResponder;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');

@@ -16,7 +16,7 @@ import { connectDatabase, type DatabaseHandle } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
 import { randomBase62 } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
-import { bucketName } from '@shared/runtime/service-runtime';
+import { bucketName } from '@shared/service-host/service-host';
 import type { ManualClock } from '@shared/time/clock';
 import type { DeploymentsBus } from '../../services/scheduler/src/clients/deployments';
 import { loadSchedulerConfig, type SchedulerConfig } from '../../services/scheduler/src/config';

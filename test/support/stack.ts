@@ -7,8 +7,8 @@ import { keyValueBucketName } from '@shared/bus/key-value-buckets';
 import { deleteStreams } from '@shared/bus/streams';
 import { dropDatabase } from '@shared/db/connect';
 import { randomBase62 } from '@shared/ids/ids';
-import type { ServiceRuntime } from '@shared/runtime/service-runtime';
-import { bucketName } from '@shared/runtime/service-runtime';
+import type { ServiceHost } from '@shared/service-host/service-host';
+import { bucketName } from '@shared/service-host/service-host';
 import { systemClock, type Clock } from '@shared/time/clock';
 import { loadCatalogConfig } from '../../services/catalog/src/config';
 import { startCatalog } from '../../services/catalog/src/start-catalog';
@@ -37,7 +37,7 @@ const starters = {
   vaults: (env: Env, clock: Clock) => startVaults(loadVaultsConfig(env), { clock }),
   scheduler: (env: Env, clock: Clock) => startScheduler(loadSchedulerConfig(env), { clock }),
   runtime: (env: Env, clock: Clock) => startRuntime(loadRuntimeConfig(env), { clock }),
-} satisfies Record<BackendService, (env: Env, clock: Clock) => Promise<ServiceRuntime>>;
+} satisfies Record<BackendService, (env: Env, clock: Clock) => Promise<ServiceHost>>;
 
 type Env = Record<string, string | undefined>;
 
@@ -61,7 +61,7 @@ export interface StackOptions {
  * stack by its own databases and its own bus prefix, so test files never see each other's data.
  */
 export class Stack {
-  readonly services = new Map<BackendService, ServiceRuntime>();
+  readonly services = new Map<BackendService, ServiceHost>();
   readonly sandboxWorkers: StackSandboxWorker[] = [];
   gateway!: RunningGateway;
 
@@ -99,7 +99,7 @@ export class Stack {
     return this.gateway.url;
   }
 
-  async startService(name: BackendService): Promise<ServiceRuntime> {
+  async startService(name: BackendService): Promise<ServiceHost> {
     const runtime = await starters[name](this.env(name), this.clock);
     // Subscriptions are registered asynchronously; a round trip guarantees the server has them
     // before a test's next request, which would otherwise find no responders.
@@ -127,7 +127,7 @@ export class Stack {
     return started;
   }
 
-  service(name: BackendService): ServiceRuntime {
+  service(name: BackendService): ServiceHost {
     const runtime = this.services.get(name);
     if (!runtime) throw new Error(`${name} is not running in this stack`);
     return runtime;

@@ -8,7 +8,7 @@ import {
   modelSubjects,
   referenceSubjects,
 } from '@shared/bus/subjects/catalog';
-import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/start-backend-service';
 import type { ModelCatalog } from './domain/model-catalog';
 import { archiveAgent } from './handlers/archive-agent';
 import { archiveEnvironment } from './handlers/archive-environment';
@@ -37,8 +37,8 @@ import { updateEnvironment } from './handlers/update-environment';
 import { updateMemoryStore } from './handlers/update-memory-store';
 import { uploadFile } from './handlers/upload-file';
 
-/** What the catalog's handlers are given, built once by start-catalog: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
-export interface CatalogDeps extends RuntimeDeps {
+/** What the catalog's handlers are given, built once by start-catalog: the runtime's (`StoreDeps`: db, clock, eventsRecorded), and these. */
+export interface CatalogDeps extends StoreDeps {
   models: ModelCatalog;
   fileMaxBytes: number;
   /** `ALLOW_PRIVATE_MCP_URLS`: what an agent's MCP servers may name. */

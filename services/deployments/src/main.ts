@@ -1,4 +1,4 @@
-import { runService, stopOnSignal } from '@shared/runtime/run-until-signal';
+import { runService, stopOnSignal } from '@shared/service-host/run-until-signal';
 import { loadDeploymentsConfig } from './config';
 import { startDeployments } from './start-deployments';
 

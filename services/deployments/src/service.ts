@@ -6,7 +6,7 @@ import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { WriteBatcher } from '@shared/db/write-batcher';
-import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/start-backend-service';
 import type { AgentVersions } from './clients/agent-versions';
 import type { ReferenceBus } from './clients/references';
 import type { NewDeployment } from './db/deployments';
@@ -39,8 +39,8 @@ import { updateDeployment } from './handlers/update-deployment';
 import { updateSession } from './handlers/update-session';
 import { updateSessionResource } from './handlers/update-session-resource';
 
-/** What every deployments handler is given, built once by start-deployments.ts: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
-export interface DeploymentsDeps extends RuntimeDeps {
+/** What every deployments handler is given, built once by start-deployments.ts: the runtime's (`StoreDeps`: db, clock, eventsRecorded), and these. */
+export interface DeploymentsDeps extends StoreDeps {
   /** Asks the catalog (through this replica's reference cache) and the vaults service about references (clients/references.ts). */
   bus: ReferenceBus;
   /** Wraps each deployment's data key, which seals its repository tokens. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
 import { createWriteBatcher } from '@shared/db/write-batcher';
-import { runtimeDeps, startBackendService, type StartOptions } from '@shared/runtime/start-backend-service';
+import { storeDeps, startBackendService, type StartOptions } from '@shared/service-host/start-backend-service';
 import { AgentVersions } from './clients/agent-versions';
 import { followCatalogEvents, ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
@@ -18,7 +18,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
     const cache = new ReferenceCache(runtime.clock);
     const follower = followCatalogEvents({ nc: runtime.nc, prefix: config.BUS_PREFIX, cache, logger: runtime.logger });
     runtime.onStop(() => follower.stop());
-    const shared = runtimeDeps(runtime);
+    const shared = storeDeps(runtime);
     const tenantLanes: TenantLanes = (tenantOfItem) => runtime.bulkhead.batchLanes(tenantOfItem);
     // Creates are group-committed: those that arrive while one transaction is written share the
     // next, and their events leave from memory once it commits. A create waiting for its commit

@@ -1,5 +1,5 @@
 import { createLogger } from '@shared/log/logger';
-import { runService, stopOnSignal } from '@shared/runtime/run-until-signal';
+import { runService, stopOnSignal } from '@shared/service-host/run-until-signal';
 import { loadGatewayConfig } from './config';
 import { startGateway } from './start-gateway';
 

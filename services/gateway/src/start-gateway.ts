@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { keyValueBucketName } from '@shared/bus/key-value-buckets';
 import type { Logger } from '@shared/log/logger';
-import { startServiceRuntime } from '@shared/runtime/service-runtime';
+import { startServiceHost } from '@shared/service-host/service-host';
 import { httpRequests } from '@shared/telemetry/http-requests';
 import type { Clock } from '@shared/time/clock';
 import { ApiKeyStore } from './auth/api-key-store';
@@ -25,7 +25,7 @@ const DISCARD_BODY_FACTOR = 4;
 export const GATEWAY_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
 export async function startGateway(config: GatewayConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const runtime = await startServiceRuntime('gateway', config, {
+  const runtime = await startServiceHost('gateway', config, {
     migrationsFolder: GATEWAY_MIGRATIONS,
     clock: options.clock,
     logger: options.logger,

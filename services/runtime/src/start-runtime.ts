@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { betaAgentToolset20260401 } from '@anthropic-ai/sdk/tools/agent-toolset/node';
 import type { Logger } from '@shared/log/logger';
-import { startServiceRuntime } from '@shared/runtime/service-runtime';
+import { startServiceHost } from '@shared/service-host/service-host';
 import type { Clock } from '@shared/time/clock';
 import { environmentsClient } from './clients/environments';
 import { modelApi } from './clients/model-api';
@@ -27,7 +27,7 @@ function agentToolsetCatalog(): ToolsetCatalog {
 }
 
 export async function startRuntime(config: RuntimeConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const runtime = await startServiceRuntime('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, ...options });
+  const runtime = await startServiceHost('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, ...options });
   const metrics = createRuntimeMetrics(runtime.telemetry.registry);
   const deps: RuntimeDeps = {
     db: runtime.database.db,

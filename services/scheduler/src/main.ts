@@ -1,4 +1,4 @@
-import { runService, stopOnSignal } from '@shared/runtime/run-until-signal';
+import { runService, stopOnSignal } from '@shared/service-host/run-until-signal';
 import { loadSchedulerConfig } from './config';
 import { startScheduler } from './start-scheduler';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createScheduleCache } from '@shared/cron';
 import type { Logger } from '@shared/log/logger';
-import { startServiceRuntime } from '@shared/runtime/service-runtime';
+import { startServiceHost } from '@shared/service-host/service-host';
 import type { Clock } from '@shared/time/clock';
 import type { SchedulerConfig } from './config';
 import { createSchedulerMetrics } from './metrics';
@@ -10,7 +10,7 @@ import { startDueSchedules, subscribeDeploymentEvents, type SchedulerDeps } from
 export const SCHEDULER_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
 export async function startScheduler(config: SchedulerConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const runtime = await startServiceRuntime('scheduler', config, { migrationsFolder: SCHEDULER_MIGRATIONS, ...options });
+  const runtime = await startServiceHost('scheduler', config, { migrationsFolder: SCHEDULER_MIGRATIONS, ...options });
   const metrics = createSchedulerMetrics(runtime.telemetry.registry);
   const deps: SchedulerDeps = {
     db: runtime.database.db,

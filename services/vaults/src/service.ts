@@ -2,7 +2,7 @@ import type { BusServer } from '@shared/bus/bus-server';
 import type { McpUrlRules } from '@shared/agents/mcp-server-url';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { Logger } from '@shared/log/logger';
-import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/start-backend-service';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { archiveCredential } from './handlers/archive-credential';
 import { archiveVault } from './handlers/archive-vault';
@@ -19,8 +19,8 @@ import { resolveCredentials } from './handlers/resolve-credentials';
 import { updateCredential } from './handlers/update-credential';
 import { updateVault } from './handlers/update-vault';
 
-/** What every vaults handler is given, built once by start-vaults: the runtime's (`RuntimeDeps`: db, clock, eventsRecorded), and these. */
-export interface VaultsDeps extends RuntimeDeps {
+/** What every vaults handler is given, built once by start-vaults: the runtime's (`StoreDeps`: db, clock, eventsRecorded), and these. */
+export interface VaultsDeps extends StoreDeps {
   keys: MasterKeyRing;
   /** `ALLOW_PRIVATE_MCP_URLS`: what a credential's `mcp_server_url` may name. */
   mcpUrls: McpUrlRules;

@@ -6,7 +6,7 @@ import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { ApiError } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
-import { bucketName } from '@shared/runtime/service-runtime';
+import { bucketName } from '@shared/service-host/service-host';
 import type { DeploymentRun, FireDeploymentReply } from '@shared/schema/deployment-run';
 
 type SkipReason = Extract<FireDeploymentReply, { outcome: 'skipped' }>['reason'];

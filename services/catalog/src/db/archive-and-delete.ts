@@ -6,7 +6,7 @@ import { recordEvent } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow, type OwnedTable } from '@shared/db/find-owned-row';
 import type { Tenant } from '@shared/schema/tenant';
-import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/start-backend-service';
 import { outbox } from './schema';
 
 /**
@@ -28,7 +28,7 @@ type ArchivableTable = OwnedTable & { archivedAt: MySqlColumn; updatedAt: MySqlC
  * as it is, and nothing is announced again. Undefined when the tenant has no such row.
  */
 export async function archiveOwnedRow<T extends ArchivableTable, P extends TSchema>(
-  deps: RuntimeDeps,
+  deps: StoreDeps,
   table: T,
   tenant: Tenant,
   id: string,
@@ -56,7 +56,7 @@ export async function archiveOwnedRow<T extends ArchivableTable, P extends TSche
  * False when the tenant has no such row.
  */
 export async function deleteOwnedRow<P extends TSchema>(
-  deps: RuntimeDeps,
+  deps: StoreDeps,
   table: OwnedTable,
   tenant: Tenant,
   id: string,

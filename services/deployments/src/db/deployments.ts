@@ -9,7 +9,7 @@ import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import { ApiError } from '@shared/errors/api-error';
-import type { RuntimeDeps } from '@shared/runtime/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/start-backend-service';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentListFilters } from '@shared/schema/deployment';
 import { deploymentEvents } from '@shared/schema/deployment-events';
@@ -218,7 +218,7 @@ export async function applyLockedChange(tx: Executor, current: DeploymentRow, ch
  * undefined when the tenant has no such deployment.
  */
 export async function changeDeploymentUnderLock(
-  deps: RuntimeDeps,
+  deps: StoreDeps,
   tenant: Tenant,
   id: string,
   change: (row: DeploymentRow, now: Date) => LockedChange | null,

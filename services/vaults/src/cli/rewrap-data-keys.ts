@@ -1,9 +1,9 @@
 /**
  * Re-wraps every vault data key under MASTER_KEY_ID (master key rotation, step 2; see
- * shared/runtime/rewrap-command.ts). Safe while the service serves. Reads the service's config.
+ * shared/service-host/rewrap-command.ts). Safe while the service serves. Reads the service's config.
  *   bun services/vaults/src/cli/rewrap-data-keys.ts [--batch-size N]
  */
-import { rewrapDataKeysMain } from '@shared/runtime/rewrap-command';
+import { rewrapDataKeysMain } from '@shared/service-host/rewrap-command';
 import { loadVaultsConfig } from '../config';
 import { vaults } from '../db/schema';
 import { VAULTS_MIGRATIONS } from '../start-vaults';

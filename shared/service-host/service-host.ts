@@ -7,11 +7,11 @@ import { migrateDatabase } from '../db/migrate';
 import type { OutboxTables } from '../db/outbox-table';
 import { dbStatements } from '../telemetry/db-statements';
 import { Telemetry } from '../telemetry/telemetry';
-import { startBusRuntime, type BusConfig, type BusRuntime, type BusRuntimeOptions } from './bus-runtime';
+import { startBusHost, type BusConfig, type BusHost, type BusHostOptions } from './bus-host';
 
-export { bucketName } from './bus-runtime';
+export { bucketName } from './bus-host';
 
-export interface RuntimeConfig extends BusConfig {
+export interface ServiceHostConfig extends BusConfig {
   MYSQL_URL: string;
   MYSQL_PASSWORD?: string;
   MYSQL_POOL_SIZE: number;
@@ -24,14 +24,14 @@ export interface RuntimeConfig extends BusConfig {
   TENANT_MAX_QUEUE?: number;
 }
 
-export interface RuntimeOptions extends Pick<BusRuntimeOptions, 'clock' | 'logger'> {
+export interface ServiceHostOptions extends Pick<BusHostOptions, 'clock' | 'logger'> {
   migrationsFolder: string;
-  /** The service's outbox and dead-letter tables; given, the runtime relays the outbox. */
+  /** The service's outbox and dead-letter tables; given, the host relays the outbox. */
   outbox?: OutboxTables;
 }
 
-/** What every service process has: the bus runtime, plus its own database, a bus server and its outbox relay. */
-export interface ServiceRuntime extends BusRuntime {
+/** What every service process has: the bus host, plus its own database, a bus server and its outbox relay. */
+export interface ServiceHost extends BusHost {
   readonly database: DatabaseHandle;
   readonly server: BusServer;
   /** The per-tenant bulkhead the server admits calls through (and group commits take lanes from). */
@@ -40,23 +40,23 @@ export interface ServiceRuntime extends BusRuntime {
 }
 
 /**
- * A service: its database (migrated before anything is served), then the bus runtime with the
+ * A service: its database (migrated before anything is served), then the bus host with the
  * database in its readiness and its close, the bus server behind the per-tenant bulkhead, and
  * the outbox relay when the service has an outbox.
  */
-export async function startServiceRuntime(
+export async function startServiceHost(
   name: BusIdentity,
-  config: RuntimeConfig,
-  options: RuntimeOptions,
-): Promise<ServiceRuntime> {
+  config: ServiceHostConfig,
+  options: ServiceHostOptions,
+): Promise<ServiceHost> {
   const telemetry = Telemetry.start(name, config);
   const database = await connectDatabase(config, config.DATABASE_NAME);
   telemetry.seam(dbStatements).instrument(database.pool, database.name);
   let stopping = false;
-  let bus: BusRuntime;
+  let bus: BusHost;
   try {
     await migrateDatabase(database, options.migrationsFolder);
-    bus = await startBusRuntime(name, config, {
+    bus = await startBusHost(name, config, {
       clock: options.clock,
       logger: options.logger,
       telemetry,

@@ -3,10 +3,10 @@ import type { BusIdentity } from '../bus/subject';
 import type { Database } from '../db/connect';
 import type { OutboxDeadLetterTable, OutboxTable } from '../db/outbox-table';
 import type { Clock } from '../time/clock';
-import { startServiceRuntime, type RuntimeConfig, type RuntimeOptions, type ServiceRuntime } from './service-runtime';
+import { startServiceHost, type ServiceHostConfig, type ServiceHostOptions, type ServiceHost } from './service-host';
 
 /** What a test (or main) may hand a service's start function: a clock to drive, a logger to read. */
-export type StartOptions = Pick<RuntimeOptions, 'clock' | 'logger'>;
+export type StartOptions = Pick<ServiceHostOptions, 'clock' | 'logger'>;
 
 /** A service that answers on the bus from its own database and announces changes through its outbox. */
 export interface BackendService {
@@ -17,28 +17,28 @@ export interface BackendService {
 }
 
 /**
- * The wiring the catalog, vaults and deployments share: the runtime over the service's migrated
- * database, with its outbox relayed; then `register` builds the handlers' deps from the runtime,
+ * The wiring the catalog, vaults and deployments share: the host over the service's migrated
+ * database, with its outbox relayed; then `register` builds the handlers' deps from the host,
  * once, and puts the handlers on the bus.
  */
 export async function startBackendService(
   name: BusIdentity,
-  config: RuntimeConfig,
+  config: ServiceHostConfig,
   service: BackendService,
   options: StartOptions,
-  register: (runtime: ServiceRuntime) => void,
-): Promise<ServiceRuntime> {
-  const runtime = await startServiceRuntime(name, config, {
+  register: (host: ServiceHost) => void,
+): Promise<ServiceHost> {
+  const host = await startServiceHost(name, config, {
     migrationsFolder: service.migrationsFolder,
     outbox: { outbox: service.schema.outbox, deadLetters: service.schema.outboxDeadLetters },
     ...options,
   });
-  register(runtime);
-  return runtime;
+  register(host);
+  return host;
 }
 
-/** What handlers that store rows and record events take from the runtime. */
-export interface RuntimeDeps {
+/** What handlers that store rows and record events take from their process host. */
+export interface StoreDeps {
   db: Database;
   clock: Clock;
   /**
@@ -49,8 +49,8 @@ export interface RuntimeDeps {
   eventsRecorded: (committed?: readonly EventEnvelope[]) => void;
 }
 
-export const runtimeDeps = (runtime: ServiceRuntime): RuntimeDeps => ({
-  db: runtime.database.db,
-  clock: runtime.clock,
-  eventsRecorded: (committed) => (committed ? runtime.relay?.publishCommitted(committed) : runtime.relay?.poke()),
+export const storeDeps = (host: ServiceHost): StoreDeps => ({
+  db: host.database.db,
+  clock: host.clock,
+  eventsRecorded: (committed) => (committed ? host.relay?.publishCommitted(committed) : host.relay?.poke()),
 });

@@ -28,19 +28,19 @@ export interface BusConfig extends TracingConfig {
   HEALTH_HOST?: string;
 }
 
-export interface BusRuntimeOptions {
+export interface BusHostOptions {
   clock?: Clock;
   logger?: Logger;
-  /** Made by the service runtime before the bus runtime, for its database; else made here. */
+  /** Made by the service host before the bus host, for its database; else made here. */
   telemetry?: Telemetry;
-  /** What /readyz checks besides the bus (the service runtime: its database). */
+  /** What /readyz checks besides the bus (the service host: its database). */
   ready?: () => Promise<void>;
-  /** Closed after the bus has drained: what the handlers used until then (the service runtime: its database). */
+  /** Closed after the bus has drained: what the handlers used until then (the service host: its database). */
   close?: () => Promise<void>;
 }
 
 /** What every process on the bus has: its connection and client, health, and an orderly stop. */
-export interface BusRuntime {
+export interface BusHost {
   readonly name: string;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -63,9 +63,9 @@ export function bucketName(prefix: string): string {
 /**
  * The bus part of a process: its own NATS identity, the streams it publishes or consumes, a
  * typed client, and the health port. A process that keeps no database (the sandbox worker) is
- * this alone; startServiceRuntime adds the database, the bus server and the outbox relay.
+ * this alone; startServiceHost adds the database, the bus server and the outbox relay.
  */
-export async function startBusRuntime(name: BusIdentity, config: BusConfig, options: BusRuntimeOptions = {}): Promise<BusRuntime> {
+export async function startBusHost(name: BusIdentity, config: BusConfig, options: BusHostOptions = {}): Promise<BusHost> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, { service: name });
   const clock = options.clock ?? systemClock;
   const telemetry = options.telemetry ?? Telemetry.start(name, config);

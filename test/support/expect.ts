@@ -46,3 +46,30 @@ export async function sdkFailure(request: PromiseLike<unknown>): Promise<any> {
   }
   throw new Error('expected the request to fail');
 }
+
+/**
+ * The message of what `fn` threw (or of what `promise` rejected with), or 'no error', so a test
+ * compares refusals as text and a call that passes fails the comparison with a readable diff.
+ */
+export function messageOf(promise: Promise<unknown>): Promise<string>;
+export function messageOf(fn: () => unknown): string;
+export function messageOf(what: Promise<unknown> | (() => unknown)): string | Promise<string> {
+  if (what instanceof Promise) return what.then(() => 'no error', (err: Error) => err.message);
+  try {
+    what();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'no error';
+}
+
+/** The status, type and message of the typed error `fn` threw, or undefined when it threw none. */
+export function failureOf(fn: () => unknown): { status: number; type: string; message: string } | undefined {
+  try {
+    fn();
+  } catch (err) {
+    const e = err as { status: number; type: string; message: string };
+    return { status: e.status, type: e.type, message: e.message };
+  }
+  return undefined;
+}

@@ -4,7 +4,7 @@ import { Stack } from '../support/stack';
 import { expectCodedError, expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
 import { createAgent, twoTenants } from '../support/fixtures';
-import { idPattern, RFC3339_MS } from './catalog-fixtures';
+import { idPattern, RFC3339_MS } from '../support/formats';
 
 let stack: Stack;
 let api: ApiClient;

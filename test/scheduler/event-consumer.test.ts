@@ -9,7 +9,7 @@ import { createLogger } from '@shared/log/logger';
 import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { eventually } from '../support/eventually';
 import { infrastructure } from '../support/infrastructure';
-import { snapshot } from './support/snapshot';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /** The generic consumer helper against real JetStream, with the deployment events as its example. */
 let nc: NatsConnection;

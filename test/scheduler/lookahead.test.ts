@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import { eventually } from '../support/eventually';
-import { SchedulerFixture } from './support/scheduler-fixture';
-import { snapshot } from './support/snapshot';
+import { SchedulerFixture } from '../support/scheduler/scheduler-fixture';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /**
  * Claiming ahead (SCHEDULER_LOOKAHEAD_MS, on in production): a round claims the rows due

@@ -12,9 +12,9 @@ import { ManualClock } from '@shared/time/clock';
 import type { SchedulerConfig } from '../../services/scheduler/src/config';
 import { startScheduler } from '../../services/scheduler/src/start-scheduler';
 import { eventually } from '../support/eventually';
-import { schedulerTestConfig } from '../support/scheduler-worker';
-import { startFireResponder, type FireResponder } from './support/fire-responder';
-import { snapshot } from './support/snapshot';
+import { schedulerTestConfig } from '../support/scheduler/scheduler-worker';
+import { startFireResponder, type FireResponder } from '../support/scheduler/fire-responder';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /** The process as main.ts starts it: consumer, worker loop and /metrics, on a ManualClock. */
 let config: SchedulerConfig;

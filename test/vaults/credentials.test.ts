@@ -14,7 +14,7 @@ import {
   rawRows,
   resolveCredentials,
   uniqueSecret,
-} from './vault-fixtures';
+} from '../support/vaults';
 
 let stack: Stack;
 let api: ApiClient;

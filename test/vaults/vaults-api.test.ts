@@ -5,7 +5,7 @@ import { publishedEvents } from '../support/streams';
 import { createVault } from '../support/fixtures';
 import { expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
-import { checkVaults, createBearer, rawRows, resolveCredentials, uniqueSecret } from './vault-fixtures';
+import { checkVaults, createBearer, rawRows, resolveCredentials, uniqueSecret } from '../support/vaults';
 
 let stack: Stack;
 let api: ApiClient;

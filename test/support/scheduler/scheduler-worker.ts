@@ -18,15 +18,15 @@ import { randomBase62 } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
 import { bucketName } from '@shared/runtime/service-runtime';
 import type { ManualClock } from '@shared/time/clock';
-import type { DeploymentsBus } from '../../services/scheduler/src/clients/deployments';
-import { loadSchedulerConfig, type SchedulerConfig } from '../../services/scheduler/src/config';
-import { fireDueSchedules, type RoundSummary, type WaitUntil } from '../../services/scheduler/src/handlers/fire-due-schedules';
-import { measureDueBacklog } from '../../services/scheduler/src/handlers/measure-due-backlog';
-import { createSchedulerMetrics, type SchedulerMetrics } from '../../services/scheduler/src/metrics';
-import { subscribeDeploymentEvents, type SchedulerDeps } from '../../services/scheduler/src/service';
-import { SCHEDULER_MIGRATIONS } from '../../services/scheduler/src/start-scheduler';
-import { eventually } from './eventually';
-import { infrastructure } from './infrastructure';
+import type { DeploymentsBus } from '../../../services/scheduler/src/clients/deployments';
+import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/scheduler/src/config';
+import { fireDueSchedules, type RoundSummary, type WaitUntil } from '../../../services/scheduler/src/handlers/fire-due-schedules';
+import { measureDueBacklog } from '../../../services/scheduler/src/handlers/measure-due-backlog';
+import { createSchedulerMetrics, type SchedulerMetrics } from '../../../services/scheduler/src/metrics';
+import { subscribeDeploymentEvents, type SchedulerDeps } from '../../../services/scheduler/src/service';
+import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
+import { eventually } from '../eventually';
+import { infrastructure } from '../infrastructure';
 
 /**
  * The points of a worker's work where a test may crash it, each counted as it happens:

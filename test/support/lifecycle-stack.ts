@@ -16,13 +16,13 @@ import { newId } from '@shared/ids/ids';
 import type { FireDeploymentReply } from '@shared/schema/deployment-run';
 import type { Tenant } from '@shared/schema/tenant';
 import { ManualClock } from '@shared/time/clock';
-import { outbox as deploymentsOutbox } from '../../../services/deployments/src/db/schema';
-import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/scheduler/src/config';
-import { apiClient, type ApiClient } from '../../support/api';
-import { eventually } from '../../support/eventually';
-import { SchedulerHarness, type SchedulerWorker } from '../../support/scheduler-worker';
-import { Stack } from '../../support/stack';
-import { readStream, type StreamMessage } from '../../support/streams';
+import { outbox as deploymentsOutbox } from '../../services/deployments/src/db/schema';
+import { loadSchedulerConfig, type SchedulerConfig } from '../../services/scheduler/src/config';
+import { apiClient, type ApiClient } from './api';
+import { eventually } from './eventually';
+import { SchedulerHarness, type SchedulerWorker } from './scheduler/scheduler-worker';
+import { Stack } from './stack';
+import { readStream, type StreamMessage } from './streams';
 
 export type Worker = SchedulerWorker;
 

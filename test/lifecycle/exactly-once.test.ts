@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
-import { CrashPlan } from '../support/scheduler/scheduler-worker';
+import { CrashPlan } from '../support/scheduler/crash-plan';
 import { seededRandom } from '../support/seeded-random';
 import { allPages } from '../support/pages';
 import { LifecycleStack, type Tenant$, type Worker } from '../support/lifecycle-stack';

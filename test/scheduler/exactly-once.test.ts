@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { CrashPlan } from '../support/scheduler/scheduler-worker';
+import { CrashPlan } from '../support/scheduler/crash-plan';
 import { seededRandom } from '../support/seeded-random';
 import { SchedulerFixture, type Worker } from '../support/scheduler/scheduler-fixture';
 import { snapshot } from '../support/scheduler/snapshot';

@@ -12,7 +12,7 @@ import { ManualClock } from '@shared/time/clock';
 import type { SchedulerConfig } from '../../services/scheduler/src/config';
 import { startScheduler } from '../../services/scheduler/src/start-scheduler';
 import { eventually } from '../support/eventually';
-import { schedulerTestConfig } from '../support/scheduler/scheduler-worker';
+import { schedulerTestConfig } from '../support/scheduler/scheduler-harness';
 import { startFireResponder, type FireResponder } from '../support/scheduler/fire-responder';
 import { snapshot } from '../support/scheduler/snapshot';
 

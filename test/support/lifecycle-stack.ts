@@ -20,7 +20,8 @@ import { outbox as deploymentsOutbox } from '../../services/deployments/src/db/s
 import { loadSchedulerConfig, type SchedulerConfig } from '../../services/scheduler/src/config';
 import { apiClient, type ApiClient } from './api';
 import { eventually } from './eventually';
-import { SchedulerHarness, type SchedulerWorker } from './scheduler/scheduler-worker';
+import { SchedulerHarness } from './scheduler/scheduler-harness';
+import type { SchedulerWorker } from './scheduler/scheduler-worker';
 import { Stack } from './stack';
 import { readStream, type StreamMessage } from './streams';
 

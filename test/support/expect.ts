@@ -20,6 +20,15 @@ export function expectError(response: ApiResponse, status: number, type: string,
   expectEnvelope(response, status, { type, message: expect.any(String) }, messageParts);
 }
 
+/**
+ * A 400 invalid_request_error whose message starts with `messageStart`: validation names the
+ * refused field first (`metadata.team: ...`), so the start says which field was refused.
+ */
+export function expectInvalidRequest(response: ApiResponse, messageStart: string): void {
+  expectError(response, 400, 'invalid_request_error');
+  expect(response.body.error.message).toStartWith(messageStart);
+}
+
 /** The error envelope carrying `details.error_code` (and nothing else in its details). */
 export function expectCodedError(response: ApiResponse, status: number, type: string, errorCode: string, ...messageParts: string[]): void {
   expectEnvelope(response, status, { type, message: expect.any(String), details: { error_code: errorCode } }, messageParts);

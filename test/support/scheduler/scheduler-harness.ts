@@ -1,7 +1,5 @@
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { EventConsumer } from '@shared/bus/event-consumer';
-import { streamName } from '@shared/bus/streams';
 import { createScheduleCache } from '@shared/cron';
 import { connectDatabase, type DatabaseHandle } from '@shared/db/connect';
 import { migrateDatabase } from '@shared/db/migrate';
@@ -12,7 +10,7 @@ import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/sch
 import { createSchedulerMetrics } from '../../../services/scheduler/src/metrics';
 import { subscribeDeploymentEvents, type SchedulerDeps } from '../../../services/scheduler/src/service';
 import { SCHEDULER_MIGRATIONS } from '../../../services/scheduler/src/start-scheduler';
-import { eventually } from '../eventually';
+import { consumerSettled } from '../settled';
 import { infrastructure } from '../infrastructure';
 import { drainWorker, startSchedulerWorker, type SchedulerWorker, type SchedulerWorkerOptions } from './scheduler-worker';
 
@@ -119,17 +117,7 @@ export class SchedulerHarness {
 
   /** Waits until the consumer has applied and acked every deployment event in the stream. */
   async eventsSettled(timeoutMs = 15_000): Promise<void> {
-    const jsm = await jetstreamManager(this.nc);
-    const stream = streamName(this.config.BUS_PREFIX, 'deployments');
-    await eventually(
-      'the deployment events to be consumed',
-      async () => {
-        const last = (await jsm.streams.info(stream)).state.last_seq;
-        const info = await jsm.consumers.info(stream, this.config.SCHEDULER_CONSUMER_NAME);
-        return info.delivered.stream_seq >= last && info.num_ack_pending === 0 && info.num_pending === 0 ? true : undefined;
-      },
-      { timeoutMs, intervalMs: 10 },
-    );
+    await consumerSettled(this.nc, this.config.BUS_PREFIX, 'deployments', this.config.SCHEDULER_CONSUMER_NAME, { timeoutMs });
   }
 
   /** Closes the workers and the consumer, then the scheduler's connections. */

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { apiClient, type ApiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
-import { MODELS, twoTenants } from '../support/fixtures';
+import { createAgent, MODELS, twoTenants } from '../support/fixtures';
 import { allPages } from '../support/pages';
 import { Stack } from '../support/stack';
 
@@ -25,8 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const createAgent = async (body: Record<string, unknown> = {}, client = api) =>
-  expectOk(await client('POST', '/v1/agents', { body: { name: 'worker', model: MODELS.priced, ...body } }));
 const updateAgent = async (id: string, body: Record<string, unknown>) => expectOk(await api('POST', `/v1/agents/${id}`, { body }));
 
 /** A release agent as a team would write it: every kind of tool, an MCP server, two skills. */
@@ -112,7 +110,7 @@ const releaseAgentTools = [
 
 describe('tools, MCP servers and skills', () => {
   test('a realistic definition round-trips with its defaults resolved', async () => {
-    const agent = await createAgent(releaseAgent);
+    const agent = await createAgent(api, releaseAgent);
     expect(agent).toMatchObject({ version: 1, name: 'release captain', model: { id: MODELS.priced, effort: { type: 'high' } } });
     expect(agent.tools).toEqual(releaseAgentTools);
     expect(agent.mcp_servers).toEqual([{ type: 'url', name: 'github', url: 'https://api.githubcopilot.com/mcp/' }]);
@@ -125,7 +123,7 @@ describe('tools, MCP servers and skills', () => {
   });
 
   test('defaults: the built-in toolset always allows, an MCP toolset always asks', async () => {
-    const agent = await createAgent({
+    const agent = await createAgent(api, {
       tools: [{ type: 'agent_toolset_20260401' }, { type: 'mcp_toolset', mcp_server_name: 'docs' }],
       mcp_servers: [{ type: 'url', name: 'docs', url: 'https://mcp.example.com/sse' }],
     });
@@ -136,7 +134,7 @@ describe('tools, MCP servers and skills', () => {
   });
 
   test('tools, servers and skills are versioned: replaced whole, cleared with null or [], unchanged adds no version', async () => {
-    const v1 = await createAgent(releaseAgent);
+    const v1 = await createAgent(api, releaseAgent);
     const same = await updateAgent(v1.id, { tools: releaseAgent.tools, mcp_servers: releaseAgent.mcp_servers, skills: releaseAgent.skills });
     expect(same.version).toBe(1);
     // Sending the resolved form back is no change either.
@@ -227,10 +225,10 @@ describe('tools, MCP servers and skills', () => {
 
 describe('multiagent', () => {
   test('a coordinator roster is pinned to versions; self names the version that holds it', async () => {
-    const researcher = await createAgent({ name: 'researcher' });
-    const writer = await createAgent({ name: 'writer' });
+    const researcher = await createAgent(api, { name: 'researcher' });
+    const writer = await createAgent(api, { name: 'writer' });
     await updateAgent(writer.id, { system: 'v2' });
-    const lead = await createAgent({
+    const lead = await createAgent(api, {
       name: 'lead',
       multiagent: {
         type: 'coordinator',
@@ -264,11 +262,11 @@ describe('multiagent', () => {
   });
 
   test('named agents must exist in the tenant, be active, distinct and single-level', async () => {
-    const worker = await createAgent({ name: 'worker' });
-    const lead = await createAgent({ name: 'lead', multiagent: { type: 'coordinator', agents: [worker.id] } });
-    const archived = await createAgent({ name: 'gone' });
+    const worker = await createAgent(api, { name: 'worker' });
+    const lead = await createAgent(api, { name: 'lead', multiagent: { type: 'coordinator', agents: [worker.id] } });
+    const archived = await createAgent(api, { name: 'gone' });
     expectOk(await api('POST', `/v1/agents/${archived.id}/archive`));
-    const theirs = await createAgent({ name: 'theirs' }, other);
+    const theirs = await createAgent(other, { name: 'theirs' });
     const roster = (agents: unknown[]) => ({ name: 'x', model: MODELS.priced, multiagent: { type: 'coordinator', agents } });
 
     expectError(await api('POST', '/v1/agents', { body: roster([theirs.id]) }), 404, 'not_found_error', `multiagent.agents.0: agent ${theirs.id} not found`);
@@ -288,8 +286,8 @@ describe('multiagent', () => {
   });
 
   test('multiagent_20261001: defaults filled in; an update merges level by level', async () => {
-    const helper = await createAgent({ name: 'helper' });
-    const v1 = await createAgent({
+    const helper = await createAgent(api, { name: 'helper' });
+    const v1 = await createAgent(api, {
       name: 'orchestrator',
       multiagent: { type: 'multiagent_20261001', advisor: { type: 'enabled', model: MODELS.noSystemMessages }, subagents: { type: 'enabled', predefined_agents: [helper.id] } },
     });
@@ -321,7 +319,7 @@ describe('multiagent', () => {
 
 describe('GET /v1/agents/{id}/versions', () => {
   test('lists every version newest first, paged, each as retrieve shows it', async () => {
-    const agent = await createAgent({ name: 'v1' });
+    const agent = await createAgent(api, { name: 'v1' });
     for (let v = 2; v <= 5; v++) await updateAgent(agent.id, { name: `v${v}` });
     const pages = await allPages(api, `/v1/agents/${agent.id}/versions`, { limit: '2' });
     expect(pages.map((p) => p.map((a) => a.version))).toEqual([[5, 4], [3, 2], [1]]);
@@ -336,8 +334,8 @@ describe('GET /v1/agents/{id}/versions', () => {
   });
 
   test('tenant isolation, cursor binding and limits', async () => {
-    const a = await createAgent();
-    const b = await createAgent();
+    const a = await createAgent(api);
+    const b = await createAgent(api);
     await updateAgent(a.id, { name: 'again' });
     await updateAgent(b.id, { name: 'again' });
     expectError(await other('GET', `/v1/agents/${a.id}/versions`), 404, 'not_found_error');

@@ -3,8 +3,8 @@ import type { ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import { expectCodedError, expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
-import { twoTenants } from '../support/fixtures';
-import { idPattern, RFC3339_MS } from './catalog-fixtures';
+import { createAgent, twoTenants } from '../support/fixtures';
+import { idPattern, RFC3339_MS } from '../support/formats';
 
 let stack: Stack;
 let api: ApiClient;
@@ -16,12 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const createAgent = async (body: Record<string, unknown> = {}) =>
-  expectOk(await api('POST', '/v1/agents', { body: { name: 'triage', model: 'claude-opus-4-5', ...body } }));
-
 describe('agents', () => {
   test('create returns version 1 in the SDK shape', async () => {
-    const agent = await createAgent({ description: 'night shift', system: 'Be brief.', metadata: { team: 'ops' } });
+    const agent = await createAgent(api, { name: 'triage', description: 'night shift', system: 'Be brief.', metadata: { team: 'ops' } });
     expect(agent).toEqual({
       type: 'agent',
       id: expect.stringMatching(idPattern('agent_')),
@@ -44,7 +41,7 @@ describe('agents', () => {
   });
 
   test('model as an object keeps its configuration; optional fields default', async () => {
-    const agent = await createAgent({ model: { id: 'claude-opus-4-6', effort: 'high', speed: 'fast' }, tools: [], skills: [] });
+    const agent = await createAgent(api, { model: { id: 'claude-opus-4-6', effort: 'high', speed: 'fast' }, tools: [], skills: [] });
     expect(agent.model).toEqual({ id: 'claude-opus-4-6', effort: { type: 'high' }, speed: 'fast' });
     expect(agent.description).toBeNull();
     expect(agent.system).toBeNull();
@@ -95,7 +92,7 @@ describe('agents', () => {
   });
 
   test('update creates version N+1, older versions stay readable with ?version=', async () => {
-    const v1 = await createAgent({ system: 'one', metadata: { a: '1', b: '2' } });
+    const v1 = await createAgent(api, { system: 'one', metadata: { a: '1', b: '2' } });
     const v2 = expectOk(await api('POST', `/v1/agents/${v1.id}`, { body: { version: 1, system: 'two', metadata: { a: null, c: '3' } } }));
     expect(v2.version).toBe(2);
     expect(v2.system).toBe('two');
@@ -112,13 +109,13 @@ describe('agents', () => {
   });
 
   test('an update that changes nothing adds no version', async () => {
-    const v1 = await createAgent({ system: 'same' });
+    const v1 = await createAgent(api, { system: 'same' });
     const same = expectOk(await api('POST', `/v1/agents/${v1.id}`, { body: { system: 'same', version: 1 } }));
     expect(same.version).toBe(1);
   });
 
   test('version mismatch: 409; update validation names the field', async () => {
-    const agent = await createAgent();
+    const agent = await createAgent(api);
     expectOk(await api('POST', `/v1/agents/${agent.id}`, { body: { version: 1, name: 'renamed' } }));
     const stale = await api('POST', `/v1/agents/${agent.id}`, { body: { version: 1, name: 'again' } });
     expectError(stale, 409, 'invalid_request_error', 'version');
@@ -129,7 +126,7 @@ describe('agents', () => {
 
   test('metadata patch: the 16-pair limit applies to the result', async () => {
     const full = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v']));
-    const agent = await createAgent({ metadata: full });
+    const agent = await createAgent(api, { metadata: full });
     expectCodedError(await api('POST', `/v1/agents/${agent.id}`, { body: { metadata: { extra: 'v' } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
     const swapped = expectOk(await api('POST', `/v1/agents/${agent.id}`, { body: { metadata: { extra: 'v', k0: null } } }));
     expect(Object.keys(swapped.metadata)).toHaveLength(16);
@@ -137,7 +134,7 @@ describe('agents', () => {
   });
 
   test('archive sets archived_at; archived agents cannot be updated and leave the default list', async () => {
-    const agent = await createAgent({ name: 'to archive' });
+    const agent = await createAgent(api, { name: 'to archive' });
     const archived = expectOk(await api('POST', `/v1/agents/${agent.id}/archive`));
     expect(archived.archived_at).toMatch(RFC3339_MS);
     expect(archived.version).toBe(1);
@@ -153,7 +150,7 @@ describe('agents', () => {
   });
 
   test("another tenant's agent is not found on every route", async () => {
-    const agent = await createAgent();
+    const agent = await createAgent(api);
     expectError(await other('GET', `/v1/agents/${agent.id}`), 404, 'not_found_error');
     expectError(await other('GET', `/v1/agents/${agent.id}`, { query: { version: '1' } }), 404, 'not_found_error');
     expectError(await other('POST', `/v1/agents/${agent.id}`, { body: { name: 'mine now' } }), 404, 'not_found_error');

@@ -9,7 +9,7 @@ import { expectCodedError, expectError, expectOk } from '../support/expect';
 import { eventually } from '../support/eventually';
 import { allPages } from '../support/pages';
 import { twoTenants } from '../support/fixtures';
-import { idPattern, RFC3339_MS } from './catalog-fixtures';
+import { idPattern, RFC3339_MS } from '../support/formats';
 
 /** Small enough that the over-limit upload stays cheap, big enough for a multi-chunk file. */
 const FILE_MAX_BYTES = 2 * 1024 * 1024;

@@ -5,7 +5,6 @@
  * the reference check: 404, never 400.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import type { ApiResponse } from '../support/api';
 import {
   createMemoryStore,
   createVault,
@@ -13,7 +12,7 @@ import {
   useDeploymentStack,
   userMessage,
 } from '../support/fixtures';
-import { expectError } from '../support/expect';
+import { expectInvalidRequest } from '../support/expect';
 
 const t = useDeploymentStack();
 let memoryStoreId: string;
@@ -106,11 +105,6 @@ const LIMITS: LimitRow[] = [
   { limit: 'budget amount no leading zero', ok: () => ({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '0' } } }), past: () => ({ budget: { type: 'limit', max_list_cost: { currency: 'USD', amount: '01' } } }), path: 'budget.max_list_cost.amount:' },
 ];
 
-function expect400(res: ApiResponse, pathPrefix: string) {
-  expectError(res, 400, 'invalid_request_error');
-  expect(res.body.error.message).toStartWith(pathPrefix);
-}
-
 describe('Limits table: POST /v1/deployments', () => {
   for (const row of LIMITS) {
     test(`${row.limit}: at the boundary`, async () => {
@@ -119,7 +113,7 @@ describe('Limits table: POST /v1/deployments', () => {
       expect(res.status).toBe(row.okStatus ?? 200);
     });
     test(`${row.limit}: one past`, async () => {
-      expect400(await t.api('POST', '/v1/deployments', { body: t.world.body(row.past()) }), row.path);
+      expectInvalidRequest(await t.api('POST', '/v1/deployments', { body: t.world.body(row.past()) }), row.path);
     });
   }
 
@@ -147,7 +141,7 @@ describe('Limits table: GET /v1/deployments limit', () => {
     const byDefault = await t.api('GET', '/v1/deployments');
     expect(byDefault.body.data).toHaveLength(20);
     expect(byDefault.body.next_page).toBeString();
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '101' } }), 'limit:');
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '0' } }), 'limit:');
+    expectInvalidRequest(await t.api('GET', '/v1/deployments', { query: { limit: '101' } }), 'limit:');
+    expectInvalidRequest(await t.api('GET', '/v1/deployments', { query: { limit: '0' } }), 'limit:');
   });
 });

@@ -25,7 +25,7 @@ import {
   userMessage,
 } from '../support/fixtures';
 import { eventually } from '../support/eventually';
-import { expectError } from '../support/expect';
+import { expectError, expectInvalidRequest } from '../support/expect';
 
 const t = useDeploymentStack();
 
@@ -151,9 +151,7 @@ describe('request shape', () => {
   ];
   for (const [name, body, message] of cases) {
     test(`${name}: 400 naming the path`, async () => {
-      const res = await post(body());
-      expectError(res, 400, 'invalid_request_error');
-      expect(res.body.error.message).toStartWith(message);
+      expectInvalidRequest(await post(body()), message);
     });
   }
 

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { ManualClock } from '@shared/time/clock';
-import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
+import { apiClient, type ApiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
 import { createAgent, createDeployment, deploymentWorld, useDeploymentStack } from '../support/fixtures';
 import { allPages } from '../support/pages';
@@ -48,7 +48,6 @@ beforeAll(async () => {
   expectOk(await t.api('POST', `/v1/deployments/${archivedId}/archive`), 'archive');
 });
 
-const expect400 = (res: ApiResponse, message: string) => expectError(res, 400, 'invalid_request_error', message);
 
 const ids = (items: any[]) => items.map((d) => d.id);
 const live = () => expected.filter((d) => d.id !== archivedId);
@@ -150,7 +149,7 @@ describe('filters', () => {
   ];
   for (const [name, query, message] of invalid) {
     test(`${name}: 400`, async () => {
-      expect400(await t.api('GET', '/v1/deployments', { query }), message);
+      expectError(await t.api('GET', '/v1/deployments', { query }), 400, 'invalid_request_error', message);
     });
   }
 });
@@ -165,20 +164,20 @@ describe('cursors', () => {
   test('an altered cursor: 400 invalid page cursor', async () => {
     const cursor = await firstCursor();
     const flipped = cursor.slice(0, 10) + (cursor[10] === 'A' ? 'B' : 'A') + cursor.slice(11);
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: flipped } }), 'invalid page cursor');
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: 'not-a-cursor' } }), 'invalid page cursor');
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: cursor.slice(0, -4) } }), 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: flipped } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: 'not-a-cursor' } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: cursor.slice(0, -4) } }), 400, 'invalid_request_error', 'invalid page cursor');
   });
 
   test('a cursor reused with other filters or another limit: 400', async () => {
     const cursor = await firstCursor();
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '3', page: cursor } }), 'invalid page cursor');
-    expect400(await t.api('GET', '/v1/deployments', { query: { page: cursor } }), 'invalid page cursor');
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '2', status: 'active', page: cursor } }), 'invalid page cursor');
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '2', agent_id: t.world.agent.id, page: cursor } }), 'invalid page cursor');
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '2', include_archived: 'true', page: cursor } }), 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '3', page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '2', status: 'active', page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '2', agent_id: t.world.agent.id, page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '2', include_archived: 'true', page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
     const filtered = await firstCursor({ limit: '2', agent_id: t.world.agent.id });
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: filtered } }), 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '2', page: filtered } }), 400, 'invalid_request_error', 'invalid page cursor');
     // The same filters and limit: accepted.
     expect((await t.api('GET', '/v1/deployments', { query: { limit: '2', page: cursor } })).status).toBe(200);
   });
@@ -186,7 +185,7 @@ describe('cursors', () => {
   test("a cursor from another tenant: 400, even with the same filters and limit", async () => {
     const cursor = await firstCursor();
     const other = apiClient(t.stack.url, (await t.stack.createKey()).secret);
-    expect400(await other('GET', '/v1/deployments', { query: { limit: '2', page: cursor } }), 'invalid page cursor');
+    expectError(await other('GET', '/v1/deployments', { query: { limit: '2', page: cursor } }), 400, 'invalid_request_error', 'invalid page cursor');
   });
 
   test('a cursor from another endpoint: 400', async () => {
@@ -196,7 +195,7 @@ describe('cursors', () => {
     const vaultPage = await t.api('GET', '/v1/vaults', { query: { limit: '1' } });
     const foreign = vaultPage.body.next_page;
     expect(foreign).toBeString();
-    expect400(await t.api('GET', '/v1/deployments', { query: { limit: '1', page: foreign } }), 'invalid page cursor');
+    expectError(await t.api('GET', '/v1/deployments', { query: { limit: '1', page: foreign } }), 400, 'invalid_request_error', 'invalid page cursor');
   });
 });
 

@@ -1,68 +1,39 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Subprocess } from 'bun';
-import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { deleteStreams } from '@shared/bus/streams';
 import { dropDatabase } from '@shared/db/connect';
 import { randomBase62 } from '@shared/ids/ids';
 import { DEVELOPMENT_API_KEY } from '../../services/gateway/src/auth/development-key';
-import { DATABASE_SERVICES, entryPoint, runtimeFlags, SERVICES } from '../../deploy/bin/services';
+import { DATABASE_SERVICES, SERVICES } from '../../deploy/bin/services';
 import { apiClient } from '../support/api';
 import { expectError } from '../support/expect';
 import { infrastructure } from '../support/infrastructure';
+import { gatewayPort, startServiceProcess, type ServiceProcess } from '../support/processes';
 
 /**
  * The product as it runs in production: five separate processes that share nothing but NATS
  * and the database server. Catches what an in-process stack cannot (e.g. a module only one
  * process happens to load).
  */
-const root = join(import.meta.dir, '..', '..');
 const id = randomBase62(8).toLowerCase();
-const processes = new Map<string, Subprocess<'ignore', 'pipe', 'pipe'>>();
+const processes = new Map<string, ServiceProcess>();
 let gatewayUrl = '';
-
-async function waitForLine(proc: Subprocess<'ignore', 'pipe', 'pipe'>, match: RegExp, timeoutMs = 30000): Promise<string> {
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const deadline = Date.now() + timeoutMs;
-  try {
-    while (Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value);
-      const line = buffer.split('\n').find((l) => match.test(l));
-      if (line) return line;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  throw new Error(`no line matching ${match} (got: ${buffer.slice(-500)})`);
-}
 
 beforeAll(async () => {
   const infra = await infrastructure();
   for (const service of SERVICES) {
-    const proc = Bun.spawn(['bun', ...runtimeFlags(service), entryPoint(service)], {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'info',
-        MYSQL_URL: infra.mysqlUrl,
-        NATS_URL: infra.natsUrl,
-        BUS_PREFIX: `p${id}`,
-        DATABASE_NAME: `p_${id}_${service}`,
-        HEALTH_PORT: '0',
-        PORT: '0',
-      } as Record<string, string>,
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
+    const { proc, line } = await startServiceProcess(service, {
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      MYSQL_URL: infra.mysqlUrl,
+      NATS_URL: infra.natsUrl,
+      BUS_PREFIX: `p${id}`,
+      DATABASE_NAME: `p_${id}_${service}`,
+      HEALTH_PORT: '0',
+      PORT: '0',
     });
     processes.set(service, proc);
-    const line = await waitForLine(proc, service === 'gateway' ? /gateway listening/ : /service started/);
-    if (service === 'gateway') gatewayUrl = `http://127.0.0.1:${JSON.parse(line).port}`;
+    if (service === 'gateway') gatewayUrl = `http://127.0.0.1:${gatewayPort(line)}`;
   }
   // Five processes start one after another, each migrating its database: seconds on a busy machine.
 }, 60_000);

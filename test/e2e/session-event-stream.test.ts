@@ -8,18 +8,15 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describeEachSdk, SDKS } from '../support/sdk';
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import type { Subprocess } from 'bun';
-import { join } from 'node:path';
-import { entryPoint, runtimeFlags } from '../../deploy/bin/services';
 import { apiClient } from '../support/api';
 import { expectError } from '../support/expect';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
+import { gatewayPort, spawnReplica, type ServiceProcess } from '../support/processes';
 import { expectSdkShape } from '../support/sdk-shape';
 import { Stack } from '../support/stack';
 
-const root = join(import.meta.dir, '..', '..');
 let stack: Stack;
-const processes: Array<Subprocess<'ignore', 'pipe', 'pipe'>> = [];
+const processes: ServiceProcess[] = [];
 /** The gateway in this process, and the one in its own process. */
 let here: Anthropic;
 let there: Anthropic;
@@ -27,45 +24,14 @@ let thereUrl = '';
 let secret = '';
 let deployment: any;
 
-async function waitForLine(proc: Subprocess<'ignore', 'pipe', 'pipe'>, match: RegExp): Promise<string> {
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`exited before a line matching ${match} (got: ${buffer.slice(-500)})`);
-      buffer += decoder.decode(value);
-      const line = buffer.split('\n').find((l) => match.test(l));
-      if (line) return line;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-/** A replica of `service` in its own process, on the stack's databases and bus prefix. */
-async function spawnReplica(service: 'gateway' | 'deployments') {
-  const proc = Bun.spawn(['bun', ...runtimeFlags(service), entryPoint(service)], {
-    cwd: root,
-    env: { ...process.env, ...stack.env(service), NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', HEALTH_PORT: '0' } as Record<string, string>,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  processes.push(proc);
-  const line = await waitForLine(proc, service === 'gateway' ? /gateway listening/ : /service started/);
-  // Nobody reads the rest: let the pipe drain so the process never blocks on a full one.
-  void proc.stdout.pipeTo(new WritableStream()).catch(() => undefined);
-  void proc.stderr.pipeTo(new WritableStream()).catch(() => undefined);
-  return line;
-}
-
 beforeAll(async () => {
   stack = await Stack.start({ services: ['catalog', 'deployments', 'vaults'] });
   secret = (await stack.createKey()).secret;
-  await spawnReplica('deployments');
-  thereUrl = `http://127.0.0.1:${JSON.parse(await spawnReplica('gateway')).port}`;
+  for (const service of ['deployments', 'gateway'] as const) {
+    const { proc, line } = await spawnReplica(stack, service);
+    processes.push(proc);
+    if (service === 'gateway') thereUrl = `http://127.0.0.1:${gatewayPort(line)}`;
+  }
   // The current SDK, unless a block below sets its own.
   here = new SDKS[0]!.Anthropic({ apiKey: secret, baseURL: stack.url, maxRetries: 0 });
   there = new SDKS[0]!.Anthropic({ apiKey: secret, baseURL: thereUrl, maxRetries: 0 });

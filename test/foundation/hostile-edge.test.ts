@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { apiClient, VERSION_HEADERS } from '../support/api';
 import { crlf, rawExchange, type RawResponse } from '../support/raw-http';
 import { Stack } from '../support/stack';
+import { until } from '../support/eventually';
+import { rpcSubject } from '@shared/bus/subject';
+import { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 
 /**
  * The gateway's HTTP edge against clients that do not play along: bodies before keys, bodies
@@ -245,10 +248,15 @@ describe('pipelined requests', () => {
     const before = await storeCount();
     const create = rawCreateStore('pipelined later');
     const list = head('GET', '/v1/memory_stores?beta=true&limit=100', [`x-api-key: ${key}`]);
+    // The create is in flight when the second head arrives (the case Bun.serve answered by
+    // closing): the second head is sent once the gateway has handed the create to the catalog.
+    const catalogBus = stack.service('catalog').nc;
+    let dispatched = false;
+    catalogBus.subscribe(rpcSubject(`t${stack.id}`, memoryStoreSubjects.create), { max: 1, callback: () => void (dispatched = true) });
+    await catalogBus.flush();
     async function* pipelined() {
       yield create;
-      // The create is in flight when the second head arrives: the case Bun.serve answered by closing.
-      await Bun.sleep(2);
+      await until('the gateway to hand the create to the catalog', () => dispatched, { timeoutMs: 10_000, intervalMs: 1 });
       yield list;
     }
     const res = await rawExchange(port, pipelined(), { responses: 2 });

@@ -5,7 +5,6 @@
  * size limits the interface leaves open (item 2).
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import type { ApiResponse } from '../support/api';
 import {
   createDeployment,
   createVault,
@@ -13,7 +12,7 @@ import {
   useDeploymentStack,
   userMessage,
 } from '../support/fixtures';
-import { expectError } from '../support/expect';
+import { expectInvalidRequest } from '../support/expect';
 
 const t = useDeploymentStack();
 let deploymentId: string;
@@ -29,11 +28,6 @@ beforeAll(async () => {
   expect(credential.status).toBe(200);
   credentialId = credential.body.id;
 });
-
-function expect400(response: ApiResponse, path: string) {
-  expectError(response, 400, 'invalid_request_error');
-  expect(response.body.error.message).toStartWith(`${path}:`);
-}
 
 /** A JSON body whose `LONE` marker is replaced by the escape `\ud800` (a lone high surrogate). */
 const withLoneSurrogate = (body: unknown) => JSON.stringify(body).replaceAll('LONE', '\\ud800');
@@ -51,7 +45,7 @@ describe('lone surrogates are refused at validation (item 5)', () => {
         rawBody: withLoneSurrogate(body()),
         headers: { 'content-type': 'application/json' },
       });
-      expect400(response, path);
+      expectInvalidRequest(response, `${path}:`);
       expect(response.body.error.message).toContain('surrogate');
     });
   }
@@ -61,12 +55,12 @@ describe('lone surrogates are refused at validation (item 5)', () => {
       rawBody: withLoneSurrogate({ display_name: 'vault LONE' }),
       headers: { 'content-type': 'application/json' },
     });
-    expect400(vault, 'display_name');
+    expectInvalidRequest(vault, 'display_name:');
     const update = await t.api('POST', `/v1/deployments/${deploymentId}`, {
       rawBody: withLoneSurrogate({ metadata: { k: 'LONE' } }),
       headers: { 'content-type': 'application/json' },
     });
-    expect400(update, 'metadata.k');
+    expectInvalidRequest(update, 'metadata.k:');
   });
 
   test('a well-formed pair (an emoji) is stored and echoed', async () => {
@@ -142,18 +136,18 @@ describe('ids match exactly, checked before any lookup (item 7)', () => {
   });
 
   test('an id filter that is not an id is an invalid filter value: 400 naming it', async () => {
-    expect400(await t.api('GET', '/v1/deployments', { query: { agent_id: `${t.world.agent.id} ` } }), 'agent_id');
-    expect400(await t.api('GET', '/v1/deployment_runs', { query: { deployment_id: deploymentId.toUpperCase() } }), 'deployment_id');
-    expect400(await t.api('GET', '/v1/sessions', { query: { deployment_id: `${deploymentId}\t` } }), 'deployment_id');
+    expectInvalidRequest(await t.api('GET', '/v1/deployments', { query: { agent_id: `${t.world.agent.id} ` } }), 'agent_id:');
+    expectInvalidRequest(await t.api('GET', '/v1/deployment_runs', { query: { deployment_id: deploymentId.toUpperCase() } }), 'deployment_id:');
+    expectInvalidRequest(await t.api('GET', '/v1/sessions', { query: { deployment_id: `${deploymentId}\t` } }), 'deployment_id:');
   });
 
   test('id references get the length limit of the ids they name', async () => {
-    expect400(await t.api('POST', '/v1/deployments', { body: t.world.body({ vault_ids: ['v'.repeat(129)] }) }), 'vault_ids.0');
-    expect400(
+    expectInvalidRequest(await t.api('POST', '/v1/deployments', { body: t.world.body({ vault_ids: ['v'.repeat(129)] }) }), 'vault_ids.0:');
+    expectInvalidRequest(
       await t.api('POST', '/v1/deployments', {
         body: t.world.body({ resources: [{ type: 'memory_store', memory_store_id: `memstore_${'m'.repeat(120)}` }] }),
       }),
-      'resources.0.memory_store_id',
+      'resources.0.memory_store_id:',
     );
   });
 });
@@ -189,7 +183,7 @@ describe('repository resources (item 15)', () => {
     const file = await t.api('POST', '/v1/deployments', {
       body: t.world.body({ resources: [{ type: 'file', file_id: 'file_missing', mount_path: '/x/../../etc' }] }),
     });
-    expect400(file, 'resources.0.mount_path');
+    expectInvalidRequest(file, 'resources.0.mount_path:');
   });
 
   test('mount_path: only under /workspace/ or /mnt/session/ (issue 24: / and /proc/self were accepted)', async () => {
@@ -200,7 +194,7 @@ describe('repository resources (item 15)', () => {
       expect(response.body.error.message).toContain('under /workspace/ or /mnt/session/');
     }
     const file = await t.api('POST', '/v1/deployments', { body: t.world.body({ resources: [{ type: 'file', file_id: 'file_missing', mount_path: '/proc/self' }] }) });
-    expect400(file, 'resources.0.mount_path');
+    expectInvalidRequest(file, 'resources.0.mount_path');
     expect((await create(repository({ mount_path: '/mnt/session/src' }))).status).toBe(200);
   });
 
@@ -210,7 +204,7 @@ describe('repository resources (item 15)', () => {
     const duplicate = await t.api('POST', '/v1/deployments', {
       body: t.world.body({ resources: [repository({ mount_path: '/workspace/x/./y' }), repository({ mount_path: '/workspace/x/y' })] }),
     });
-    expect400(duplicate, 'resources.1.mount_path');
+    expectInvalidRequest(duplicate, 'resources.1.mount_path:');
     expect(duplicate.body.error.message).toContain('resources.0');
   });
 });
@@ -219,9 +213,9 @@ describe('size limits where the interface is silent (item 2)', () => {
   const text = (n: number) => 'a'.repeat(n);
   test('a text block holds at most 262144 characters', async () => {
     expect((await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [userMessage(text(262144))] }) })).status).toBe(200);
-    expect400(
+    expectInvalidRequest(
       await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [userMessage(text(262145))] }) }),
-      'initial_events.0.content.0.text',
+      'initial_events.0.content.0.text:',
     );
   });
 
@@ -229,27 +223,27 @@ describe('size limits where the interface is silent (item 2)', () => {
     const blocks = (n: number) => Array.from({ length: n }, () => ({ type: 'text', text: 'x' }));
     const event = (n: number) => ({ type: 'user.message', content: blocks(n) });
     expect((await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [event(100)] }) })).status).toBe(200);
-    expect400(await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [event(101)] }) }), 'initial_events.0.content');
+    expectInvalidRequest(await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [event(101)] }) }), 'initial_events.0.content:');
   });
 
   test('the outcome description is bounded like a text block', async () => {
     const outcome = (n: number) => ({ type: 'user.define_outcome', description: text(n), rubric: { type: 'text', content: 'ok' } });
-    expect400(await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [outcome(262145)] }) }), 'initial_events.0.description');
+    expectInvalidRequest(await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: [outcome(262145)] }) }), 'initial_events.0.description:');
   });
 
   test('initial_events together hold at most 2 MiB, resources at most 1 MiB', async () => {
     const nine = Array.from({ length: 9 }, () => userMessage(text(250_000)));
     const events = await t.api('POST', '/v1/deployments', { body: t.world.body({ initial_events: nine }) });
-    expect400(events, 'initial_events');
+    expectInvalidRequest(events, 'initial_events:');
     expect(events.body.error.message).toContain('2097152 bytes');
     // 300 repositories of 4 KB each (URL and token): within every per-field limit, 1.2 MB together.
     const many = Array.from({ length: 300 }, (_, i) =>
       repository({ url: `https://github.com/acme/${text(2000)}.git`, authorization_token: text(2000), mount_path: `/workspace/w/${i}` }),
     );
     const resources = await t.api('POST', '/v1/deployments', { body: t.world.body({ resources: many }) });
-    expect400(resources, 'resources');
+    expectInvalidRequest(resources, 'resources:');
     expect(resources.body.error.message).toContain('1048576 bytes');
     const update = await t.api('POST', `/v1/deployments/${deploymentId}`, { body: { initial_events: nine } });
-    expect400(update, 'initial_events');
+    expectInvalidRequest(update, 'initial_events:');
   });
 });

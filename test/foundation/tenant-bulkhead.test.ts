@@ -14,7 +14,7 @@ import { apiClient, type ApiClient, type ApiResponse } from '../support/api';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { infrastructure } from '../support/infrastructure';
 import { Stack } from '../support/stack';
-import { eventually } from '../support/eventually';
+import { until } from '../support/eventually';
 import { expectError } from '../support/expect';
 
 let stack: Stack;
@@ -54,8 +54,8 @@ async function bulkheadGauges(): Promise<{ active: number; queued: number; refus
   };
 }
 
-const until = (what: string, check: (g: Awaited<ReturnType<typeof bulkheadGauges>>) => boolean) =>
-  eventually(what, async () => ((g) => (check(g) ? g : undefined))(await bulkheadGauges()));
+/** A condition on the gauges, for `until`. */
+const gauges = (check: (g: Awaited<ReturnType<typeof bulkheadGauges>>) => boolean) => async () => check(await bulkheadGauges());
 
 /** Holds the row lock of a deployment until the returned release runs. */
 async function lockDeployment(id: string): Promise<() => Promise<void>> {
@@ -79,10 +79,10 @@ describe('per-tenant bulkhead', () => {
       // One request of A runs (and waits on the lock); the next three wait in A's queue, sent
       // one at a time so their arrival order is known.
       const sent: Array<Promise<ApiResponse>> = [a('POST', path('pause'))];
-      await until('A to hold its one slot', (g) => g.active === 1);
+      await until('A to hold its one slot', gauges((g) => g.active === 1));
       for (const [i, action] of (['unpause', 'archive', 'unpause'] as const).entries()) {
         sent.push(a('POST', path(action)));
-        await until(`A's request ${i + 2} to be queued`, (g) => g.queued === i + 1);
+        await until(`A's request ${i + 2} to be queued`, gauges((g) => g.queued === i + 1));
       }
 
       // A's queue is full: refused at once, with the envelope and a message saying to retry.
@@ -118,9 +118,9 @@ describe('per-tenant bulkhead', () => {
     let released = false;
     try {
       const running = a('POST', `/v1/deployments/${deployment.id}/pause`);
-      await until('A to hold its one slot', (g) => g.active === 1);
+      await until('A to hold its one slot', gauges((g) => g.active === 1));
       const queued = a('POST', `/v1/deployments/${deployment.id}/unpause`);
-      await until('A to have one request queued', (g) => g.queued === 1);
+      await until('A to have one request queued', gauges((g) => g.queued === 1));
 
       const stopped = stack.stopService('deployments');
       await unlock();

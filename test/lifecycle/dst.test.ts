@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createDeployment, deploymentWorld, type DeploymentWorld } from '../support/fixtures';
 import { expectOk } from '../support/expect';
-import { LifecycleStack, type Tenant$ } from './support/lifecycle-stack';
+import { LifecycleStack, type Tenant$ } from '../support/lifecycle-stack';
 
 let world: LifecycleStack;
 let me: Tenant$;

@@ -9,10 +9,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
-import { CrashPlan } from '../support/scheduler-worker';
+import { CrashPlan } from '../support/scheduler/crash-plan';
 import { seededRandom } from '../support/seeded-random';
 import { allPages } from '../support/pages';
-import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
+import { LifecycleStack, type Tenant$, type Worker } from '../support/lifecycle-stack';
 
 const START = '2026-05-04T08:00:00.000Z';
 const DEPLOYMENTS = 500;

@@ -22,7 +22,7 @@ import {
 } from '../support/fixtures';
 import { expectError, expectOk } from '../support/expect';
 import { referenceCacheCaughtUp } from '../support/reference-cache';
-import { LifecycleStack, type Tenant$, type Worker } from './support/lifecycle-stack';
+import { LifecycleStack, type Tenant$, type Worker } from '../support/lifecycle-stack';
 
 const EVERY_5_MINUTES = { type: 'cron', expression: '*/5 * * * *', timezone: 'UTC' };
 

@@ -27,7 +27,7 @@ import {
 } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { publishedEvents } from '../support/streams';
-import { expectError, expectOk } from '../support/expect';
+import { expectCodedError, expectError, expectOk } from '../support/expect';
 
 const clock = new ManualClock('2026-06-01T08:00:00.000Z');
 const t = useDeploymentStack({ clock, services: ['catalog', 'deployments', 'vaults'] });
@@ -253,11 +253,11 @@ describe('POST /v1/deployments/{id}: patch semantics per field', () => {
     expect(expectOk(await update(d.id, { name: 'x' })).metadata).toEqual(patched.metadata);
 
     const f = await fresh({ metadata: full });
-    expectError(await update(f.id, { metadata: { k16: 'one too many' } }), 400, 'invalid_request_error', 'metadata', '16');
+    expectCodedError(await update(f.id, { metadata: { k16: 'one too many' } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata', '16');
     expect(expectOk(await update(f.id, { metadata: { k16: 'swap', k0: null } })).metadata).toEqual({ ...Object.fromEntries(Object.entries(full).filter(([k]) => k !== 'k0')), k16: 'swap' });
-    expectError(await update(f.id, { metadata: { ['x'.repeat(65)]: 'v' } }), 400, 'invalid_request_error', 'metadata');
-    expectError(await update(f.id, { metadata: { k1: 'x'.repeat(513) } }), 400, 'invalid_request_error', 'metadata.k1');
-    expectError(await update(f.id, { metadata: { k1: 5 } }), 400, 'invalid_request_error', 'metadata.k1');
+    expectCodedError(await update(f.id, { metadata: { ['x'.repeat(65)]: 'v' } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
+    expectCodedError(await update(f.id, { metadata: { k1: 'x'.repeat(513) } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata.k1');
+    expectCodedError(await update(f.id, { metadata: { k1: 5 } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata.k1');
   });
 
   test('schedule: replaced; null reverts to manual-only; validated like at creation', async () => {

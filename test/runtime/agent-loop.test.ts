@@ -13,7 +13,7 @@ import { eventually } from '../support/eventually';
 import { expectOk } from '../support/expect';
 import { FakeModelApi } from '../support/fake-model-api';
 import { createAgent, createDeployment, createEnvironment, userMessage } from '../support/fixtures';
-import { LifecycleStack, type Tenant$, type Worker } from '../lifecycle/support/lifecycle-stack';
+import { LifecycleStack, type Tenant$, type Worker } from '../support/lifecycle-stack';
 
 /** The SDK whose client and worker the current block runs (each block sets it). */
 let current: SdkUnderTest = SDKS[0]!;

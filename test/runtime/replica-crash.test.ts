@@ -4,22 +4,23 @@
  * model request again under the same start span, and every event of the turn is recorded once.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import type { Subprocess } from 'bun';
-import { join } from 'node:path';
 import { apiClient, type ApiClient } from '../support/api';
 import { eventually } from '../support/eventually';
 import { expectOk } from '../support/expect';
 import { FakeModelApi } from '../support/fake-model-api';
 import { createAgent, createEnvironment, userMessage } from '../support/fixtures';
+import { spawnReplica, type ServiceProcess } from '../support/processes';
+import { consumerSettled, outboxRelayed } from '../support/settled';
 import { Stack } from '../support/stack';
+import { outbox as deploymentsOutbox } from '../../services/deployments/src/db/schema';
+import { loadRuntimeConfig } from '../../services/runtime/src/config';
 
-const root = join(import.meta.dir, '..', '..');
 const RUNTIME_ENV = { MODEL_API_KEY: 'sk-test-model-key', RUNTIME_LEASE_MS: '2000', RUNTIME_ACK_WAIT_MS: '2000', MODEL_RETRY_BASE_MS: '10' };
 
 let stack: Stack;
 let model: FakeModelApi;
 let api: ApiClient;
-let replica: Subprocess<'ignore', 'pipe', 'pipe'> | undefined;
+let replica: ServiceProcess | undefined;
 
 beforeAll(async () => {
   model = FakeModelApi.start();
@@ -32,30 +33,8 @@ afterAll(async () => {
   model?.stop();
 });
 
-/** A runtime replica in its own process, as in production, on the stack's bus and database. */
-async function spawnReplica(): Promise<Subprocess<'ignore', 'pipe', 'pipe'>> {
-  const proc = Bun.spawn(['bun', 'services/runtime/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, ...stack.env('runtime'), LOG_LEVEL: 'info', RUNTIME_WORKER_ID: 'doomed' } as Record<string, string>,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const reader = proc.stdout.getReader();
-  let out = '';
-  const deadline = Date.now() + 30_000;
-  while (!/service started/.test(out)) {
-    if (Date.now() > deadline) throw new Error(`runtime replica did not start: ${out.slice(-500)}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`runtime replica exited: ${out.slice(-500)}`);
-    out += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return proc;
-}
-
 test('a replica killed mid-turn: another finishes the session, the request is sent again, no event is lost or doubled', async () => {
-  replica = await spawnReplica();
+  replica = (await spawnReplica(stack, 'runtime', { RUNTIME_WORKER_ID: 'doomed' })).proc;
   // The first request is held: the replica that sent it dies waiting for it.
   const releaseFirst = model.replyHeld({ content: [{ type: 'text', text: 'never recorded' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 1 } });
   model.reply({ content: [{ type: 'text', text: 'Done after the crash.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } });
@@ -95,8 +74,12 @@ test('a replica killed mid-turn: another finishes the session, the request is se
   expect(log[3].content).toEqual([{ type: 'text', text: 'Done after the crash.' }]);
   const ids = log.map((e: { id: string }) => e.id);
   expect(new Set(ids).size).toBe(ids.length);
-  // Nothing more comes afterwards (the held reply went to a dead process).
-  await Bun.sleep(1000);
+  // Nothing more comes afterwards (the held reply went to a dead process): once every session
+  // notice is published and handled, and none is left unacknowledged (the dead replica's
+  // included), no replica has anything left to drive, so the log is final.
+  await outboxRelayed(stack.service('deployments'), deploymentsOutbox, 'deployments');
+  const config = loadRuntimeConfig(stack.env('runtime'));
+  await consumerSettled(stack.service('runtime').nc, config.BUS_PREFIX, 'sessions', config.RUNTIME_CONSUMER_NAME, { timeoutMs: 30_000 });
   const after = expectOk(await api('GET', `/v1/sessions/${session.id}/events`, { query: { limit: '100' } }));
   expect(after.data).toHaveLength(log.length);
 }, 90_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { SchedulerFixture, type Worker } from './support/scheduler-fixture';
-import { snapshot } from './support/snapshot';
+import { SchedulerFixture, type Worker } from '../support/scheduler/scheduler-fixture';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /**
  * Literal wall-clock rule in America/New_York, through the whole scheduler: 02:30 does not exist

@@ -7,9 +7,9 @@ import { deleteStreams, ensureStreams, eventSubject, streamName } from '@shared/
 import { newId, randomBase62 } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
 import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
-import { eventually } from '../support/eventually';
+import { until } from '../support/eventually';
 import { infrastructure } from '../support/infrastructure';
-import { snapshot } from './support/snapshot';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /** The generic consumer helper against real JetStream, with the deployment events as its example. */
 let nc: NatsConnection;
@@ -33,9 +33,6 @@ const envelope = (type: string, data: unknown) => ({
 });
 const publish = (subject: string, body: unknown) =>
   jetstream(nc).publish(eventSubject(prefix, subject), typeof body === 'string' ? body : JSON.stringify(body));
-
-const until = (what: string, check: () => boolean, timeoutMs = 5_000) =>
-  eventually(what, () => (check() ? true : undefined), { timeoutMs, intervalMs: 10 });
 
 /**
  * The durable's state on the server: how many deliveries it made, and whether it has delivered
@@ -116,7 +113,7 @@ test('stop lets the message in hand finish and be acked; the unhandled rest goes
   for (let i = 0; i < 5; i++) await publish('deployments.created', envelope('deployments.created', snapshot({ deployment_id: `depl_${i}` })));
   // depl_0 in the handler, the other four delivered into the consumer's buffer.
   await inHand;
-  await eventually('the rest to be buffered', async () => ((await consumerState('c-stop')).caughtUp ? true : undefined), { intervalMs: 10 });
+  await until('the rest to be buffered', async () => (await consumerState('c-stop')).caughtUp);
   const stopping = consumer.stop();
   release();
   await stopping;
@@ -126,7 +123,7 @@ test('stop lets the message in hand finish and be acked; the unhandled rest goes
   const next = await consume('c-stop', async (event) => void (mine(event) && second.push(event.data.deployment_id)));
   // Delivery is at least once: handed-back messages can first land on the closed consumer's
   // still-open pull request and come back after the ack wait, possibly more than once.
-  await until('the four handed-back events', () => new Set(second).size === 4, 10_000);
+  await until('the four handed-back events', () => new Set(second).size === 4, { timeoutMs: 10_000 });
   expect([...new Set(second)].sort()).toEqual(['depl_1', 'depl_2', 'depl_3', 'depl_4']);
   expect(second).not.toContain('depl_0');
   await next.stop();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { CrashPlan } from '../support/scheduler-worker';
+import { CrashPlan } from '../support/scheduler/crash-plan';
 import { seededRandom } from '../support/seeded-random';
-import { SchedulerFixture, type Worker } from './support/scheduler-fixture';
-import { snapshot } from './support/snapshot';
+import { SchedulerFixture, type Worker } from '../support/scheduler/scheduler-fixture';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /**
  * Three workers sharing one database, 500 minutely deployments, 30 simulated minutes, workers

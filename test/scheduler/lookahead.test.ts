@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { eventually } from '../support/eventually';
-import { SchedulerFixture } from './support/scheduler-fixture';
-import { snapshot } from './support/snapshot';
+import { until } from '../support/eventually';
+import { SchedulerFixture } from '../support/scheduler/scheduler-fixture';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /**
  * Claiming ahead (SCHEDULER_LOOKAHEAD_MS, on in production): a round claims the rows due
@@ -53,14 +53,14 @@ test('rows claimed ahead fire at their fire time, never before, once each, acros
   expect(claimable).toBeGreaterThan(1);
   expect(claimable).toBeLessThan(DEPLOYMENTS);
   const rounds = workers.map((w) => w.tick());
-  await eventually('both rounds to claim', () => (waiting.length === claimable ? true : undefined), { timeoutMs: 10_000, intervalMs: 5 });
+  await until('both rounds to claim', () => waiting.length === claimable, { timeoutMs: 10_000, intervalMs: 5 });
   expect(sent).toBe(0);
 
   // Walk the clock through the claimed fire times, releasing the waits that are due.
   for (const at of [...new Set(waiting.map((w) => w.at))].sort((a, b) => a - b)) {
     fx.clock.set(new Date(at));
     for (const w of waiting.filter((x) => x.at <= at)) w.release();
-    await eventually('the due fires to be answered', () => (fx.responder.runs.size === dueBy(at) ? true : undefined), { timeoutMs: 10_000, intervalMs: 5 });
+    await until('the due fires to be answered', () => fx.responder.runs.size === dueBy(at), { timeoutMs: 10_000, intervalMs: 5 });
   }
   const summaries = await Promise.all(rounds);
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { SchedulerFixture } from './support/scheduler-fixture';
-import { snapshot } from './support/snapshot';
+import { SchedulerFixture } from '../support/scheduler/scheduler-fixture';
+import { snapshot } from '../support/scheduler/snapshot';
 
 let fx: SchedulerFixture;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
-import { SchedulerFixture, type Worker } from './support/scheduler-fixture';
-import { snapshot } from './support/snapshot';
+import { SchedulerFixture, type Worker } from '../support/scheduler/scheduler-fixture';
+import { snapshot } from '../support/scheduler/snapshot';
 
 const T0 = '2026-03-02T10:00:00.000Z';
 const at = (iso: string, plusMs = 0) => new Date(Date.parse(iso) + plusMs);

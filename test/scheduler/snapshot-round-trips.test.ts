@@ -6,8 +6,8 @@ import { createLogger } from '@shared/log/logger';
 import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { applyDeploymentSnapshot } from '../../services/scheduler/src/handlers/apply-deployment-snapshot';
 import { createSchedulerMetrics } from '../../services/scheduler/src/metrics';
-import { SchedulerFixture, type Worker } from './support/scheduler-fixture';
-import { snapshot } from './support/snapshot';
+import { SchedulerFixture, type Worker } from '../support/scheduler/scheduler-fixture';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /**
  * What applying a deployment event costs in statements, and that the cheap paths keep the

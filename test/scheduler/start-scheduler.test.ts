@@ -11,10 +11,10 @@ import { deploymentEvents, type DeploymentSnapshot } from '@shared/schema/deploy
 import { ManualClock } from '@shared/time/clock';
 import type { SchedulerConfig } from '../../services/scheduler/src/config';
 import { startScheduler } from '../../services/scheduler/src/start-scheduler';
-import { eventually } from '../support/eventually';
-import { schedulerTestConfig } from '../support/scheduler-worker';
-import { startFireResponder, type FireResponder } from './support/fire-responder';
-import { snapshot } from './support/snapshot';
+import { until } from '../support/eventually';
+import { schedulerTestConfig } from '../support/scheduler/scheduler-harness';
+import { startFireResponder, type FireResponder } from '../support/scheduler/fire-responder';
+import { snapshot } from '../support/scheduler/snapshot';
 
 /** The process as main.ts starts it: consumer, worker loop and /metrics, on a ManualClock. */
 let config: SchedulerConfig;
@@ -51,10 +51,6 @@ const publishSnapshot = (event: EventType, s: DeploymentSnapshot) =>
       data: s,
     }),
   );
-
-/** Waits for what the running process does by itself (its loop polls every 20 ms). */
-const until = (what: string, check: () => boolean | Promise<boolean>) =>
-  eventually(what, async () => ((await check()) ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
 
 test('a deployment event becomes a fire, and /metrics reports it', async () => {
   const s = snapshot({ schedule: { expression: '0 10 * * *', timezone: 'Europe/Paris' } });

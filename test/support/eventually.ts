@@ -23,3 +23,8 @@ export async function eventually<T>(
     await Bun.sleep(intervalMs);
   }
 }
+
+/** Waits until `check` holds: `eventually` for a condition that has no value to hand back. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, options: EventuallyOptions = {}): Promise<void> {
+  await eventually(what, async () => ((await check()) ? true : undefined), options);
+}

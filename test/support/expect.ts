@@ -3,6 +3,7 @@
  * One definition, so every suite holds the gateway to the same envelope.
  */
 import { expect } from 'bun:test';
+import { isMetadataField } from '@shared/metadata/apply-metadata-patch';
 import type { ApiResponse } from './api';
 
 /** A 200 answer's body; anything else fails the test, naming `what` and showing the answer. */
@@ -18,6 +19,18 @@ export function expectOk<T = any>(response: ApiResponse<T>, what = 'the request'
  */
 export function expectError(response: ApiResponse, status: number, type: string, ...messageParts: string[]): void {
   expectEnvelope(response, status, { type, message: expect.any(String) }, messageParts);
+}
+
+/**
+ * A 400 invalid_request_error whose message starts with `messageStart`: validation names the
+ * refused field first (`metadata.team: ...`), so the start says which field was refused.
+ */
+export function expectInvalidRequest(response: ApiResponse, messageStart: string): void {
+  // A metadata field's 400 carries the SDK's invalid_metadata code, as the product's one rule says.
+  const field = messageStart.split(':')[0]!;
+  if (isMetadataField(field)) expectCodedError(response, 400, 'invalid_request_error', 'invalid_metadata');
+  else expectError(response, 400, 'invalid_request_error');
+  expect(response.body.error.message).toStartWith(messageStart);
 }
 
 /** The error envelope carrying `details.error_code` (and nothing else in its details). */
@@ -45,4 +58,31 @@ export async function sdkFailure(request: PromiseLike<unknown>): Promise<any> {
     return err;
   }
   throw new Error('expected the request to fail');
+}
+
+/**
+ * The message of what `fn` threw (or of what `promise` rejected with), or 'no error', so a test
+ * compares refusals as text and a call that passes fails the comparison with a readable diff.
+ */
+export function messageOf(promise: Promise<unknown>): Promise<string>;
+export function messageOf(fn: () => unknown): string;
+export function messageOf(what: Promise<unknown> | (() => unknown)): string | Promise<string> {
+  if (what instanceof Promise) return what.then(() => 'no error', (err: Error) => err.message);
+  try {
+    what();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'no error';
+}
+
+/** The status, type and message of the typed error `fn` threw, or undefined when it threw none. */
+export function failureOf(fn: () => unknown): { status: number; type: string; message: string } | undefined {
+  try {
+    fn();
+  } catch (err) {
+    const e = err as { status: number; type: string; message: string };
+    return { status: e.status, type: e.type, message: e.message };
+  }
+  return undefined;
 }

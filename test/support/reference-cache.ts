@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { outbox as catalogOutbox } from '../../services/catalog/src/db/schema';
-import { eventually } from './eventually';
+import { outboxRelayed } from './settled';
 import type { Stack } from './stack';
 
 /**
@@ -15,18 +14,6 @@ import type { Stack } from './stack';
  * cache's subscription callback runs as each message is read.
  */
 export async function referenceCacheCaughtUp(stack: Stack, timeoutMs = 20_000): Promise<void> {
-  const catalog = stack.service('catalog');
-  await eventually(
-    'the catalog outbox to be relayed',
-    async () => {
-      const [row] = await catalog.database.db
-        .select({ n: sql<number>`count(*)` })
-        .from(catalogOutbox);
-      if (Number(row?.n ?? 0) === 0) return true;
-      catalog.relay?.poke();
-      return undefined;
-    },
-    { timeoutMs },
-  );
+  await outboxRelayed(stack.service('catalog'), catalogOutbox, 'catalog', { timeoutMs });
   await stack.service('deployments').nc.flush();
 }

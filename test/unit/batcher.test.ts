@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { until } from '../support/eventually';
 import { createBatcher, type BatcherOptions, type Settled } from '@shared/db/batcher';
 
 /** The end of the current event-loop turn, where an idle batcher starts its batch. */
@@ -37,17 +38,23 @@ describe('batcher', () => {
   test('up to `concurrency` batches run at once', async () => {
     let running = 0;
     let most = 0;
+    // Batches are held open until two run at once, so overlap never depends on how long one takes.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const batcher = createBatcher(
       async (items: number[]) => {
         running += 1;
         most = Math.max(most, running);
-        await new Promise((r) => setTimeout(r, 5));
+        await held;
         running -= 1;
         return items.map((value) => ({ ok: true as const, value }));
       },
       { concurrency: 2, maxBatch: 1 },
     );
-    expect(await Promise.all([1, 2, 3, 4].map((i) => batcher.call(i)))).toEqual([1, 2, 3, 4]);
+    const calls = Promise.all([1, 2, 3, 4].map((i) => batcher.call(i)));
+    await until('two batches to run at once', () => running >= 2, { timeoutMs: 5_000, intervalMs: 1 });
+    release();
+    expect(await calls).toEqual([1, 2, 3, 4]);
     expect(most).toBe(2);
   });
 

@@ -1,15 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { Type } from '@sinclair/typebox';
 import { validate } from '@shared/validation/validate';
+import { messageOf } from '../support/expect';
 
-const messageOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return 'no error';
-};
 
 describe('validation messages name the field path', () => {
   const closed = Type.Object({ a: Type.Object({ b: Type.String({ minLength: 1 }) }, { additionalProperties: false }) }, { additionalProperties: false });

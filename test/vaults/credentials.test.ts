@@ -4,7 +4,7 @@ import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import { publishedEvents } from '../support/streams';
 import { createVault } from '../support/fixtures';
-import { expectError, expectOk } from '../support/expect';
+import { expectCodedError, expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
 import {
   createBearer,
@@ -14,7 +14,7 @@ import {
   rawRows,
   resolveCredentials,
   uniqueSecret,
-} from './vault-fixtures';
+} from '../support/vaults';
 
 let stack: Stack;
 let api: ApiClient;
@@ -155,7 +155,7 @@ describe('vault credentials', () => {
     expectError(await api('POST', url, env({ networking: { type: 'limited', allowed_hosts: Array(17).fill('a.example') } })), 400, 'invalid_request_error', 'auth.networking');
     expectError(await api('POST', url, env({ injection_location: { body: false, header: false } })), 400, 'invalid_request_error', 'auth.injection_location');
     expectError(await api('POST', url, env({ secret_value: 'x'.repeat(16385) })), 400, 'invalid_request_error', 'auth.secret_value');
-    expectError(await api('POST', url, { body: { auth: { type: 'static_bearer', token: s, mcp_server_url: 'https://x.example' }, metadata: { ['k'.repeat(65)]: 'v' } } }), 400, 'invalid_request_error', 'metadata');
+    expectCodedError(await api('POST', url, { body: { auth: { type: 'static_bearer', token: s, mcp_server_url: 'https://x.example' }, metadata: { ['k'.repeat(65)]: 'v' } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
   });
 
   test('two active credentials of a vault cannot target the same env var or MCP server (409)', async () => {

@@ -5,7 +5,7 @@ import { startVaults } from '../../services/vaults/src/start-vaults';
 import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import { createVault } from '../support/fixtures';
-import { createBearer, createEnvVar, rawRows, resolveCredentials, uniqueSecret } from './vault-fixtures';
+import { createBearer, createEnvVar, rawRows, resolveCredentials, uniqueSecret } from '../support/vaults';
 
 const REPO = join(import.meta.dir, '..', '..');
 const keyA = `a:${Buffer.alloc(32, 1).toString('base64')}`;

@@ -2,7 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { describeEachSdk } from "../support/sdk";
 import { Stack } from "../support/stack";
-import { uniqueSecret } from "./vault-fixtures";
+import { uniqueSecret } from "../support/vaults";
 
 let stack: Stack;
 

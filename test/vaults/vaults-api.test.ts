@@ -3,9 +3,9 @@ import { apiClient, type ApiClient } from '../support/api';
 import { Stack } from '../support/stack';
 import { publishedEvents } from '../support/streams';
 import { createVault } from '../support/fixtures';
-import { expectError, expectOk } from '../support/expect';
+import { expectCodedError, expectError, expectOk } from '../support/expect';
 import { allPages } from '../support/pages';
-import { checkVaults, createBearer, rawRows, resolveCredentials, uniqueSecret } from './vault-fixtures';
+import { checkVaults, createBearer, rawRows, resolveCredentials, uniqueSecret } from '../support/vaults';
 
 let stack: Stack;
 let api: ApiClient;
@@ -45,11 +45,11 @@ describe('vaults', () => {
     expectError(await api('POST', '/v1/vaults', { body: { display_name: 'x'.repeat(256) } }), 400, 'invalid_request_error', 'display_name');
     expectError(await api('POST', '/v1/vaults', { body: { display_name: 'x', colour: 'red' } }), 400, 'invalid_request_error', 'colour');
     const seventeen = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']));
-    expectError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: seventeen } }), 400, 'invalid_request_error', 'metadata');
-    expectError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { ['k'.repeat(65)]: 'v' } } }), 400, 'invalid_request_error', 'metadata: keys');
-    expectError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { '': 'v' } } }), 400, 'invalid_request_error', 'metadata: keys');
-    expectError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { k: 'v'.repeat(513) } } }), 400, 'invalid_request_error', 'metadata');
-    expectError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { k: 1 } } }), 400, 'invalid_request_error', 'metadata');
+    expectCodedError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: seventeen } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
+    expectCodedError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { ['k'.repeat(65)]: 'v' } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata: keys');
+    expectCodedError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { '': 'v' } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata: keys');
+    expectCodedError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { k: 'v'.repeat(513) } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
+    expectCodedError(await api('POST', '/v1/vaults', { body: { display_name: 'x', metadata: { k: 1 } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
   });
 
   test('update: display_name, metadata patch (string upserts, null deletes, omitted stays)', async () => {
@@ -75,15 +75,15 @@ describe('vaults', () => {
     const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v']));
     const vault = await createVault(api, { metadata: sixteen });
     const over = await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { extra: 'v' } } });
-    expectError(over, 400, 'invalid_request_error', 'metadata');
+    expectCodedError(over, 400, 'invalid_request_error', 'invalid_metadata', 'metadata');
     expect(expectOk(await api('GET', `/v1/vaults/${vault.id}`), 'get').metadata).toEqual(sixteen);
     // replacing one key with another in the same patch stays at 16
     const swapped = expectOk(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { k0: null, extra: 'v' } } }), 'swap');
     expect(Object.keys(swapped.metadata)).toHaveLength(16);
     expect(swapped.metadata.extra).toBe('v');
     expect(swapped.metadata.k0).toBeUndefined();
-    expectError(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { k1: 'v'.repeat(513) } } }), 400, 'invalid_request_error');
-    expectError(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { ['k'.repeat(65)]: null } } }), 400, 'invalid_request_error', 'metadata: keys');
+    expectCodedError(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { k1: 'v'.repeat(513) } } }), 400, 'invalid_request_error', 'invalid_metadata');
+    expectCodedError(await api('POST', `/v1/vaults/${vault.id}`, { body: { metadata: { ['k'.repeat(65)]: null } } }), 400, 'invalid_request_error', 'invalid_metadata', 'metadata: keys');
   });
 
   test('archive: sets archived_at once, hides from the default list, freezes the vault', async () => {

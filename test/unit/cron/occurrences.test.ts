@@ -9,7 +9,7 @@ import {
 } from '@shared/cron/index.ts';
 import { compileScheduleUnchecked } from '@shared/cron/compile-schedule.ts';
 import { seededRandom } from '../../support/seeded-random';
-import { oracleOccurrences } from './oracle.ts';
+import { oracleOccurrences } from '../../support/cron-oracle.ts';
 
 const DAY = 86_400_000;
 const iso = (dates: Date[]): string[] => dates.map((d) => d.toISOString());

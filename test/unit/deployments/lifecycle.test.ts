@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import { archiveChange, errorPauseChange, pauseChange, unpauseChange } from '../../../services/deployments/src/domain/lifecycle';
-import { deploymentRow, messageOf } from './support';
+import { deploymentRow } from '../../support/deployment-row';
+import { messageOf } from '../../support/expect';
 
 const now = new Date('2026-06-02T10:00:00.000Z');
 

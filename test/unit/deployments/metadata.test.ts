@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { DeploymentCreateRequest, DeploymentUpdateRequest } from '@shared/schema/deployment';
 import { validate } from '@shared/validation/validate';
-import { messageOf } from './support';
+import { messageOf } from '../../support/expect';
 
 
 const create = (metadata: unknown) =>

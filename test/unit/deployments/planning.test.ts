@@ -3,7 +3,8 @@ import type { DeploymentCreateRequest, InitialEventParams } from '@shared/schema
 import { newDeploymentRow, planDeploymentCreate } from '../../../services/deployments/src/domain/deployment-create';
 import { planDeploymentUpdate, updatedRow } from '../../../services/deployments/src/domain/deployment-update';
 import { checkSystemMessagePlacement } from '../../../services/deployments/src/domain/initial-events';
-import { deploymentRow, messageOf } from './support';
+import { deploymentRow } from '../../support/deployment-row';
+import { messageOf } from '../../support/expect';
 
 const user = (text = 'go'): InitialEventParams => ({ type: 'user.message', content: [{ type: 'text', text }] });
 const system: InitialEventParams = { type: 'system.message', content: [{ type: 'text', text: 'be brief' }] };

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { pausesDeployment, scheduledFireRefusal } from '../../../services/deployments/src/domain/fire';
 import { presentDeployment, presentDeploymentSnapshot } from '../../../services/deployments/src/domain/present';
 import { scheduleOf, upcomingRuns } from '../../../services/deployments/src/domain/schedule';
-import { deploymentRow } from './support';
+import { deploymentRow } from '../../support/deployment-row';
 
 const daily9 = { scheduleExpression: '0 9 * * *', scheduleTimezone: 'UTC' };
 const now = new Date('2026-06-01T08:00:00.000Z');

@@ -1,15 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { newId } from '@shared/ids/ids';
 import { checkSentEvents, checkToolReferences, outcomeIdOf, statusAfter, toolReferences } from '../../../services/deployments/src/domain/session-events';
+import { messageOf } from '../../support/expect';
 
-const messageOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('expected a refusal');
-};
 const user = { type: 'user.message' as const, content: [{ type: 'text' as const, text: 'hi' }] };
 const system = { type: 'system.message' as const, content: [{ type: 'text' as const, text: 'be brief' }] };
 

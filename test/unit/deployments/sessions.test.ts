@@ -10,7 +10,8 @@ import type { SessionRow } from '../../../services/deployments/src/db/schema';
 import { newSessionRow, planSessionCreate, sessionFromDeployment, tokenResourceIds } from '../../../services/deployments/src/domain/session-create';
 import { derivedResourceId, materialised, planResourceAdd, resourcePage, SESSION_RESOURCES_MAX } from '../../../services/deployments/src/domain/session-resources';
 import { checkBudgetChange, planSessionUpdate, sessionUpdatedEvent } from '../../../services/deployments/src/domain/session-update';
-import { deploymentRow, messageOf } from './support';
+import { deploymentRow } from '../../support/deployment-row';
+import { messageOf } from '../../support/expect';
 
 const at = new Date('2026-06-01T08:00:00.000Z');
 const later = new Date('2026-06-01T09:00:00.000Z');

@@ -5,16 +5,8 @@ import {
   readIdempotencyKey,
   requestFingerprint,
 } from '../../../services/gateway/src/domain/idempotency-key';
+import { failureOf } from '../../support/expect';
 
-const failure = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    const e = err as { status: number; type: string; message: string };
-    return { status: e.status, type: e.type, message: e.message };
-  }
-  return undefined;
-};
 const headers = (key: string) => new Headers({ 'Idempotency-Key': key });
 
 describe('Idempotency-Key', () => {
@@ -28,7 +20,7 @@ describe('Idempotency-Key', () => {
     expect(readIdempotencyKey('POST', headers('k'.repeat(255)))).toHaveLength(255);
     expect(readIdempotencyKey('POST', headers('a b ~'))).toBe('a b ~');
     const refused = { status: 400, type: 'invalid_request_error', message: 'Idempotency-Key: must be 1 to 255 printable ASCII characters' };
-    for (const key of ['k'.repeat(256), 'tab\there', 'caf\u00e9']) expect(failure(() => readIdempotencyKey('POST', headers(key)))).toEqual(refused);
+    for (const key of ['k'.repeat(256), 'tab\there', 'caf\u00e9']) expect(failureOf(() => readIdempotencyKey('POST', headers(key)))).toEqual(refused);
   });
 
   test('the same request is the same method, path with query and body; the key is hashed exactly', () => {

@@ -3,35 +3,27 @@ import type { Tenant } from '@shared/schema/tenant';
 import { checkPermission } from '../../../services/gateway/src/domain/permission';
 import { checkStrayQueryParameters } from '../../../services/gateway/src/domain/query-parameters';
 import { API_VERSION, checkVersioning, REQUIRED_BETA, SUPPORTED_VERSIONS } from '../../../services/gateway/src/domain/versioning';
+import { failureOf } from '../../support/expect';
 
-const failure = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    const e = err as { status: number; type: string; message: string };
-    return { status: e.status, type: e.type, message: e.message };
-  }
-  return undefined;
-};
 
 describe('permission', () => {
   const tenant: Tenant = { organization_id: 'org_a', workspace_id: 'ws_a', scope: 'read_write', key_id: 'key_1' };
   const readOnly: Tenant = { ...tenant, scope: 'read_only' };
 
   test('a read-write key may read and write its own workspace', () => {
-    expect(failure(() => checkPermission(tenant, 'POST', new Headers()))).toBeUndefined();
-    expect(failure(() => checkPermission(tenant, 'DELETE', new Headers({ 'anthropic-workspace-id': 'ws_a' })))).toBeUndefined();
+    expect(failureOf(() => checkPermission(tenant, 'POST', new Headers()))).toBeUndefined();
+    expect(failureOf(() => checkPermission(tenant, 'DELETE', new Headers({ 'anthropic-workspace-id': 'ws_a' })))).toBeUndefined();
   });
   test('a read-only key may only read', () => {
-    for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(failure(() => checkPermission(readOnly, method, new Headers()))).toBeUndefined();
-    expect(failure(() => checkPermission(readOnly, 'POST', new Headers()))).toEqual({
+    for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(failureOf(() => checkPermission(readOnly, method, new Headers()))).toBeUndefined();
+    expect(failureOf(() => checkPermission(readOnly, 'POST', new Headers()))).toEqual({
       status: 403,
       type: 'permission_error',
       message: 'this API key is read-only',
     });
   });
   test("another workspace's header is 403, checked before the scope", () => {
-    expect(failure(() => checkPermission(readOnly, 'POST', new Headers({ 'anthropic-workspace-id': 'ws_b' })))?.message).toBe(
+    expect(failureOf(() => checkPermission(readOnly, 'POST', new Headers({ 'anthropic-workspace-id': 'ws_b' })))?.message).toBe(
       "anthropic-workspace-id does not match the API key's workspace",
     );
   });
@@ -39,7 +31,7 @@ describe('permission', () => {
 
 describe('versioning', () => {
   const strictHeaders = () => new Headers({ 'anthropic-version': API_VERSION, 'anthropic-beta': REQUIRED_BETA });
-  const check = (path: string, headers: Headers) => failure(() => checkVersioning(new URL(`http://gw${path}`), headers, 'anthropic'));
+  const check = (path: string, headers: Headers) => failureOf(() => checkVersioning(new URL(`http://gw${path}`), headers, 'anthropic'));
 
   test('deployment routes require both headers and beta=true', () => {
     expect(check('/v1/deployments?beta=true', strictHeaders())).toBeUndefined();
@@ -75,7 +67,7 @@ describe('versioning', () => {
 });
 
 describe('versions', () => {
-  const check = (path: string, headers: Headers) => failure(() => checkVersioning(new URL(`http://gw${path}`), headers, 'anthropic'));
+  const check = (path: string, headers: Headers) => failureOf(() => checkVersioning(new URL(`http://gw${path}`), headers, 'anthropic'));
   const v1 = (extra: Record<string, string> = {}) => new Headers({ 'anthropic-version': '2026-10-21', ...extra });
 
   test('both versions are supported, and a request follows the one it names (the interface\'s when none)', () => {
@@ -105,7 +97,7 @@ describe('versions', () => {
 
 describe('stray query parameters', () => {
   const check = (method: string, route: string, query: string) =>
-    failure(() => checkStrayQueryParameters(method, route, new URL(`http://gw/x?${query}`)))?.message;
+    failureOf(() => checkStrayQueryParameters(method, route, new URL(`http://gw/x?${query}`)))?.message;
 
   test('collections and declared item routes parse their own query', () => {
     expect(check('GET', '/v1/deployments', 'colour=red')).toBeUndefined();

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { Type } from '@sinclair/typebox';
 import { RawBody } from '../../../services/gateway/src/http/raw-body';
 import { route } from '../../../services/gateway/src/routing/route';
+import { messageOf } from '../../support/expect';
 
 const call = { request_id: 'req_1', tenant: null };
 const json = (text: string, contentType = 'application/json') => new RawBody(new TextEncoder().encode(text), contentType);
@@ -11,7 +12,6 @@ const context = (body?: RawBody, query = '') => ({
   params: { thing_id: 'thg_1' },
   body,
 });
-const messageOf = async (promise: Promise<unknown>) => promise.then(() => 'no error', (err: Error) => err.message);
 
 describe('route(): input declared once, parsed after the guard', () => {
   const Body = Type.Object({ name: Type.String({ minLength: 1 }) }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { createScheduleCache } from '@shared/cron';
 import { firesOnSchedule, planBase, planSnapshotChange } from '../../../services/scheduler/src/domain/snapshot-change';
-import { snapshot } from '../../scheduler/support/snapshot';
+import { snapshot } from '../../support/scheduler/snapshot';
 
 /** How a deployment snapshot changes the due row, with nothing but its inputs. */
 const d = (iso: string) => new Date(iso);

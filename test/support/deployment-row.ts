@@ -1,4 +1,4 @@
-import type { DeploymentRow } from '../../../services/deployments/src/db/schema';
+import type { DeploymentRow } from '../../services/deployments/src/db/schema';
 
 /** A stored deployment with every column set, for rules that read rows; `over` changes some. */
 export function deploymentRow(over: Partial<DeploymentRow> = {}): DeploymentRow {
@@ -30,14 +30,4 @@ export function deploymentRow(over: Partial<DeploymentRow> = {}): DeploymentRow 
     archivedAt: null,
     ...over,
   };
-}
-
-/** The message a rule throws, or 'no error'. */
-export function messageOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return 'no error';
 }

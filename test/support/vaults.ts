@@ -6,9 +6,9 @@ import { systemContext } from '@shared/bus/call-context';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { randomBase62 } from '@shared/ids/ids';
 import type { Tenant } from '@shared/schema/tenant';
-import type { ApiClient } from '../support/api';
-import { expectOk } from '../support/expect';
-import type { Stack } from '../support/stack';
+import type { ApiClient } from './api';
+import { expectOk } from './expect';
+import type { Stack } from './stack';
 
 /** A secret nobody could mistake for anything else, so finding it anywhere is a leak. */
 export const uniqueSecret = (label: string) => `sk-${label}-${randomBase62(32)}`;

@@ -7,7 +7,8 @@ import { newId } from '@shared/ids/ids';
 import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { ManualClock } from '@shared/time/clock';
 import type { SchedulerConfig } from '../../../services/scheduler/src/config';
-import { SchedulerHarness, schedulerTestConfig, type SchedulerWorker } from '../../support/scheduler-worker';
+import { SchedulerHarness, schedulerTestConfig } from './scheduler-harness';
+import type { SchedulerWorker } from './scheduler-worker';
 import { startFireResponder, type FireResponder } from './fire-responder';
 
 export type Worker = SchedulerWorker;

@@ -7,7 +7,6 @@
  * tests do, and can crash a worker.
  */
 import type { NatsConnection } from '@nats-io/transport-node';
-import { sql } from 'drizzle-orm';
 import { systemContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { streamName, type StreamKey } from '@shared/bus/streams';
@@ -16,13 +15,14 @@ import { newId } from '@shared/ids/ids';
 import type { FireDeploymentReply } from '@shared/schema/deployment-run';
 import type { Tenant } from '@shared/schema/tenant';
 import { ManualClock } from '@shared/time/clock';
-import { outbox as deploymentsOutbox } from '../../../services/deployments/src/db/schema';
-import { loadSchedulerConfig, type SchedulerConfig } from '../../../services/scheduler/src/config';
-import { apiClient, type ApiClient } from '../../support/api';
-import { eventually } from '../../support/eventually';
-import { SchedulerHarness, type SchedulerWorker } from '../../support/scheduler-worker';
-import { Stack } from '../../support/stack';
-import { readStream, type StreamMessage } from '../../support/streams';
+import { outbox as deploymentsOutbox } from '../../services/deployments/src/db/schema';
+import { loadSchedulerConfig, type SchedulerConfig } from '../../services/scheduler/src/config';
+import { apiClient, type ApiClient } from './api';
+import { outboxRelayed } from './settled';
+import { SchedulerHarness } from './scheduler/scheduler-harness';
+import type { SchedulerWorker } from './scheduler/scheduler-worker';
+import { Stack } from './stack';
+import { readStream, type StreamMessage } from './streams';
 
 export type Worker = SchedulerWorker;
 
@@ -101,19 +101,7 @@ export class LifecycleStack extends SchedulerHarness {
 
   /** Every event the deployments service committed so far has been published. */
   private async outboxEmpty(timeoutMs = 20_000): Promise<void> {
-    const deployments = this.stack.service('deployments');
-    await eventually(
-      'the deployments outbox to be relayed',
-      async () => {
-        const [row] = await deployments.database.db
-          .select({ n: sql<number>`count(*)` })
-          .from(deploymentsOutbox);
-        if (Number(row?.n ?? 0) === 0) return true;
-        deployments.relay?.poke();
-        return undefined;
-      },
-      { timeoutMs, intervalMs: 10 },
-    );
+    await outboxRelayed(this.stack.service('deployments'), deploymentsOutbox, 'deployments', { timeoutMs });
   }
 
   override async stop(): Promise<void> {

@@ -9,7 +9,7 @@ import { classifyReferences, type ReferenceSet } from '../domain/references';
 import { sealSessionTokens } from '../domain/repository-tokens';
 import { planResourceAdd } from '../domain/session-resources';
 import { sessionReferenceRefusal } from '../domain/session-update';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Adds a resource to a session. The resource's own rules and its reference (a file or memory

@@ -8,7 +8,7 @@ import { appendRuntimeEvents as appendToLog } from '../db/session-events';
 import { sessions } from '../db/schema';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSessionEvent } from '../domain/session-events';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * The runtime's side of a session's log: the agent's events, spans and status changes of a turn,

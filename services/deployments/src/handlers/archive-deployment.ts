@@ -6,7 +6,7 @@ import { changeDeploymentUnderLock } from '../db/deployments';
 import { archiveChange } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** Archives a deployment, one-way: it never fires again; archiving again changes nothing. */
 export const archiveDeployment =

@@ -6,7 +6,7 @@ import { recordSessionNotice } from '../db/session-events';
 import { lockSession, updateSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Archives a session, one-way: it stays readable and listed with `include_archived`, and every

@@ -8,7 +8,7 @@ import { newDeploymentRow, planDeploymentCreate } from '../domain/deployment-cre
 import { presentDeployment } from '../domain/present';
 import { classifyReferences, referenceRefusal } from '../domain/references';
 import { sealRepositoryTokens } from '../domain/repository-tokens';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Creates a deployment: the request's own rules, then its references asked of their owners

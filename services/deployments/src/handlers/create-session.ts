@@ -8,7 +8,7 @@ import { classifyReferences } from '../domain/references';
 import { sealSessionTokens } from '../domain/repository-tokens';
 import { newSessionRow, planSessionCreate, sessionFromRequest, tokenResourceIds } from '../domain/session-create';
 import { sessionReferenceRefusal } from '../domain/session-update';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Creates a session (`POST /v1/sessions`): the request's own rules (the deployment's, for events

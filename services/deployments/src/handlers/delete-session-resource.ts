@@ -4,7 +4,7 @@ import type { sessionResourceSubjects } from '@shared/bus/subjects/sessions';
 import { found } from '@shared/errors/api-error';
 import { changeSessionResources, deleteSessionSecret, updateSession } from '../db/sessions';
 import { sessionResourceNotFound } from '../domain/session-resources';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** Removes a resource from a session, its sealed token with it; a memory store no longer mounted leaves the memory_store_id filter. */
 export const deleteSessionResource =

@@ -5,7 +5,7 @@ import { found } from '@shared/errors/api-error';
 import { deleteSessionEvents } from '../db/session-events';
 import { deleteSessionRows, lockSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Deletes a session for good, archived or not: its row, resources' mounts, sealed tokens and

@@ -29,7 +29,7 @@ import { archivedRefusal, errorPauseChange } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeploymentRun } from '../domain/present';
 import { classifyReferences, referenceRunError, rowReferences } from '../domain/references';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** A fire whose deployment changed while its references were being checked starts over, this many times. */
 const FIRE_ATTEMPTS = 3;

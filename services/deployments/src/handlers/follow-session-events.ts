@@ -6,7 +6,7 @@ import { lastSequence, readEventsAfter, sequenceOf } from '../db/session-events'
 import { findSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSessionEvent } from '../domain/session-events';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * What a stream delivers next: the session's events after a sequence (or after the event a

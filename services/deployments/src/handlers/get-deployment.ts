@@ -5,7 +5,7 @@ import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { findDeployment } from '../db/deployments';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 export const getDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.get> =>

@@ -5,7 +5,7 @@ import type { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
 import { findRun } from '../db/runs';
 import { deploymentRunNotFound } from '../domain/not-found';
 import { presentDeploymentRun } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** Another tenant's run is not found, like a missing one. */
 export const getRun =

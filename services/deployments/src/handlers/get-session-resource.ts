@@ -5,7 +5,7 @@ import { found } from '@shared/errors/api-error';
 import { findSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { materialised, sessionResourceNotFound } from '../domain/session-resources';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** One resource of the tenant's session; another tenant's session, or a resource not in it, is 404. */
 export const getSessionResource =

@@ -5,7 +5,7 @@ import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { findSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** Another tenant's session is not found, like a missing one. */
 export const getSession =

@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { listDeploymentPage } from '../db/deployments';
 import { presentDeployment } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 export const listDeployments =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.list> =>

@@ -5,7 +5,7 @@ import { found, invalidRequest } from '@shared/errors/api-error';
 import { listSessionEventPage } from '../db/session-events';
 import { findSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * One page of a session's events, either way (the SDK reads `next_page`; `prev_page` goes back).

@@ -5,7 +5,7 @@ import { found } from '@shared/errors/api-error';
 import { findSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { resourcePage } from '../domain/session-resources';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** A session's resources in their order (the order they were given, then added), a page at a time. */
 export const listSessionResources =

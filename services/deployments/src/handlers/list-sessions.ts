@@ -4,7 +4,7 @@ import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { invalidRequest } from '@shared/errors/api-error';
 import { listSessionPage } from '../db/sessions';
 import { presentSession } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Sessions page both ways: after a position, before one, or from the start. A page's rows are

@@ -6,7 +6,7 @@ import { changeDeploymentUnderLock } from '../db/deployments';
 import { pauseChange } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** Pauses a deployment: it stops firing until unpaused; pausing again changes nothing. */
 export const pauseDeployment =

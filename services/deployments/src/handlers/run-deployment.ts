@@ -1,7 +1,7 @@
 import type { Handler } from '@shared/bus/bus-server';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { ApiError } from '@shared/errors/api-error';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 import { fire } from './fire-deployment';
 
 /**

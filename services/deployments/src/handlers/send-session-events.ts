@@ -12,7 +12,7 @@ import { eventFileReferences } from '../domain/initial-events';
 import { sessionNotFound } from '../domain/not-found';
 import { classifyReferences, referenceRefusal, type ReferenceSet } from '../domain/references';
 import { checkSentEvents, checkToolReferences, presentSessionEvent, sentEventBodies, toolReferences } from '../domain/session-events';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Appends a client's events to a session's log. Checked as a deployment's initial events are:

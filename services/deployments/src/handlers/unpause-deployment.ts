@@ -6,7 +6,7 @@ import { changeDeploymentUnderLock } from '../db/deployments';
 import { unpauseChange } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** Unpauses a deployment: it fires again from its next occurrence; unpausing an active one changes nothing. */
 export const unpauseDeployment =

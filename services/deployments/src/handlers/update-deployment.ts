@@ -13,7 +13,7 @@ import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';
 import { classifyReferences, referenceRefusal } from '../domain/references';
 import { sealRepositoryTokens } from '../domain/repository-tokens';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /** An update whose row changed under it is re-planned against the new row this many times, then 409. */
 const UPDATE_ATTEMPTS = 3;

@@ -5,7 +5,7 @@ import { found } from '@shared/errors/api-error';
 import { changeSessionResources, putSessionSecret, updateSession } from '../db/sessions';
 import { sealSessionTokens } from '../domain/repository-tokens';
 import { checkTokenRotation, sessionResourceNotFound } from '../domain/session-resources';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Rotates a repository resource's token (SDK ResourceUpdateParams: the only field): sealed under

@@ -9,7 +9,7 @@ import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
 import { classifyReferences } from '../domain/references';
 import { planSessionUpdate, sessionReferenceRefusal, sessionUpdatedEvent } from '../domain/session-update';
-import type { DeploymentsDeps } from '../service';
+import type { DeploymentsDeps } from '../deps';
 
 /**
  * Updates a session (SDK SessionUpdateParams, see domain/session-update.ts). What needs other

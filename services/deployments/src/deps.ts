@@ -1,0 +1,33 @@
+import type { McpUrlRules } from '@shared/agents/mcp-server-url';
+import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
+import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
+import type { WriteBatcher } from '@shared/db/write-batcher';
+import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { AgentVersions } from './clients/agent-versions';
+import type { ReferenceBus } from './clients/references';
+import type { NewDeployment } from './db/deployments';
+import type { NewSessionRecord } from './db/sessions';
+import type { RepositoryUrlRules } from './domain/resources';
+
+/** What every deployments handler is given, built once by start-deployments.ts: the runtime's (`StoreDeps`: db, clock, eventsRecorded), and these. */
+export interface DeploymentsDeps extends StoreDeps {
+  /** Asks the catalog (through this replica's reference cache) and the vaults service about references (clients/references.ts). */
+  bus: ReferenceBus;
+  /** Wraps each deployment's data key, which seals its repository tokens. */
+  masterKeys: MasterKeyRing;
+  /** Which repository URL schemes are accepted (https only unless the setting allows http). */
+  repositoryUrls: RepositoryUrlRules;
+  /** `ALLOW_PRIVATE_MCP_URLS`: what the MCP servers of a session's agent update may name. */
+  mcpUrls: McpUrlRules;
+  /** Stores new deployments, many to a transaction under load (db/deployments.ts insertDeployments). */
+  creations: WriteBatcher<NewDeployment>;
+  /** Stores new API sessions, many to a transaction under load (db/sessions.ts recordNewSessions, the fire's write too). */
+  sessionCreations: WriteBatcher<NewSessionRecord>;
+  /** Agent versions' definitions, asked of the catalog once per replica (versions are immutable). */
+  agents: AgentVersions;
+  /**
+   * Per-tenant lanes for batchers that requests wait in after handing their bulkhead slot back
+   * (creates, fires): tenants taken in turn, each bounded like the bulkhead's queue.
+   */
+  tenantLanes: TenantLanes;
+}

@@ -13,7 +13,7 @@ import { newId } from '@shared/ids/ids';
 import type { NewSessionEventBody } from '@shared/schema/session-event';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { sessions } from '../../services/deployments/src/db/schema';
-import { appendToSessionLog } from '../../services/deployments/src/db/session-events';
+import { appendToSessionLog } from '../../services/deployments/src/db/session-log';
 import { outcomeIdOf } from '../../services/deployments/src/domain/session-events';
 import { apiClient } from '../support/api';
 import { expectError, expectOk, sdkFailure } from '../support/expect';

@@ -1,88 +1,17 @@
 import { and, asc, desc, eq, gt, inArray, lt, max, type SQL } from 'drizzle-orm';
 import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
-import type { EventEnvelope } from '@shared/bus/event';
 import type { Executor } from '@shared/db/executor';
 import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
 import { newId } from '@shared/ids/ids';
 import type { PagePosition } from '@shared/schema/common';
-import { conflict } from '@shared/errors/api-error';
-import { sessionLogEvents, type NewSessionEventBody, type SessionEvent, type SessionEventListFilters, type UsageDelta } from '@shared/schema/session-event';
+import { sessionLogEvents, type SessionEvent, type SessionEventListFilters } from '@shared/schema/session-event';
 import type { Tenant } from '@shared/schema/tenant';
-import { outcomeIdOf, presentSessionEvent, statusAfter } from '../domain/session-events';
-import { addUsage } from '../domain/session-usage';
-import { outbox, sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
-import { recordOutcomeProgress } from './sessions';
+import { presentSessionEvent } from '../domain/session-events';
+import { outbox, sessionEventLog, type SessionEventRow } from './schema';
 
-/** Events appended to one session's log. */
-export interface SessionLogAppend {
-  sessionId: string;
-  events: NewSessionEventBody[];
-  /** Their `processed_at`: the instant the log accepted them. */
-  at: Date;
-  /** The session's last sequence (lastSequence, read under the session's lock); 0 or omitted for a new session. */
-  after?: number;
-}
-
-/**
- * Appends events to session logs in the caller's transaction, with one INSERT for the whole
- * batch (a batch of fires is one statement): each event gets its id, the next sequence of its
- * session, and a define_outcome its outcome id. A session whose batch holds status events takes
- * the status of the last one (the log is the truth, `sessions.status` its summary); nothing
- * else is derived. For a NEW session (create, fire); an existing one's log grows through
- * appendToSessionLog, which reads its end under the session's lock and announces the growth.
- */
-export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[]): Promise<SessionEventRow[]> {
-  const rows: SessionEventRow[] = batch.flatMap(({ sessionId, events, at, after = 0 }) =>
-    events.map((event, i) => {
-      const sequence = after + i + 1;
-      const body = event.type === 'user.define_outcome' ? { ...event, outcome_id: outcomeIdOf(sessionId, sequence) } : event;
-      return { sessionId, sequence, id: newId('sessionEvent'), type: event.type, processedAt: at, body };
-    }),
-  );
-  if (rows.length === 0) return rows;
-  await tx.insert(sessionEventLog).values(rows);
-  for (const { sessionId, events, at } of batch) {
-    const status = statusAfter(events);
-    if (status) await tx.update(sessions).set({ status, updatedAt: at }).where(eq(sessions.id, sessionId));
-  }
-  return rows;
-}
-
-/**
- * Appends events to an EXISTING session's log in the caller's transaction, which must already
- * hold the session's row lock (taken before any other read of the transaction, so the log's end
- * read here is the committed one): the next sequences, and the `sessions.log_appended` notice in
- * the outbox. Returns the rows and the notice, which the caller hands to `eventsRecorded` after
- * the commit so open streams hear of them at once. The send handler and the runtime append this way.
- */
-export async function appendToSessionLog(
-  tx: Executor,
-  session: Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>,
-  events: NewSessionEventBody[],
-  at: Date,
-): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
-  const after = await lastSequence(tx, session.id);
-  const rows = await appendSessionEvents(tx, [{ sessionId: session.id, events, at, after }]);
-  // A define_outcome opens an outcome evaluation on the session; the runtime's spans move it on.
-  await recordOutcomeProgress(tx, session.id, events, after + 1, at);
-  const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
-  const notice = newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: session.id, sequence: after + events.length }, at);
-  await recordEvents(tx, outbox, [notice]);
-  return { rows, notice };
-}
-
-/**
- * The log's notice without an append: tells the runtime (and open streams, which find nothing
- * new) to look at a session whose state changed outside its log, as an archive does: the runtime
- * then stops the session's worker. Nothing for a session with an empty log (no turn, no worker).
- */
-export async function recordSessionNotice(tx: Executor, session: Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>, at: Date): Promise<void> {
-  const last = await lastSequence(tx, session.id);
-  if (last === 0) return;
-  const tenant = { organization_id: session.organizationId, workspace_id: session.workspaceId };
-  await recordEvents(tx, outbox, [newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: session.id, sequence: last }, at)]);
-}
+// A session's event log: reading it (pages, streams, references) and deleting it. Appending to
+// it is db/session-log.ts's alone.
 
 /**
  * Deletes a session's log in the caller's transaction (with the session), and records the
@@ -222,27 +151,4 @@ export async function listSessionEventPage(
 /** The session's events after `sequence`, in order, with their sequences (what a stream delivers next). */
 export async function readEventsAfter(db: Executor, sessionId: string, sequence: number, limit: number): Promise<SessionEventRow[]> {
   return (await readRun(db, sessionId, [], sequence, 'up', limit)).rows;
-}
-
-/**
- * The runtime's append, in the caller's transaction under the session's row lock: only while the
- * log still ends at `afterSequence` (what the runtime decided on), else 409 and nothing written;
- * a model response's usage is added to the session in the same transaction, so the log and the
- * spend never disagree.
- */
-export async function appendRuntimeEvents(
-  tx: Executor,
-  session: SessionRow,
-  append: { afterSequence: number; events: NewSessionEventBody[]; usage?: UsageDelta },
-  at: Date,
-): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
-  const last = await lastSequence(tx, session.id);
-  if (last !== append.afterSequence) {
-    throw conflict(`after_sequence: the log of session '${session.id}' ends at sequence ${last}, not ${append.afterSequence}`);
-  }
-  const appended = await appendToSessionLog(tx, session, append.events, at);
-  if (append.usage) {
-    await tx.update(sessions).set({ usage: addUsage(session.usage, append.usage) }).where(eq(sessions.id, session.id));
-  }
-  return appended;
 }

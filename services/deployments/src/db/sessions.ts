@@ -11,16 +11,14 @@ import type { PagePosition } from '@shared/schema/common';
 import { sessionEvents, type SessionListFilters, type SessionListOrder } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
 import { ARCHIVED_SESSION_STATUS } from '../domain/present';
-import { advanceOutcomeEvaluations, outcomeEvaluationsOf, touchesOutcomes } from '../domain/outcome-evaluations';
 import { sessionCreatedEvent } from '../domain/session-create';
 import { found } from '@shared/errors/api-error';
 import type { Database } from '@shared/db/connect';
 import type { SessionResource } from '@shared/schema/session';
-import type { NewSessionEventBody } from '@shared/schema/session-event';
 import { sessionNotFound } from '../domain/not-found';
-import { appendSessionEvents } from './session-events';
+import { appendSessionEvents } from './session-log';
 import { materialised, mountedMemoryStores } from '../domain/session-resources';
-import { sessionArchivedRefusal } from '../domain/session-update';
+import { sessionArchivedRefusal, type SessionChange } from '../domain/session-update';
 import { outbox, SESSION_LIST_INDEXES, SESSION_MEMORY_STORE_INDEX, sessionMemoryStores, sessions, sessionSecrets, type DeploymentRunRow, type SessionRow } from './schema';
 
 /** Where a sessions page starts: after a position, before one, or at the start of the list. */
@@ -62,7 +60,7 @@ export async function recordNewSessions(tx: Executor, records: NewSessionRecord[
   await tx.insert(sessions).values(rows);
   const mounts = rows.flatMap((row) => mountsOf(row, mountedMemoryStores(row.resources)));
   if (mounts.length > 0) await tx.insert(sessionMemoryStores).values(mounts);
-  // The initial events are the first events of every session's log (the events helper's table).
+  // The initial events are the first events of every session's log (db/session-log.ts, the one appender).
   await appendSessionEvents(tx, rows.map((row) => ({ sessionId: row.id, events: row.initialEvents, at: row.createdAt })));
   const secrets = records.flatMap((r) => r.secrets.map((s) => ({ sessionId: r.session.id, ...s })));
   if (secrets.length > 0) await tx.insert(sessionSecrets).values(secrets);
@@ -86,11 +84,6 @@ const mountsOf = (row: SessionRow, storeIds: string[]) =>
     workspaceId: row.workspaceId,
     sessionCreatedAt: row.createdAt,
   }));
-
-/** The columns a change of a session may write (under lockSession). */
-export type SessionChange = Partial<Pick<SessionRow, 'agent' | 'resources' | 'budget' | 'metadata' | 'title' | 'archivedAt' | 'dataKeyId' | 'dataKeyWrapped'>> & {
-  updatedAt: Date;
-};
 
 /**
  * Writes a change of a locked session; when its resources change, the memory stores it mounts
@@ -129,30 +122,6 @@ export function changeSessionResources<R>(
     if (row.archivedAt) throw sessionArchivedRefusal(id, what);
     return change(tx, row, materialised(row.id, row.createdAt, row.resources));
   });
-}
-
-/**
- * The session's outcome evaluations after events were appended to its existing log
- * (`firstSequence`: the first appended event's; domain/outcome-evaluations.ts), in the
- * appender's transaction under the session's lock (db/session-events.ts appendToSessionLog).
- */
-export async function recordOutcomeProgress(
-  tx: Executor,
-  sessionId: string,
-  events: readonly NewSessionEventBody[],
-  firstSequence: number,
-  at: Date,
-): Promise<void> {
-  if (!touchesOutcomes(events)) return;
-  const [row] = await tx
-    .select({ outcomeEvaluations: sessions.outcomeEvaluations, initialEvents: sessions.initialEvents })
-    .from(sessions)
-    .where(eq(sessions.id, sessionId));
-  if (!row) return;
-  const current = row.outcomeEvaluations ?? outcomeEvaluationsOf(sessionId, row.initialEvents, 1);
-  const next = advanceOutcomeEvaluations(current, sessionId, events, firstSequence, at);
-  if (JSON.stringify(next) === JSON.stringify(current)) return;
-  await tx.update(sessions).set({ outcomeEvaluations: next }).where(eq(sessions.id, sessionId));
 }
 
 /** A token sealed for a resource of the session, replacing the one it had. */

@@ -6,7 +6,6 @@ import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import type { Budget } from '@shared/schema/deployment';
 import type { SessionAgent, SessionUpdateRequest } from '@shared/schema/session';
 import type { NewSessionEventBody } from '@shared/schema/session-event';
-import type { SessionChange } from '../db/sessions';
 import type { SessionRow } from '../db/schema';
 import { archivedRefusal } from './lifecycle';
 import { referenceRefusal, type ReferenceProblem, type ReferenceSet } from './references';
@@ -32,6 +31,11 @@ export const consumedListCost = (_row: SessionRow): bigint => 0n;
 
 /** Every change of a session is refused once it is archived (the deployment's rule and words). */
 export const sessionArchivedRefusal = (id: string, what: string) => archivedRefusal(id, what, 'session');
+
+/** The columns a change of a session may write (db/sessions.ts updateSession, under the session's lock). */
+export type SessionChange = Partial<Pick<SessionRow, 'agent' | 'resources' | 'budget' | 'metadata' | 'title' | 'archivedAt' | 'dataKeyId' | 'dataKeyWrapped'>> & {
+  updatedAt: Date;
+};
 
 export interface SessionUpdatePlan {
   change: SessionChange;

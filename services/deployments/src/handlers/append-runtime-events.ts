@@ -1,11 +1,10 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
-import { findOwnedRow } from '@shared/db/find-owned-row';
 import { retryTransient } from '@shared/db/retry-transient';
 import { found, invalidRequest } from '@shared/errors/api-error';
-import { appendRuntimeEvents as appendToLog } from '../db/session-events';
-import { sessions } from '../db/schema';
+import { appendFencedToSessionLog } from '../db/session-log';
+import { lockSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSessionEvent } from '../domain/session-events';
 import type { DeploymentsDeps } from '../deps';
@@ -22,9 +21,9 @@ export const appendRuntimeEvents =
     const tenant = tenantOf(ctx);
     const appended = await retryTransient(() =>
       deps.db.transaction(async (tx) => {
-        const locked = found(await findOwnedRow(tx, sessions, tenant, session_id, { lock: true }), () => sessionNotFound(session_id));
+        const locked = found(await lockSession(tx, tenant, session_id), () => sessionNotFound(session_id));
         if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated`);
-        return appendToLog(tx, locked, { afterSequence: after_sequence, events, usage }, deps.clock.now());
+        return appendFencedToSessionLog(tx, locked, { afterSequence: after_sequence, events, usage }, deps.clock.now());
       }),
     );
     deps.eventsRecorded([appended.notice]);

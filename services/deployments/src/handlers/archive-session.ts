@@ -2,7 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { found } from '@shared/errors/api-error';
-import { recordSessionNotice } from '../db/session-events';
+import { recordSessionNotice } from '../db/session-log';
 import { lockSession, updateSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';

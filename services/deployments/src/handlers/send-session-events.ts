@@ -2,12 +2,11 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { found, invalidRequest } from '@shared/errors/api-error';
-import { findOwnedRow } from '@shared/db/find-owned-row';
 import { retryTransient } from '@shared/db/retry-transient';
 import { askAboutReferences } from '../clients/references';
-import { appendToSessionLog, findSessionEvents } from '../db/session-events';
-import { findSession } from '../db/sessions';
-import { sessions } from '../db/schema';
+import { findSessionEvents } from '../db/session-events';
+import { appendToSessionLog } from '../db/session-log';
+import { findSession, lockSession } from '../db/sessions';
 import { eventFileReferences } from '../domain/initial-events';
 import { sessionNotFound } from '../domain/not-found';
 import { classifyReferences, referenceRefusal, type ReferenceSet } from '../domain/references';
@@ -49,7 +48,7 @@ export const sendSessionEvents =
     const appended = await retryTransient(() =>
       deps.db.transaction(async (tx) => {
         // The lock first: the log's end is read after it, so two sends to one session never take the same sequence.
-        const locked = found(await findOwnedRow(tx, sessions, tenant, session_id, { lock: true }), () => sessionNotFound(session_id));
+        const locked = found(await lockSession(tx, tenant, session_id), () => sessionNotFound(session_id));
         if (locked.archivedAt) throw invalidRequest(`session '${session_id}' is archived and cannot receive events`);
         if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated and cannot receive events`);
         checkToolReferences(references, await findSessionEvents(tx, session_id, references.map((r) => r.id)));

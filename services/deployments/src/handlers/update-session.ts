@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { found } from '@shared/errors/api-error';
 import { askAboutReferences } from '../clients/references';
-import { appendToSessionLog } from '../db/session-events';
+import { appendToSessionLog } from '../db/session-log';
 import { findSession, lockSession, updateSession as writeSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';

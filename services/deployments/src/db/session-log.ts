@@ -1,0 +1,154 @@
+import { eq } from 'drizzle-orm';
+import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
+import type { EventEnvelope } from '@shared/bus/event';
+import type { Executor } from '@shared/db/executor';
+import { conflict } from '@shared/errors/api-error';
+import { newId } from '@shared/ids/ids';
+import { sessionLogEvents, type NewSessionEventBody, type UsageDelta } from '@shared/schema/session-event';
+import { advanceOutcomeEvaluations, outcomeEvaluationsOf, touchesOutcomes } from '../domain/outcome-evaluations';
+import { tenantOfRow } from '../domain/row-tenant';
+import { outcomeIdOf, statusAfter } from '../domain/session-events';
+import { addUsage } from '../domain/session-usage';
+import { outbox, sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
+import { lastSequence } from './session-events';
+
+/**
+ * The one way into a session's event log. Every path that adds to a log comes through here: a
+ * new session's initial events (the API's create and the fire, via recordNewSessions), a
+ * client's send, a session update's `session.updated`, the runtime's fenced append, and the
+ * archive's notice without an event. So what an append implies is done in one place: the next
+ * sequences, a define_outcome's outcome id, the status the log's last status event gives the
+ * session, the outcome evaluations it moves on, and the `sessions.log_appended` notice.
+ */
+
+/** Events appended to one session's log. */
+export interface SessionLogAppend {
+  sessionId: string;
+  events: NewSessionEventBody[];
+  /** Their `processed_at`: the instant the log accepted them. */
+  at: Date;
+  /** The session's last sequence (lastSequence, read under the session's lock); 0 or omitted for a new session. */
+  after?: number;
+}
+
+type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
+
+/**
+ * Appends events to session logs in the caller's transaction, with one INSERT for the whole
+ * batch (a batch of fires is one statement): each event gets its id, the next sequence of its
+ * session, and a define_outcome its outcome id. A session whose batch holds status events takes
+ * the status of the last one (the log is the truth, `sessions.status` its summary); nothing
+ * else is derived. For a NEW session (create, fire), whose outcome evaluations its row already
+ * holds; an existing one's log grows through appendToSessionLog.
+ */
+export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[]): Promise<SessionEventRow[]> {
+  const rows: SessionEventRow[] = batch.flatMap(({ sessionId, events, at, after = 0 }) =>
+    events.map((event, i) => {
+      const sequence = after + i + 1;
+      const body = event.type === 'user.define_outcome' ? { ...event, outcome_id: outcomeIdOf(sessionId, sequence) } : event;
+      return { sessionId, sequence, id: newId('sessionEvent'), type: event.type, processedAt: at, body };
+    }),
+  );
+  if (rows.length === 0) return rows;
+  await tx.insert(sessionEventLog).values(rows);
+  for (const { sessionId, events, at } of batch) {
+    const status = statusAfter(events);
+    if (status) await tx.update(sessions).set({ status, updatedAt: at }).where(eq(sessions.id, sessionId));
+  }
+  return rows;
+}
+
+/**
+ * Appends events to an EXISTING session's log in the caller's transaction, which must already
+ * hold the session's row lock (taken before any other read of the transaction, so the log's end
+ * read here is the committed one): the next sequences, the outcome evaluations they move, and
+ * the `sessions.log_appended` notice in the outbox. Returns the rows and the notice, which the
+ * caller hands to `eventsRecorded` after the commit so open streams hear of them at once.
+ */
+export async function appendToSessionLog(
+  tx: Executor,
+  session: LoggedSession,
+  events: NewSessionEventBody[],
+  at: Date,
+): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+  const after = await lastSequence(tx, session.id);
+  return appendAfter(tx, session, events, after, at);
+}
+
+/**
+ * The runtime's append, in the caller's transaction under the session's row lock: only while the
+ * log still ends at `afterSequence` (what the runtime decided on), else 409 and nothing written;
+ * a model response's usage is added to the session in the same transaction, so the log and the
+ * spend never disagree.
+ */
+export async function appendFencedToSessionLog(
+  tx: Executor,
+  session: SessionRow,
+  append: { afterSequence: number; events: NewSessionEventBody[]; usage?: UsageDelta },
+  at: Date,
+): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+  const last = await lastSequence(tx, session.id);
+  if (last !== append.afterSequence) {
+    throw conflict(`after_sequence: the log of session '${session.id}' ends at sequence ${last}, not ${append.afterSequence}`);
+  }
+  const appended = await appendAfter(tx, session, append.events, last, at);
+  if (append.usage) {
+    await tx.update(sessions).set({ usage: addUsage(session.usage, append.usage) }).where(eq(sessions.id, session.id));
+  }
+  return appended;
+}
+
+/**
+ * The log's notice without an append: tells the runtime (and open streams, which find nothing
+ * new) to look at a session whose state changed outside its log, as an archive does: the runtime
+ * then stops the session's worker. Nothing for a session with an empty log (no turn, no worker).
+ */
+export async function recordSessionNotice(tx: Executor, session: LoggedSession, at: Date): Promise<void> {
+  const last = await lastSequence(tx, session.id);
+  if (last === 0) return;
+  await recordEvents(tx, outbox, [logNotice(session, last, at)]);
+}
+
+/** An existing session's append once its log's end (`after`) is known. */
+async function appendAfter(
+  tx: Executor,
+  session: LoggedSession,
+  events: NewSessionEventBody[],
+  after: number,
+  at: Date,
+): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+  const rows = await appendSessionEvents(tx, [{ sessionId: session.id, events, at, after }]);
+  // A define_outcome opens an outcome evaluation on the session; the runtime's spans move it on.
+  await recordOutcomeProgress(tx, session.id, events, after + 1, at);
+  const notice = logNotice(session, after + events.length, at);
+  await recordEvents(tx, outbox, [notice]);
+  return { rows, notice };
+}
+
+/** `sessions.log_appended`: the session's log now ends at `sequence`. */
+const logNotice = (session: LoggedSession, sequence: number, at: Date): EventEnvelope =>
+  newEventEnvelope(sessionLogEvents.appended, tenantOfRow(session), { session_id: session.id, sequence }, at);
+
+/**
+ * The session's outcome evaluations after events were appended to its existing log
+ * (`firstSequence`: the first appended event's; domain/outcome-evaluations.ts), in the
+ * appender's transaction under the session's lock.
+ */
+async function recordOutcomeProgress(
+  tx: Executor,
+  sessionId: string,
+  events: readonly NewSessionEventBody[],
+  firstSequence: number,
+  at: Date,
+): Promise<void> {
+  if (!touchesOutcomes(events)) return;
+  const [row] = await tx
+    .select({ outcomeEvaluations: sessions.outcomeEvaluations, initialEvents: sessions.initialEvents })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  if (!row) return;
+  const current = row.outcomeEvaluations ?? outcomeEvaluationsOf(sessionId, row.initialEvents, 1);
+  const next = advanceOutcomeEvaluations(current, sessionId, events, firstSequence, at);
+  if (JSON.stringify(next) === JSON.stringify(current)) return;
+  await tx.update(sessions).set({ outcomeEvaluations: next }).where(eq(sessions.id, sessionId));
+}

@@ -1,11 +1,14 @@
 import type { McpUrlRules } from '@shared/agents/mcp-server-url';
-import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
+import type { Batcher } from '@shared/db/batcher';
 import type { WriteBatcher } from '@shared/db/write-batcher';
+import type { FireDeploymentReply } from '@shared/schema/deployment-run';
 import type { StoreDeps } from '@shared/service-host/start-backend-service';
 import type { AgentVersions } from './clients/agent-versions';
 import type { ReferenceBus } from './clients/references';
 import type { NewDeployment } from './db/deployments';
+import type { FireWrite } from './db/record-fires';
+import type { OccurrenceLookup, OccurrenceRead } from './db/runs';
 import type { NewSessionRecord } from './db/sessions';
 import type { RepositoryUrlRules } from './domain/resources';
 
@@ -26,8 +29,13 @@ export interface DeploymentsDeps extends StoreDeps {
   /** Agent versions' definitions, asked of the catalog once per replica (versions are immutable). */
   agents: AgentVersions;
   /**
-   * Per-tenant lanes for batchers that requests wait in after handing their bulkhead slot back
-   * (creates, fires): tenants taken in turn, each bounded like the bulkhead's queue.
+   * The fires in progress at the same moment share their database work (handlers/fire-deployment.ts):
+   * `reader` their first read (db/runs.ts findDeploymentsAndOccurrenceRuns), `writer` their
+   * transaction (db/record-fires.ts writeFires). One batcher pair per replica, shared by the
+   * scheduler's fires and the manual runs.
    */
-  tenantLanes: TenantLanes;
+  fires: {
+    reader: Batcher<OccurrenceLookup, OccurrenceRead>;
+    writer: Batcher<FireWrite, FireDeploymentReply | null>;
+  };
 }

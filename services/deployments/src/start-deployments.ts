@@ -1,16 +1,25 @@
 import { join } from 'node:path';
 import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
+import { createBatcher } from '@shared/db/batcher';
 import { createWriteBatcher } from '@shared/db/write-batcher';
+import type { Tenant } from '@shared/schema/tenant';
 import { storeDeps, startBackendService, type StartOptions } from '@shared/service-host/start-backend-service';
 import { AgentVersions } from './clients/agent-versions';
 import { followCatalogEvents, ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
 import { insertDeployments, tenantOfDeployment, type NewDeployment } from './db/deployments';
+import { writeFires, type FireWrite } from './db/record-fires';
+import { findDeploymentsAndOccurrenceRuns, type OccurrenceLookup } from './db/runs';
 import { recordNewSessions, type NewSessionRecord } from './db/sessions';
 import * as schema from './db/schema';
 import { registerDeploymentHandlers } from './service';
 
 export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
+
+/** Most fires one fire batch serves. */
+const MAX_FIRES_PER_BATCH = 100;
+/** Fire batches in progress at once per replica and kind: one commits while the next is built. */
+const CONCURRENT_FIRE_BATCHES = 2;
 
 export async function startDeployments(config: DeploymentsConfig, options: StartOptions = {}) {
   return startBackendService('deployments', config, { migrationsFolder: DEPLOYMENTS_MIGRATIONS, schema }, options, (runtime) => {
@@ -46,12 +55,30 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       },
     );
     runtime.onStop(() => sessionCreations.idle());
+    // Fires too: those in progress at the same moment are read in two statements and written in
+    // one transaction (hundreds a second at the scheduler's minute boundary held a pool
+    // connection each, which ran the pool dry). At most one fire per deployment in a batch, so
+    // each sees what the previous fire of its deployment did; tenants take turns as for creates.
+    const fireBatches = {
+      maxBatch: MAX_FIRES_PER_BATCH,
+      concurrency: CONCURRENT_FIRE_BATCHES,
+      keyOf: (item: { id: string }) => item.id,
+      ...tenantLanes((item: { tenant: Tenant }) => item.tenant),
+    };
+    const fires = {
+      reader: createBatcher(
+        async (lookups: OccurrenceLookup[]) =>
+          (await findDeploymentsAndOccurrenceRuns(runtime.database.db, lookups)).map((value) => ({ ok: true as const, value })),
+        fireBatches,
+      ),
+      writer: createBatcher((writes: FireWrite[]) => writeFires(shared, writes), fireBatches),
+    };
     registerDeploymentHandlers(runtime.server, {
       ...shared,
       creations,
       sessionCreations,
+      fires,
       agents: new AgentVersions(runtime.client),
-      tenantLanes,
       bus: { client: runtime.client, cache },
       masterKeys: config.masterKeys,
       repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },

@@ -9,6 +9,7 @@ import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentRunListFilters } from '@shared/schema/deployment-run';
 import type { Tenant } from '@shared/schema/tenant';
 import { deploymentRuns, deployments, RUN_LIST_INDEXES, type DeploymentRow, type DeploymentRunRow, type SessionRow } from './schema';
+import { ownRow } from '../domain/row-tenant';
 import { recordNewSessions } from './sessions';
 
 /** A fire's first read: the deployment, and for a scheduled fire the occurrence it names. */
@@ -18,15 +19,18 @@ export interface OccurrenceLookup {
   scheduledAt: Date | null;
 }
 
+/** What a fire's first read found: the tenant's deployment, and the run of the occurrence it names. */
+export interface OccurrenceRead {
+  deployment: DeploymentRow | undefined;
+  run: DeploymentRunRow | undefined;
+}
+
 /**
  * For each lookup, the tenant's deployment (undefined: missing, or another tenant's) and the
  * run already recorded for its occurrence: two statements whatever the number of lookups (the
  * deployments by primary key, the runs by their unique key), run side by side.
  */
-export async function findDeploymentsAndOccurrenceRuns(
-  db: Executor,
-  lookups: OccurrenceLookup[],
-): Promise<Array<{ deployment: DeploymentRow | undefined; run: DeploymentRunRow | undefined }>> {
+export async function findDeploymentsAndOccurrenceRuns(db: Executor, lookups: OccurrenceLookup[]): Promise<OccurrenceRead[]> {
   const scheduled = lookups.filter((l): l is OccurrenceLookup & { scheduledAt: Date } => l.scheduledAt !== null);
   const [rows, runs] = await Promise.all([
     db.select().from(deployments).where(inArray(deployments.id, [...new Set(lookups.map((l) => l.id))])),
@@ -40,11 +44,9 @@ export async function findDeploymentsAndOccurrenceRuns(
   const byId = new Map(rows.map((r) => [r.id, r]));
   const runByOccurrence = new Map(runs.map((r) => [`${r.deploymentId}@${r.scheduledAt!.getTime()}`, r]));
   return lookups.map((l) => {
-    const row = byId.get(l.id);
-    // Another tenant's deployment is no deployment (as findOwnedRow reads it), and neither are its runs.
-    if (!row || row.organizationId !== l.tenant.organization_id || row.workspaceId !== l.tenant.workspace_id) {
-      return { deployment: undefined, run: undefined };
-    }
+    // Another tenant's deployment is no deployment, and neither are its runs.
+    const row = ownRow(byId.get(l.id), l.tenant);
+    if (!row) return { deployment: undefined, run: undefined };
     return { deployment: row, run: l.scheduledAt ? runByOccurrence.get(`${l.id}@${l.scheduledAt.getTime()}`) : undefined };
   });
 }
@@ -90,13 +92,6 @@ export interface FireRecord {
   run: DeploymentRunRow;
   session: SessionRow | null;
 }
-
-/**
- * What a fire records, in the caller's transaction: the session it created (with
- * `sessions.created`) and the run naming it, or the run carrying the error that prevented one.
- */
-export const insertRun = (tx: Executor, run: DeploymentRunRow, session: SessionRow | null): Promise<void> =>
-  insertRuns(tx, [{ run, session }]);
 
 /**
  * What several fires record, in the caller's transaction, with one statement per table (the

@@ -1,6 +1,9 @@
-import type { RunError, TriggerContext } from '@shared/schema/deployment-run';
+import type { FireDeploymentReply, RunError, TriggerContext } from '@shared/schema/deployment-run';
 import { PAUSING_RUN_ERRORS } from '@shared/schema/deployment-run';
 import type { DeploymentRow, DeploymentRunRow } from '../db/schema';
+import { archivedRefusal } from './lifecycle';
+import { deploymentNotFound } from './not-found';
+import { presentDeploymentRun } from './present';
 import { nextOccurrenceAfter, scheduleOf } from './schedule';
 
 export type SkipReason = 'paused' | 'archived' | 'not_found' | 'unscheduled';
@@ -54,4 +57,22 @@ export function newRun(
     errorMessage: error?.message ?? null,
     createdAt: now,
   };
+}
+
+/** A fire's answer when its run is recorded (now, or before: the occurrence's idempotent answer). */
+export const firedReply = (run: DeploymentRunRow): FireDeploymentReply => ({ outcome: 'fired', run: presentDeploymentRun(run) });
+
+/**
+ * Why the deployment's row ends a fire before anything is recorded: a scheduled fire's skip, or
+ * a manual run's error (missing: 404; archived: refused; paused is fine). Asked of the row read
+ * first, and again of the row locked for the write if it changed meanwhile.
+ */
+export function fireRefusal(row: DeploymentRow | undefined, id: string, scheduledAt: Date | null): FireDeploymentReply | undefined {
+  if (scheduledAt) {
+    const reason = scheduledFireRefusal(row, scheduledAt);
+    return reason ? { outcome: 'skipped', reason } : undefined;
+  }
+  if (!row) throw deploymentNotFound(id);
+  if (row.archivedAt) throw archivedRefusal(id, 'run');
+  return undefined;
 }

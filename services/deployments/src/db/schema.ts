@@ -102,7 +102,7 @@ export const RUN_LIST_INDEXES = {
  * Sessions: one index per filter that narrows a list by equality, each ending in the keyset
  * order so a page is an index seek in either direction. Filters without their own index
  * (archived_at, several statuses at once, a second equality filter) are checked on the rows the
- * chosen index yields (see sessionListIndex). Listing by memory store goes through
+ * chosen index yields (see sessionListIndex, db/session-list.ts). Listing by memory store goes through
  * session_memory_stores and its own index.
  */
 export const SESSION_LIST_INDEXES = {

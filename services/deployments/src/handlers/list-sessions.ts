@@ -2,7 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { invalidRequest } from '@shared/errors/api-error';
-import { listSessionPage } from '../db/sessions';
+import { listSessionPage } from '../db/session-list';
 import { presentSession } from '../domain/present';
 import type { DeploymentsDeps } from '../deps';
 

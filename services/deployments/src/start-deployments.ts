@@ -8,11 +8,12 @@ import { AgentVersions } from './clients/agent-versions';
 import { followCatalogEvents } from './clients/catalog-event-follower';
 import { ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
-import { insertDeployments, tenantOfDeployment, type NewDeployment } from './db/deployments';
+import { insertDeployments, type NewDeployment } from './db/deployments';
 import { writeFires, type FireWrite } from './db/record-fires';
 import { findDeploymentsAndOccurrenceRuns, type OccurrenceLookup } from './db/runs';
 import { recordNewSessions, type NewSessionRecord } from './db/sessions';
 import * as schema from './db/schema';
+import { tenantOfRow } from './domain/row-tenant';
 import { registerDeploymentHandlers } from './service';
 
 export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
@@ -37,7 +38,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
     const creations = createWriteBatcher(runtime.database.db, insertDeployments, {
       committed: (items) => shared.eventsRecorded(items.map((i) => i.event)),
       logger: runtime.logger,
-      ...tenantLanes((item: NewDeployment) => tenantOfDeployment(item.row)),
+      ...tenantLanes((item: NewDeployment) => tenantOfRow(item.row)),
     });
     runtime.onStop(() => creations.idle());
     // API sessions alike; their events (sessions.created) leave once the transaction commits.
@@ -49,10 +50,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       {
         committed: () => shared.eventsRecorded(),
         logger: runtime.logger,
-        ...tenantLanes((item: NewSessionRecord) => ({
-          organization_id: item.session.organizationId,
-          workspace_id: item.session.workspaceId,
-        })),
+        ...tenantLanes((item: NewSessionRecord) => tenantOfRow(item.session)),
       },
     );
     runtime.onStop(() => sessionCreations.idle());

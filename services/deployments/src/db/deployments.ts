@@ -17,6 +17,7 @@ import type { Tenant } from '@shared/schema/tenant';
 import type { DeploymentEvent, LockedChange } from '../domain/lifecycle';
 import { presentDeploymentSnapshot } from '../domain/present';
 import { DEPLOYMENT_LIST_INDEXES, deploymentSecrets, deployments, outbox, type DeploymentRow } from './schema';
+import { tenantOfRow } from '../domain/row-tenant';
 
 export type SealedSecret = { resourceIndex: number; sealed: string };
 
@@ -30,7 +31,7 @@ export interface NewDeployment {
 export const newDeployment = (row: DeploymentRow, secrets: SealedSecret[]): NewDeployment => {
   const snapshot = presentDeploymentSnapshot(row);
   const event = snapshot.schedule === null ? deploymentEvents.createdUnscheduled : deploymentEvents.created;
-  return { row, secrets, event: newEventEnvelope(event, tenantOfDeployment(row), snapshot, row.updatedAt) };
+  return { row, secrets, event: newEventEnvelope(event, tenantOfRow(row), snapshot, row.updatedAt) };
 };
 
 /**
@@ -45,7 +46,6 @@ export async function insertDeployments(tx: Executor, items: NewDeployment[]): P
 }
 
 /** The tenant a deployment row belongs to. */
-export const tenantOfDeployment = (row: DeploymentRow) => ({ organization_id: row.organizationId, workspace_id: row.workspaceId });
 
 /** The index whose leading columns are the filters' equalities, most selective first. */
 function listIndexFor(filters: Pick<PageFilters, 'agent_id' | 'status' | 'include_archived'>): string {
@@ -191,7 +191,7 @@ export async function updateDeployment(
       await tx.insert(deploymentSecrets).values(secrets.map((s) => ({ deploymentId: previous.id, ...s })));
     }
   }
-  await recordEvent(tx, outbox, event, tenantOfDeployment(next), presentDeploymentSnapshot(next), next.updatedAt);
+  await recordEvent(tx, outbox, event, tenantOfRow(next), presentDeploymentSnapshot(next), next.updatedAt);
   return true;
 }
 

@@ -9,6 +9,7 @@ import type { ReferenceSet } from './references';
 import { outcomeEvaluationsOf } from './outcome-evaluations';
 import { resolveResources, type RepositoryToken, type RepositoryUrlRules } from './resources';
 import { derivedResourceId } from './session-resources';
+import { tenantOfRow } from './row-tenant';
 
 /**
  * The one way a session comes to be, whoever asks: `POST /v1/sessions` (planSessionCreate, then
@@ -61,7 +62,7 @@ export function newSessionRow(id: string, source: SessionSource, now: Date): Ses
  */
 export function sessionFromDeployment(row: DeploymentRow, agent: SessionAgent): SessionSource {
   return {
-    tenant: { organization_id: row.organizationId, workspace_id: row.workspaceId },
+    tenant: tenantOfRow(row),
     deploymentId: row.id,
     agent,
     environmentId: row.environmentId,

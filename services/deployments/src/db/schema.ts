@@ -177,7 +177,7 @@ export const sessions = mysqlTable(
     /**
      * What running the session has cost so far: the runtime's model responses' tokens and their
      * list cost in exact units (shared/usage/list-cost.ts), added by each append that carries
-     * usage (db/session-events.ts appendRuntimeEvents). Null until the first model response.
+     * usage (db/session-log.ts appendFencedToSessionLog). Null until the first model response.
      */
     usage: jsonColumn<UsageDelta>('usage'),
     /** This session's data key (wrapped), sealing its own repository tokens; null while it holds none. */
@@ -235,7 +235,7 @@ export const sessionMemoryStores = mysqlTable(
  * Every event of a session, in order: `sequence` counts from 1 per session with no gap (the log
  * is appended under the session row's lock), so a list pages by it and a stream resumes after
  * it exactly. `body` is the event's own fields (SessionEventBody); `id` (sevt_…) is what clients
- * see and a stream resumes from. Written by db/session-events.ts only.
+ * see and a stream resumes from. Appended to by db/session-log.ts only.
  */
 export const sessionEventLog = mysqlTable(
   'session_events',

@@ -16,6 +16,9 @@ import * as resourceShapes from '@shared/schema/resource-shapes';
 import * as rfc3339 from '@shared/schema/rfc3339';
 import * as session from '@shared/schema/session';
 import * as sessionEvent from '@shared/schema/session-event';
+import * as sessionEventBus from '@shared/schema/session-event-bus';
+import * as sessionEventLog from '@shared/schema/session-event-log';
+import * as sessionEventParams from '@shared/schema/session-event-params';
 import * as tenant from '@shared/schema/tenant';
 import * as vault from '@shared/schema/vault';
 import * as vaultCredential from '@shared/schema/vault-credential';
@@ -44,6 +47,9 @@ export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   rfc3339,
   session,
   'session-event': sessionEvent,
+  'session-event-bus': sessionEventBus,
+  'session-event-log': sessionEventLog,
+  'session-event-params': sessionEventParams,
   tenant,
   vault,
   'vault-credential': vaultCredential,

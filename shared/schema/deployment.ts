@@ -1,7 +1,12 @@
-import { Type, type Static, type TNull, type TSchema, type TUnion } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
 import { IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { orNull } from './or-null';
+import { FileId, SessionResourceConfig, SessionResourceParamsList } from './session-resource';
+
+// The resources a deployment mounts are a topic of their own, importable from here too.
+export * from './session-resource';
 
 /**
  * The deployment resource: request and response shapes, one source of truth for the gateway
@@ -11,40 +16,9 @@ import { IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes
  * every depth.
  */
 
-/**
- * `T | null`, written so a validation failure still says what is wrong: a nullable union of
- * objects keeps its variants side by side (the validator then picks the variant by `type`), and
- * a nullable scalar carries a description of its limits instead of "does not match any form".
- */
-function orNull<T extends TSchema>(schema: T, description?: string): TUnion<[T, TNull]> {
-  const variants = (schema as { anyOf?: TSchema[] }).anyOf;
-  const text = description ?? describeScalar(schema);
-  // Same values as Union([T, Null]); only the nesting differs, so the static type is that.
-  return Type.Union([...(variants ?? [schema]), Type.Null()], text ? { description: text } : {}) as unknown as TUnion<[T, TNull]>;
-}
-
-function describeScalar(schema: TSchema): string | undefined {
-  const s = schema as { type?: string; minLength?: number; maxLength?: number; minimum?: number; maximum?: number; description?: string };
-  if (s.description) return `${s.description}, or null`;
-  if (s.type === 'string') {
-    const range =
-      s.minLength !== undefined && s.maxLength !== undefined
-        ? ` of ${s.minLength} to ${s.maxLength} characters`
-        : s.maxLength !== undefined
-          ? ` of at most ${s.maxLength} characters`
-          : s.minLength !== undefined
-            ? ` of at least ${s.minLength} character${s.minLength === 1 ? '' : 's'}`
-            : '';
-    return `must be a string${range}, or null`;
-  }
-  if (s.type === 'integer') return `must be an integer from ${s.minimum} to ${s.maximum}, or null`;
-  return undefined;
-}
-
 /** int32 ceiling for integer fields the interface types as int32. */
 const INT32_MAX = 2147483647;
 
-export const FileId = Type.String({ minLength: 1, maxLength: 128 });
 
 // ---------------------------------------------------------------------------------------------
 // Size limits the interface leaves open (issue 10): no stored deployment, and no page of them,
@@ -59,8 +33,6 @@ export const CONTENT_BLOCKS_MAX = 100;
 export const BASE64_DATA_MAX_CHARS = 1398104;
 /** `initial_events` as a whole, as UTF-8 JSON: one full-size rubric fits with room to spare. */
 export const INITIAL_EVENTS_MAX_BYTES = 2 * 1024 * 1024;
-/** `resources` as a whole, as UTF-8 JSON (tokens included): hundreds of ordinary repositories. */
-export const RESOURCES_MAX_BYTES = 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // Content blocks and initial events: built twice, bounded for requests and open for responses.
@@ -157,103 +129,6 @@ export type InitialEvent = Static<typeof InitialEvent>;
 
 /** The request's `initial_events` (create and update). */
 const InitialEventParamsList = Type.Array(InitialEventParams, { minItems: 1, maxItems: 50, maxBytes: INITIAL_EVENTS_MAX_BYTES });
-
-// ---------------------------------------------------------------------------------------------
-// Session resources
-
-export const Checkout = Type.Union(
-  [
-    Closed({ type: Type.Literal('branch'), name: Type.String({ minLength: 1, maxLength: 255 }) }),
-    Closed({ type: Type.Literal('commit'), sha: Type.String({ minLength: 7, maxLength: 64 }) }),
-  ],
-  { description: 'must be a branch or commit checkout' },
-);
-
-/**
- * Absolute, no `..` segment, no control character (NUL, newline, ... would cut or forge the
- * path where a runtime writes or logs it): a mount path cannot climb out of where it is put. The
- * deployments service stores it normalised (`/x/./y//` -> `/x/y`) and compares mounts in that
- * form, and accepts it only strictly under one of `MOUNT_ROOTS` (the product's two mount areas,
- * where its defaults `/workspace/<repo-name>` and `/mnt/session/uploads/<file_id>` live): `/`,
- * `/proc/self`, `/etc` or `/usr/bin` would put a tenant's files over the sandbox's own system.
- */
-export const MOUNT_ROOTS = ['/workspace', '/mnt/session'] as const;
-export const MOUNT_PATH_RULE =
-  'must be an absolute path under /workspace/ or /mnt/session/, without .. segments or control characters';
-const MountPath = Type.String({
-  minLength: 1,
-  maxLength: 4096,
-  pattern: '^/(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000-\\u001f\\u007f]*$',
-  description: MOUNT_PATH_RULE,
-});
-
-/**
- * http(s) only, a non-empty host, no userinfo (`user:pass@` would store a credential in clear and
- * echo it), no whitespace or control characters, and no `\\` (URL parsers read it as `/`, so
- * `https://evil\\@github.com` would hide its real host). Whether plain `http://` is allowed is
- * the deployments service's setting (`ALLOW_HTTP_REPOSITORY_URLS`, off by default).
- */
-const RepositoryUrl = Type.String({
-  minLength: 1,
-  maxLength: 2048,
-  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\\\\\s\\u0000-\\u001f]+(?:[/?#][^\\s\\u0000-\\u001f]*)?$',
-  description: 'must be an https:// URL with a host and without credentials, spaces or backslashes',
-});
-
-/** `github_repository` is the SDK's name for the same kind; accepted and echoed as sent. */
-export const REPOSITORY_RESOURCE_TYPES = ['hosted_repository', 'github_repository'] as const;
-const repositoryParams = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
-  Closed({
-    type: Type.Literal(kind),
-    url: RepositoryUrl,
-    /** Write-only: stored encrypted, never returned, never logged. */
-    authorization_token: Type.String({ minLength: 1, maxLength: 4096 }),
-    mount_path: Type.Optional(orNull(MountPath)),
-    checkout: Type.Optional(orNull(Checkout, 'must be a branch or commit checkout, or null')),
-  });
-const repositoryConfig = <K extends (typeof REPOSITORY_RESOURCE_TYPES)[number]>(kind: K) =>
-  Closed({ type: Type.Literal(kind), url: Type.String(), mount_path: Type.String(), checkout: Nullable(Checkout) });
-
-export const FileResourceParams = Closed({
-  type: Type.Literal('file'),
-  file_id: FileId,
-  mount_path: Type.Optional(orNull(MountPath)),
-});
-export const FileResourceConfig = Closed({ type: Type.Literal('file'), file_id: Type.String(), mount_path: Type.String() });
-
-export const MemoryStoreAccess = Type.Union([Type.Literal('read_write'), Type.Literal('read_only')]);
-export const MemoryStoreResourceParams = Closed({
-  type: Type.Literal('memory_store'),
-  memory_store_id: Type.String({
-    minLength: 1,
-    maxLength: 128,
-    pattern: '^memstore_',
-    description: 'must be a memory store id (prefix memstore_)',
-  }),
-  access: Type.Optional(orNull(MemoryStoreAccess, 'must be one of "read_write", "read_only" or null')),
-  instructions: Type.Optional(orNull(Type.String({ maxLength: 4096 }))),
-});
-export const MemoryStoreResourceConfig = Closed({
-  type: Type.Literal('memory_store'),
-  memory_store_id: Type.String(),
-  access: MemoryStoreAccess,
-  instructions: Nullable(Type.String()),
-});
-
-export const SessionResourceParams = Type.Union(
-  [repositoryParams('hosted_repository'), repositoryParams('github_repository'), FileResourceParams, MemoryStoreResourceParams],
-  { description: 'must be a hosted_repository, github_repository, file or memory_store resource' },
-);
-export type SessionResourceParams = Static<typeof SessionResourceParams>;
-/** The request's `resources` (create and update). */
-const SessionResourceParamsList = Type.Array(SessionResourceParams, { maxItems: 500, maxBytes: RESOURCES_MAX_BYTES });
-export const SessionResourceConfig = Type.Union([
-  repositoryConfig('hosted_repository'),
-  repositoryConfig('github_repository'),
-  FileResourceConfig,
-  MemoryStoreResourceConfig,
-]);
-export type SessionResourceConfig = Static<typeof SessionResourceConfig>;
 
 // ---------------------------------------------------------------------------------------------
 // Agent, schedule, budget

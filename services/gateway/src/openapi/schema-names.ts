@@ -15,7 +15,9 @@ import * as references from '@shared/schema/references';
 import * as resourceShapes from '@shared/schema/resource-shapes';
 import * as rfc3339 from '@shared/schema/rfc3339';
 import * as session from '@shared/schema/session';
+import * as orNull from '@shared/schema/or-null';
 import * as sessionEvent from '@shared/schema/session-event';
+import * as sessionResource from '@shared/schema/session-resource';
 import * as sessionEventBus from '@shared/schema/session-event-bus';
 import * as sessionEventLog from '@shared/schema/session-event-log';
 import * as sessionEventParams from '@shared/schema/session-event-params';
@@ -46,7 +48,9 @@ export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   'resource-shapes': resourceShapes,
   rfc3339,
   session,
+  'or-null': orNull,
   'session-event': sessionEvent,
+  'session-resource': sessionResource,
   'session-event-bus': sessionEventBus,
   'session-event-log': sessionEventLog,
   'session-event-params': sessionEventParams,

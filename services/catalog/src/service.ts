@@ -8,7 +8,7 @@ import {
   modelSubjects,
   referenceSubjects,
 } from '@shared/bus/subjects/catalog';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/store-deps';
 import type { ModelCatalog } from './domain/model-catalog';
 import { archiveAgent } from './handlers/archive-agent';
 import { archiveEnvironment } from './handlers/archive-environment';

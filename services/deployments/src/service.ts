@@ -6,7 +6,7 @@ import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { WriteBatcher } from '@shared/db/write-batcher';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/store-deps';
 import type { AgentVersions } from './clients/agent-versions';
 import type { ReferenceBus } from './clients/references';
 import type { NewDeployment } from './db/deployments';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
 import { createWriteBatcher } from '@shared/db/write-batcher';
-import { storeDeps, startBackendService, type StartOptions } from '@shared/service-host/start-backend-service';
+import { startServiceHost, type ServiceHost, type StartOptions } from '@shared/service-host/service-host';
+import { storeDeps } from '@shared/service-host/store-deps';
 import { AgentVersions } from './clients/agent-versions';
 import { followCatalogEvents, ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
@@ -13,7 +14,7 @@ import { registerDeploymentHandlers } from './service';
 export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
 export async function startDeployments(config: DeploymentsConfig, options: StartOptions = {}) {
-  return startBackendService('deployments', config, { migrationsFolder: DEPLOYMENTS_MIGRATIONS, schema }, options, (runtime) => {
+  const register = (runtime: ServiceHost) => {
     // One reference cache per replica, kept current by the catalog's events it follows.
     const cache = new ReferenceCache(runtime.clock);
     const follower = followCatalogEvents({ nc: runtime.nc, prefix: config.BUS_PREFIX, cache, logger: runtime.logger });
@@ -57,5 +58,11 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },
       mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS },
     });
+  };
+  const host = await startServiceHost('deployments', config, {
+    database: { migrationsFolder: DEPLOYMENTS_MIGRATIONS, outbox: schema },
+    ...options,
   });
+  register(host);
+  return host;
 }

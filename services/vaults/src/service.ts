@@ -2,7 +2,7 @@ import type { BusServer } from '@shared/bus/bus-server';
 import type { McpUrlRules } from '@shared/agents/mcp-server-url';
 import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { Logger } from '@shared/log/logger';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/store-deps';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { archiveCredential } from './handlers/archive-credential';
 import { archiveVault } from './handlers/archive-vault';

@@ -3,7 +3,8 @@ import { createScheduleCache } from '@shared/cron';
 import { startServiceHost, type StartOptions } from '@shared/service-host/service-host';
 import type { SchedulerConfig } from './config';
 import { createSchedulerMetrics } from './metrics';
-import { startDueSchedules, subscribeDeploymentEvents, type SchedulerDeps } from './service';
+import type { SchedulerDeps } from './deps';
+import { startDueSchedules, subscribeDeploymentEvents } from './service';
 
 export const SCHEDULER_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 

@@ -26,7 +26,8 @@ import type { DeploymentRun, FireDeploymentReply } from '@shared/schema/deployme
 import { systemClock } from '@shared/time/clock';
 import { loadSchedulerConfig } from '../services/scheduler/src/config';
 import { createSchedulerMetrics } from '../services/scheduler/src/metrics';
-import { startDueSchedules, type SchedulerDeps } from '../services/scheduler/src/service';
+import type { SchedulerDeps } from '../services/scheduler/src/deps';
+import { startDueSchedules } from '../services/scheduler/src/service';
 import { SCHEDULER_MIGRATIONS } from '../services/scheduler/src/start-scheduler';
 
 const SCHEDULES = Number(process.env.SCHEDULES ?? 10_000);

@@ -2,13 +2,13 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { newId } from '../ids/ids';
 import type { Executor } from '../db/executor';
 import type { OutboxTable } from '../db/outbox-table';
-import type { Tenant } from '../schema/tenant';
+import type { TenantIds } from '../schema/tenant';
 import type { EventEnvelope, EventType } from './event';
 
 /** An event as it is stored in the outbox and published: its envelope, `type` being its subject. */
 export function newEventEnvelope<P extends TSchema>(
   event: EventType<P>,
-  tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>,
+  tenant: TenantIds,
   data: Static<P>,
   now: Date,
 ): EventEnvelope<Static<P>> {
@@ -38,7 +38,7 @@ export async function recordEvent<P extends TSchema>(
   tx: Executor,
   outbox: OutboxTable,
   event: EventType<P>,
-  tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>,
+  tenant: TenantIds,
   data: Static<P>,
   now: Date,
 ): Promise<string> {

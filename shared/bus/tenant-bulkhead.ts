@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { ApiError } from '../errors/api-error';
 import type { BatcherOptions } from '../db/batcher';
-import type { Tenant } from '../schema/tenant';
+import type { TenantIds } from '../schema/tenant';
 
 /** The timer a queued request's wait runs on; tests pass a hand-driven one instead of setTimeout. */
 export interface WaitTimers {
@@ -101,7 +101,7 @@ export class TenantBulkhead {
   }
 
   /** Resolves with the slot's release once the tenant may run; throws a 429 ApiError if refused. */
-  acquire(tenant: TenantKey | null): Promise<Release> {
+  acquire(tenant: TenantIds | null): Promise<Release> {
     if (!tenant) return Promise.resolve(() => undefined);
     const key = laneKey(tenant);
     let lane = this.lanes.get(key);
@@ -137,7 +137,7 @@ export class TenantBulkhead {
    * per tenant, taken in turn, each bounded by this bulkhead's queue length and refused with the
    * same 429, so what left the bulkhead still waits only behind its own tenant's share.
    */
-  batchLanes<I>(tenantOfItem: (item: I) => TenantKey): Pick<BatcherOptions<I>, 'laneOf' | 'maxQueuedPerLane' | 'refuse'> {
+  batchLanes<I>(tenantOfItem: (item: I) => TenantIds): Pick<BatcherOptions<I>, 'laneOf' | 'maxQueuedPerLane' | 'refuse'> {
     return { laneOf: (item) => laneKey(tenantOfItem(item)), maxQueuedPerLane: this.options.maxQueue, refuse: tooMany };
   }
 
@@ -175,11 +175,10 @@ export class TenantBulkhead {
   }
 }
 
-type TenantKey = Pick<Tenant, 'organization_id' | 'workspace_id'>;
 
 /** A bulkhead's batchLanes, as handlers' deps carry it (batchers built in a handler's module take lanes from it). */
-export type TenantLanes = <I>(tenantOfItem: (item: I) => TenantKey) => Pick<BatcherOptions<I>, 'laneOf' | 'maxQueuedPerLane' | 'refuse'>;
-const laneKey = (tenant: TenantKey) => `${tenant.organization_id}\u0000${tenant.workspace_id}`;
+export type TenantLanes = <I>(tenantOfItem: (item: I) => TenantIds) => Pick<BatcherOptions<I>, 'laneOf' | 'maxQueuedPerLane' | 'refuse'>;
+const laneKey = (tenant: TenantIds) => `${tenant.organization_id}\u0000${tenant.workspace_id}`;
 
 function tooMany(): ApiError {
   return new ApiError(

@@ -1,5 +1,5 @@
 import { bigint, datetime, varchar } from 'drizzle-orm/mysql-core';
-import type { Tenant } from '../schema/tenant';
+import type { TenantIds } from '../schema/tenant';
 
 /**
  * The column groups every service's tables are built from. Each is a function so that every
@@ -56,7 +56,7 @@ export interface NewRowColumns {
   archivedAt: null;
 }
 
-export const newRowColumns = (id: string, tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>, now: Date): NewRowColumns => ({
+export const newRowColumns = (id: string, tenant: TenantIds, now: Date): NewRowColumns => ({
   id,
   organizationId: tenant.organization_id,
   workspaceId: tenant.workspace_id,

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { MySqlColumn, MySqlTable } from 'drizzle-orm/mysql-core';
-import type { Tenant } from '../schema/tenant';
+import type { TenantIds } from '../schema/tenant';
 import type { Executor, ReadOptions } from './executor';
 import { ownedBy, type TenantColumns } from './owned-by';
 
@@ -14,7 +14,7 @@ export type OwnedTable = MySqlTable & TenantColumns & { id: MySqlColumn };
 export async function findOwnedRow<T extends OwnedTable>(
   db: Executor,
   table: T,
-  tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>,
+  tenant: TenantIds,
   id: string,
   options: ReadOptions = {},
 ): Promise<T['$inferSelect'] | undefined> {

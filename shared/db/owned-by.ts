@@ -1,6 +1,6 @@
 import { and, eq, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
-import type { Tenant } from '../schema/tenant';
+import type { TenantIds } from '../schema/tenant';
 
 /** Every tenant-owned table has these two columns. */
 export interface TenantColumns {
@@ -15,6 +15,6 @@ export interface TenantColumns {
 export const ownedBy = (
   table: TenantColumns,
   // Placeholders build a prepared query (see deployments' list), values an ordinary one.
-  tenant: Pick<Tenant, 'organization_id' | 'workspace_id'> | { organization_id: Placeholder; workspace_id: Placeholder },
+  tenant: TenantIds | { organization_id: Placeholder; workspace_id: Placeholder },
 ): SQL =>
   and(eq(table.organizationId, tenant.organization_id), eq(table.workspaceId, tenant.workspace_id))!;

@@ -70,6 +70,14 @@ export const invalidRequest = (message: string, status = 400) =>
   new ApiError('invalid_request_error', message, { status });
 export const notFound = (message = 'Not found') => new ApiError('not_found_error', message);
 
+/**
+ * The one wording of a missing resource's 404, in every service: `<kind> '<id>' not found` (`agent
+ * 'agent_x' version 2 not found`), the way deployments name a missing reference too, so a resource
+ * is named alike whether it is asked for or referred to.
+ */
+export const resourceNotFound = (kind: string, id: string, at: { version?: number; field?: string } = {}) =>
+  notFound(`${at.field === undefined ? '' : `${at.field}: `}${kind} '${id}'${at.version === undefined ? '' : ` version ${at.version}`} not found`);
+
 /** The same error with an `error_code` in its details, where the SDK declares one for the cause. */
 export const withErrorCode = (error: ApiError, errorCode: string, more: Record<string, unknown> = {}) =>
   new ApiError(error.type, error.message, { status: error.status, headers: error.headers, details: { error_code: errorCode, ...more } });

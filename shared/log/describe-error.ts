@@ -1,5 +1,4 @@
 import { causeChain } from '../errors/cause-chain';
-import type { LogFields } from './logger';
 
 /**
  * What a log line says about an error: its name, its codes and its message, then its causes.
@@ -28,19 +27,22 @@ const QUOTES_IDENTIFIERS_ONLY = new Set([
 /** Statements are logged for the operation they name, not in full. */
 const MAX_SQL_CHARS = 500;
 
+/** What an error is logged as: the fields of a log line (LogFields), kept apart so logger.ts and this file do not import each other. */
+type ErrorFields = Record<string, unknown>;
+
 /** The error and its causes (as far as they are errors), each nested in the one it caused. */
-export function describeError(error: Error): LogFields {
+export function describeError(error: Error): ErrorFields {
   const errors: Error[] = [];
   for (const e of causeChain(error)) {
     if (!(e instanceof Error)) break;
     errors.push(e);
   }
-  return errors.reduceRight<LogFields | undefined>((cause, e) => ({ ...describeOne(e), ...(cause ? { cause } : {}) }), undefined)!;
+  return errors.reduceRight<ErrorFields | undefined>((cause, e) => ({ ...describeOne(e), ...(cause ? { cause } : {}) }), undefined)!;
 }
 
-function describeOne(error: Error): LogFields {
+function describeOne(error: Error): ErrorFields {
   const e = error as ErrorDetails;
-  const out: LogFields = { name: error.name === 'Error' ? error.constructor.name : error.name };
+  const out: ErrorFields = { name: error.name === 'Error' ? error.constructor.name : error.name };
   if (typeof e.code === 'string' || typeof e.code === 'number') out.code = e.code;
   if (typeof e.errno === 'number') out.errno = e.errno;
   if (typeof e.sqlState === 'string') out.sql_state = e.sqlState;

@@ -2,11 +2,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Closed, Nullable, Timestamp } from './common';
 
 /** Public list price per million tokens, in USD minor units (cents) as integer strings. */
-export const ModelListPrice = Closed({
+export const ListPrice = Closed({
   currency: Type.Literal('USD'),
   input_per_million_tokens: Type.String({ pattern: '^(0|[1-9][0-9]*)$' }),
   output_per_million_tokens: Type.String({ pattern: '^(0|[1-9][0-9]*)$' }),
 });
+export type ListPrice = Static<typeof ListPrice>;
 
 /** SDK `BetaCapabilitySupport`. */
 const Support = Closed({ supported: Type.Boolean() });
@@ -70,7 +71,7 @@ export const Model = Closed({
   max_input_tokens: Nullable(Type.Integer({ minimum: 1 })),
   max_tokens: Nullable(Type.Integer({ minimum: 1 })),
   /** Null when the model has no public list price: budgets cannot be set on such agents. */
-  list_price: Nullable(ModelListPrice),
+  list_price: Nullable(ListPrice),
   /** Whether the model accepts `system.message` events mid-conversation. */
   supports_system_messages: Type.Boolean(),
 });

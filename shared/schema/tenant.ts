@@ -12,3 +12,6 @@ export const Tenant = Closed({
   key_id: Type.String({ minLength: 1 }),
 });
 export type Tenant = Static<typeof Tenant>;
+
+/** The part of the tenant that owns rows, events and lanes: what storing code and the bulkhead key on. */
+export type TenantIds = Pick<Tenant, 'organization_id' | 'workspace_id'>;

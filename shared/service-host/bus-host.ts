@@ -7,7 +7,7 @@ import { ensureStreams, streamsOf } from '../bus/streams';
 import type { BusIdentity } from '../bus/subject';
 import { startHealthServer } from '../http/health-server';
 import { createLogger, type LogLevel, type Logger } from '../log/logger';
-import { Telemetry } from '../telemetry/telemetry';
+import type { Telemetry } from '../telemetry/telemetry';
 import type { TracingConfig } from '../telemetry/tracing';
 import { systemClock, type Clock } from '../time/clock';
 
@@ -28,11 +28,12 @@ export interface BusConfig extends TracingConfig {
   HEALTH_HOST?: string;
 }
 
-export interface BusHostOptions {
+/** What startServiceHost hands the bus part; no service calls it itself. */
+export interface BusPartOptions {
   clock?: Clock;
   logger?: Logger;
-  /** Made by the service host before the bus host, for its database; else made here. */
-  telemetry?: Telemetry;
+  /** Made by startServiceHost before the bus part, so the database's statements are measured too. */
+  telemetry: Telemetry;
   /** What /readyz checks besides the bus (the service host: its database). */
   ready?: () => Promise<void>;
   /** Closed after the bus has drained: what the handlers used until then (the service host: its database). */
@@ -61,14 +62,14 @@ export function bucketName(prefix: string): string {
 }
 
 /**
- * The bus part of a process: its own NATS identity, the streams it publishes or consumes, a
- * typed client, and the health port. A process that keeps no database (the sandbox worker) is
- * this alone; startServiceHost adds the database, the bus server and the outbox relay.
+ * The bus part of every process, the one piece startServiceHost (service-host.ts) builds on: its
+ * own NATS identity, the streams it publishes or consumes, a typed client, and the health port.
+ * A process that keeps no database (the sandbox worker) gets this alone from startServiceHost.
  */
-export async function startBusHost(name: BusIdentity, config: BusConfig, options: BusHostOptions = {}): Promise<BusHost> {
+export async function openBusPart(name: BusIdentity, config: BusConfig, options: BusPartOptions): Promise<BusHost> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL, { service: name });
   const clock = options.clock ?? systemClock;
-  const telemetry = options.telemetry ?? Telemetry.start(name, config);
+  const telemetry = options.telemetry;
   const nc = await connect(natsConnectionOptions(name, config));
   try {
     // Only the streams this process publishes or consumes: its NATS identity may manage no others.

@@ -4,12 +4,15 @@ import { DEFAULT_TENANT_MAX_QUEUE, defaultTenantConcurrency, TenantBulkhead } fr
 import type { BusIdentity } from '../bus/subject';
 import { connectDatabase, type DatabaseHandle } from '../db/connect';
 import { migrateDatabase } from '../db/migrate';
-import type { OutboxTables } from '../db/outbox-table';
+import type { OutboxDeadLetterTable, OutboxTable } from '../db/outbox-table';
 import { dbStatements } from '../telemetry/db-statements';
 import { Telemetry } from '../telemetry/telemetry';
-import { startBusHost, type BusConfig, type BusHost, type BusHostOptions } from './bus-host';
+import type { Logger } from '../log/logger';
+import type { Clock } from '../time/clock';
+import { openBusPart, type BusConfig, type BusHost, type BusPartOptions } from './bus-host';
 
 export { bucketName } from './bus-host';
+export type { BusConfig, BusHost } from './bus-host';
 
 export interface ServiceHostConfig extends BusConfig {
   MYSQL_URL: string;
@@ -24,13 +27,27 @@ export interface ServiceHostConfig extends BusConfig {
   TENANT_MAX_QUEUE?: number;
 }
 
-export interface ServiceHostOptions extends Pick<BusHostOptions, 'clock' | 'logger'> {
+/** A service's own database, as startServiceHost opens it. */
+export interface DatabaseOptions {
+  /** The service's `migrations/` folder, applied before anything is served. */
   migrationsFolder: string;
-  /** The service's outbox and dead-letter tables; given, the host relays the outbox. */
-  outbox?: OutboxTables;
+  /** Its db/schema.ts, where its outbox and dead-letter tables are; given, the host relays the outbox. */
+  outbox?: { outbox: OutboxTable; outboxDeadLetters: OutboxDeadLetterTable };
 }
 
-/** What every service process has: the bus host, plus its own database, a bus server and its outbox relay. */
+export interface ServiceHostOptions {
+  /** Absent for a process that keeps no database (the sandbox worker): it gets the bus part alone. */
+  database?: DatabaseOptions;
+  /** A test's clock to drive; the system clock otherwise. */
+  clock?: Clock;
+  /** A test's logger to read; one made from LOG_LEVEL otherwise. */
+  logger?: Logger;
+}
+
+/** What a test (or main) may hand a service's start function: a clock to drive, a logger to read. */
+export type StartOptions = Pick<ServiceHostOptions, 'clock' | 'logger'>;
+
+/** What every service process with a database has: the bus host, plus its database, a bus server and its outbox relay. */
 export interface ServiceHost extends BusHost {
   readonly database: DatabaseHandle;
   readonly server: BusServer;
@@ -40,26 +57,42 @@ export interface ServiceHost extends BusHost {
 }
 
 /**
- * A service: its database (migrated before anything is served), then the bus host with the
- * database in its readiness and its close, the bus server behind the per-tenant bulkhead, and
- * the outbox relay when the service has an outbox.
+ * The one way a process starts, whatever it is. With `database`: the database (migrated before
+ * anything is served), then the bus part with the database in its readiness and its close, the
+ * bus server behind the per-tenant bulkhead, and the outbox relay when the service has an outbox.
+ * Without: the bus part alone (connection, client, health, orderly stop).
  */
-export async function startServiceHost(
+export function startServiceHost(
   name: BusIdentity,
   config: ServiceHostConfig,
-  options: ServiceHostOptions,
-): Promise<ServiceHost> {
+  options: ServiceHostOptions & { database: DatabaseOptions },
+): Promise<ServiceHost>;
+export function startServiceHost(name: BusIdentity, config: BusConfig, options?: StartOptions): Promise<BusHost>;
+export async function startServiceHost(
+  name: BusIdentity,
+  config: BusConfig | ServiceHostConfig,
+  options: ServiceHostOptions = {},
+): Promise<BusHost | ServiceHost> {
   const telemetry = Telemetry.start(name, config);
+  if (!options.database) return openBusPart(name, config, { clock: options.clock, logger: options.logger, telemetry });
+  return withDatabase(name, config as ServiceHostConfig, options.database, { clock: options.clock, logger: options.logger, telemetry });
+}
+
+async function withDatabase(
+  name: BusIdentity,
+  config: ServiceHostConfig,
+  options: DatabaseOptions,
+  busOptions: Omit<BusPartOptions, 'ready' | 'close'>,
+): Promise<ServiceHost> {
+  const { telemetry } = busOptions;
   const database = await connectDatabase(config, config.DATABASE_NAME);
   telemetry.seam(dbStatements).instrument(database.pool, database.name);
   let stopping = false;
   let bus: BusHost;
   try {
     await migrateDatabase(database, options.migrationsFolder);
-    bus = await startBusHost(name, config, {
-      clock: options.clock,
-      logger: options.logger,
-      telemetry,
+    bus = await openBusPart(name, config, {
+      ...busOptions,
       ready: async () => {
         if (stopping) throw new Error('shutting down');
         await database.ping();
@@ -81,7 +114,7 @@ export async function startServiceHost(
   });
   const server = new BusServer(bus.nc, bus.codec, { prefix: config.BUS_PREFIX, logger: bus.logger, bulkhead, telemetry });
   const relay = options.outbox
-    ? new OutboxRelay(bus.nc, database.db, options.outbox, {
+    ? new OutboxRelay(bus.nc, database.db, { outbox: options.outbox.outbox, deadLetters: options.outbox.outboxDeadLetters }, {
         prefix: config.BUS_PREFIX,
         logger: bus.logger,
         clock: bus.clock,

@@ -1,8 +1,7 @@
-/** A model's list price (shared/schema/model.ts ModelListPrice): cents per million tokens, integer strings. */
-export interface ListPrice {
-  input_per_million_tokens: string;
-  output_per_million_tokens: string;
-}
+import type { ListPrice } from '../schema/model';
+
+/** A model's list price is the schema's (shared/schema/model.ts); the cost callers name it from here too. */
+export type { ListPrice };
 
 /**
  * A session's spend at list price, in exact integers. Prices are cents per million tokens
@@ -29,7 +28,7 @@ export interface TokenUsage {
 }
 
 /** The list cost of `usage` at `price`, in units of 1e-8 cent. */
-export function listCostUnits(usage: TokenUsage, price: ListPrice): bigint {
+export function listCostUnits(usage: TokenUsage, price: Pick<ListPrice, 'input_per_million_tokens' | 'output_per_million_tokens'>): bigint {
   const input = BigInt(price.input_per_million_tokens);
   const output = BigInt(price.output_per_million_tokens);
   const n = (tokens: number) => BigInt(tokens);

@@ -269,9 +269,9 @@ describe('multiagent', () => {
     const theirs = await createAgent(other, { name: 'theirs' });
     const roster = (agents: unknown[]) => ({ name: 'x', model: MODELS.priced, multiagent: { type: 'coordinator', agents } });
 
-    expectError(await api('POST', '/v1/agents', { body: roster([theirs.id]) }), 404, 'not_found_error', `multiagent.agents.0: agent ${theirs.id} not found`);
-    expectError(await api('POST', '/v1/agents', { body: roster(['agent_nope']) }), 404, 'not_found_error', 'multiagent.agents.0: agent agent_nope not found');
-    expectError(await api('POST', '/v1/agents', { body: roster([{ type: 'agent', id: worker.id, version: 9 }]) }), 404, 'not_found_error', `multiagent.agents.0: agent ${worker.id} version 9 not found`);
+    expectError(await api('POST', '/v1/agents', { body: roster([theirs.id]) }), 404, 'not_found_error', `multiagent.agents.0: agent '${theirs.id}' not found`);
+    expectError(await api('POST', '/v1/agents', { body: roster(['agent_nope']) }), 404, 'not_found_error', "multiagent.agents.0: agent 'agent_nope' not found");
+    expectError(await api('POST', '/v1/agents', { body: roster([{ type: 'agent', id: worker.id, version: 9 }]) }), 404, 'not_found_error', `multiagent.agents.0: agent '${worker.id}' version 9 not found`);
     expectError(await api('POST', '/v1/agents', { body: roster([archived.id]) }), 400, 'invalid_request_error', 'multiagent.agents.0: agent', 'is archived');
     expectError(await api('POST', '/v1/agents', { body: roster([lead.id]) }), 400, 'invalid_request_error', 'multiagent.agents.0:', 'has a multiagent configuration itself');
     expectError(await api('POST', '/v1/agents', { body: roster([worker.id, { type: 'agent', id: worker.id }]) }), 400, 'invalid_request_error', `multiagent.agents.1: agent ${worker.id} is named more than once`);

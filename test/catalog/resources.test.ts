@@ -174,7 +174,7 @@ describe('memory stores', () => {
 describe('files', () => {
   /** The bus read the product's own services use (the runtime's rubric files): the bytes, whatever `downloadable` says. */
   const readOverBus = async (id: string) =>
-    Buffer.from((await stack.gateway.runtime.client.call(fileSubjects.download, { request_id: 'req_files', tenant: mine.tenant }, { file_id: id })).content_base64, 'base64');
+    Buffer.from((await stack.gateway.host.client.call(fileSubjects.download, { request_id: 'req_files', tenant: mine.tenant }, { file_id: id })).content_base64, 'base64');
 
   test('upload, get, list, download, delete', async () => {
     const file = expectOk(await upload(api, 'hello world', 'hello.txt'));
@@ -236,7 +236,7 @@ describe('catalog.references.resolve', () => {
     const foreignFile = expectOk(await upload(other, 'not yours'));
 
     const resolve = (request: any) =>
-      stack.gateway.runtime.client.call(referenceSubjects.resolve, { request_id: 'req_x', tenant: mine.tenant }, request);
+      stack.gateway.host.client.call(referenceSubjects.resolve, { request_id: 'req_x', tenant: mine.tenant }, request);
 
     const reply = await resolve({
       agent: { id: agent.id, version: null },
@@ -267,7 +267,7 @@ describe('catalog.references.resolve', () => {
     expect(after.agent).toMatchObject({ state: 'archived', version: 2 });
     expect(after.environment).toEqual({ id: env.id, state: 'archived' });
 
-    const theirs = await stack.gateway.runtime.client.call(
+    const theirs = await stack.gateway.host.client.call(
       referenceSubjects.resolve,
       { request_id: 'req_y', tenant: { ...mine.tenant, organization_id: 'org_other' } },
       { agent: { id: agent.id, version: null }, environment_id: env.id, file_ids: [file.id], memory_store_ids: [store.id] },

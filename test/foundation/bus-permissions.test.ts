@@ -276,7 +276,7 @@ describe('NATS identities and subject permissions', () => {
     // consumer, offloaded payloads, the gateway's rate limit buckets: read at a key's first
     // request, charged at the sync) stayed inside their permissions.
     await stack.gateway.rateLimits.sync();
-    await Promise.all([...stack.services.values(), stack.gateway.runtime].map((s) => s.nc.flush()));
+    await Promise.all([...stack.services.values(), stack.gateway.host].map((s) => s.nc.flush()));
     const refused = nats.log().split('\n').filter((line) => /Violation/.test(line) && !line.includes('probe-'));
     expect(refused).toEqual([]);
   }, 60_000);

@@ -84,7 +84,7 @@ describe('failed queries are logged without their parameters', () => {
       }),
     );
     // A schema fault (not a lost connection): the lookup query itself fails.
-    await gateway.runtime.database.pool.query('DROP TABLE api_keys');
+    await gateway.host.database.pool.query('DROP TABLE api_keys');
     const key = 'sk-agents-presentedKeyThatMustNeverBeLogged0123456789';
     const lines = await captureLogs(async () => {
       const res = await apiClient(gateway!.url, key)('GET', '/v1/models');

@@ -50,9 +50,9 @@ const agentsNamed = async (name: string) =>
   (expectOk(await api('GET', '/v1/agents', { query: { limit: '100' } })).data as Array<{ id: string; name: string }>).filter(
     (a) => a.name === name,
   );
-const storedRows = async () => (await stack.gateway.runtime.database.db.select({ n: count() }).from(idempotencyKeys))[0]!.n;
+const storedRows = async () => (await stack.gateway.host.database.db.select({ n: count() }).from(idempotencyKeys))[0]!.n;
 const storedRow = (idempotencyKey: string) =>
-  findIdempotencyKey(stack.gateway.runtime.database.db, {
+  findIdempotencyKey(stack.gateway.host.database.db, {
     organizationId: tenant.org,
     workspaceId: tenant.workspace,
     keyHash: idempotencyKeyHash(idempotencyKey),

@@ -40,7 +40,7 @@ describe('the keys CLI', () => {
     const revoked = await keysCli('revoke', keyId);
     expect(revoked.code).toBe(0);
     // A fresh gateway process would see it at once; this one caches for KEY_CACHE_TTL_MS.
-    const [row] = (await stack.gateway.runtime.database.pool.query('SELECT revoked_at FROM api_keys WHERE id = ?', [keyId]))[0] as any[];
+    const [row] = (await stack.gateway.host.database.pool.query('SELECT revoked_at FROM api_keys WHERE id = ?', [keyId]))[0] as any[];
     expect(row.revoked_at).not.toBeNull();
   });
 
@@ -62,7 +62,7 @@ describe('the keys CLI', () => {
 
   test('the database holds only a hash of each key', async () => {
     const created = await stack.createKey();
-    const [rows] = await stack.gateway.runtime.database.pool.query('SELECT * FROM api_keys');
+    const [rows] = await stack.gateway.host.database.pool.query('SELECT * FROM api_keys');
     expect(JSON.stringify(rows)).not.toContain(created.secret);
   });
 });

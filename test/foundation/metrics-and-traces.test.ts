@@ -98,12 +98,12 @@ afterAll(async () => {
 
 /** Every process of the stack, by name, with its health port. */
 function processes(): Array<{ name: string; healthPort: number | undefined; flush(): Promise<void> }> {
-  const runtimes = [
-    { name: 'gateway', runtime: stack.gateway.runtime },
-    ...[...stack.services].map(([name, runtime]) => ({ name, runtime })),
-    { name: 'sandbox-worker', runtime: worker },
+  const hosts = [
+    { name: 'gateway', host: stack.gateway.host },
+    ...[...stack.services].map(([name, host]) => ({ name, host })),
+    { name: 'sandbox-worker', host: worker },
   ];
-  return runtimes.map(({ name, runtime }) => ({ name, healthPort: runtime.healthPort(), flush: () => runtime.telemetry.flush() }));
+  return hosts.map(({ name, host }) => ({ name, healthPort: host.healthPort(), flush: () => host.telemetry.flush() }));
 }
 
 async function scrape(port: number | undefined): Promise<{ status: number; contentType: string | null; text: string }> {

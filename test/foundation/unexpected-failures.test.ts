@@ -14,12 +14,12 @@ let key: string;
 beforeAll(async () => {
   stack = await Stack.start({ services: [] });
   key = (await stack.createKey()).secret;
-  const server = stack.gateway.runtime.server;
+  const server = stack.gateway.host.server;
   server.handle(modelSubjects.list, async () => {
     throw new Error("ER_PARSE_ERROR: You have an error near 'SELECT secret FROM api_keys'");
   });
   server.handle(modelSubjects.get, async () => ({ not: 'a model' }) as never);
-  await stack.gateway.runtime.nc.flush();
+  await stack.gateway.host.nc.flush();
 });
 afterAll(() => stack?.stop());
 

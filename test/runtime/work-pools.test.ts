@@ -11,7 +11,7 @@ import { systemContext } from '@shared/bus/call-context';
 import { workSubjects } from '@shared/bus/subjects/runtime';
 import { loadSessionsTokenKey, openSessionsToken } from '@shared/crypto/sessions-token';
 import { newId } from '@shared/ids/ids';
-import { startBusHost, type BusHost } from '@shared/service-host/bus-host';
+import { startServiceHost, type BusHost } from '@shared/service-host/service-host';
 import type { Tenant } from '@shared/schema/tenant';
 import type { Work, WorkPool } from '@shared/schema/work';
 import { ManualClock } from '@shared/time/clock';
@@ -33,7 +33,7 @@ let sandbox: BusHost;
 beforeAll(async () => {
   clock = new ManualClock(START);
   stack = await Stack.start({ clock, services: ['catalog', 'deployments', 'vaults', 'runtime'], env: { LOG_LEVEL: 'error' } });
-  sandbox = await startBusHost('sandbox-worker', loadSandboxWorkerConfig(stack.env('sandbox-worker')));
+  sandbox = await startServiceHost('sandbox-worker', loadSandboxWorkerConfig(stack.env('sandbox-worker')));
 }, 60_000);
 afterAll(async () => {
   await sandbox?.stop();

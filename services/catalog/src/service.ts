@@ -1,5 +1,4 @@
 import type { BusServer } from '@shared/bus/bus-server';
-import type { McpUrlRules } from '@shared/agents/mcp-server-url';
 import {
   agentSubjects,
   environmentSubjects,
@@ -8,8 +7,6 @@ import {
   modelSubjects,
   referenceSubjects,
 } from '@shared/bus/subjects/catalog';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
-import type { ModelCatalog } from './domain/model-catalog';
 import { archiveAgent } from './handlers/archive-agent';
 import { archiveEnvironment } from './handlers/archive-environment';
 import { archiveMemoryStore } from './handlers/archive-memory-store';
@@ -36,14 +33,7 @@ import { updateAgent } from './handlers/update-agent';
 import { updateEnvironment } from './handlers/update-environment';
 import { updateMemoryStore } from './handlers/update-memory-store';
 import { uploadFile } from './handlers/upload-file';
-
-/** What the catalog's handlers are given, built once by start-catalog: the runtime's (`StoreDeps`: db, clock, eventsRecorded), and these. */
-export interface CatalogDeps extends StoreDeps {
-  models: ModelCatalog;
-  fileMaxBytes: number;
-  /** `ALLOW_PRIVATE_MCP_URLS`: what an agent's MCP servers may name. */
-  mcpUrls: McpUrlRules;
-}
+import type { CatalogDeps } from './deps';
 
 /** Wires the catalog's bus subjects to their handlers; nothing else. */
 export function registerCatalogHandlers(server: BusServer, deps: CatalogDeps): void {

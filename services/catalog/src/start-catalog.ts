@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { storeDeps, startBackendService, type StartOptions } from '@shared/service-host/start-backend-service';
+import { startServiceHost, type StartOptions } from '@shared/service-host/service-host';
+import { storeDeps } from '@shared/service-host/store-deps';
 import type { CatalogConfig } from './config';
 import * as schema from './db/schema';
 import { ModelCatalog } from './domain/model-catalog';
@@ -9,7 +10,15 @@ export const CATALOG_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
 export async function startCatalog(config: CatalogConfig, options: StartOptions = {}) {
   const models = ModelCatalog.fromJson(await Bun.file(config.MODEL_CATALOG_PATH).text());
-  return startBackendService('catalog', config, { migrationsFolder: CATALOG_MIGRATIONS, schema }, options, (runtime) =>
-    registerCatalogHandlers(runtime.server, { ...storeDeps(runtime), models, fileMaxBytes: config.FILE_MAX_BYTES, mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS } }),
-  );
+  const host = await startServiceHost('catalog', config, {
+    database: { migrationsFolder: CATALOG_MIGRATIONS, outbox: schema },
+    ...options,
+  });
+  registerCatalogHandlers(host.server, {
+    ...storeDeps(host),
+    models,
+    fileMaxBytes: config.FILE_MAX_BYTES,
+    mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS },
+  });
+  return host;
 }

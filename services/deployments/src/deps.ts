@@ -3,7 +3,7 @@ import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
 import type { Batcher } from '@shared/db/batcher';
 import type { WriteBatcher } from '@shared/db/write-batcher';
 import type { FireDeploymentReply } from '@shared/schema/deployment-run';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/store-deps';
 import type { AgentVersions } from './clients/agent-versions';
 import type { ReferenceBus } from './clients/references';
 import type { NewDeployment } from './db/deployments';

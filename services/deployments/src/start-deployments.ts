@@ -3,7 +3,8 @@ import type { TenantLanes } from '@shared/bus/tenant-bulkhead';
 import { createBatcher } from '@shared/db/batcher';
 import { createWriteBatcher } from '@shared/db/write-batcher';
 import type { Tenant } from '@shared/schema/tenant';
-import { storeDeps, startBackendService, type StartOptions } from '@shared/service-host/start-backend-service';
+import { startServiceHost, type ServiceHost, type StartOptions } from '@shared/service-host/service-host';
+import { storeDeps } from '@shared/service-host/store-deps';
 import { AgentVersions } from './clients/agent-versions';
 import { followCatalogEvents } from './clients/catalog-event-follower';
 import { ReferenceCache } from './clients/reference-cache';
@@ -24,7 +25,7 @@ const MAX_FIRES_PER_BATCH = 100;
 const CONCURRENT_FIRE_BATCHES = 2;
 
 export async function startDeployments(config: DeploymentsConfig, options: StartOptions = {}) {
-  return startBackendService('deployments', config, { migrationsFolder: DEPLOYMENTS_MIGRATIONS, schema }, options, (runtime) => {
+  const register = (runtime: ServiceHost) => {
     // One reference cache per replica, kept current by the catalog's events it follows.
     const cache = new ReferenceCache(runtime.clock);
     const follower = followCatalogEvents({ nc: runtime.nc, prefix: config.BUS_PREFIX, cache, logger: runtime.logger });
@@ -83,5 +84,11 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       repositoryUrls: { allowHttpUrls: config.ALLOW_HTTP_REPOSITORY_URLS },
       mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS },
     });
+  };
+  const host = await startServiceHost('deployments', config, {
+    database: { migrationsFolder: DEPLOYMENTS_MIGRATIONS, outbox: schema },
+    ...options,
   });
+  register(host);
+  return host;
 }

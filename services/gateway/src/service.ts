@@ -1,14 +1,8 @@
 import { Elysia } from 'elysia';
-import type { BusClient } from '@shared/bus/bus-client';
 import { ApiError } from '@shared/errors/api-error';
 import { readiness } from '@shared/http/health-server';
-import type { Logger } from '@shared/log/logger';
 import { Health, Readiness } from '@shared/schema/health';
-import type { Authenticator } from './auth/authenticate';
-import type { GatewayConfig } from './config';
 import { errorResponse } from './http/error-response';
-import type { IdempotentRequests } from './idempotency/idempotent-requests';
-import type { RateLimits } from './limits/rate-limits';
 import { requestState } from './http/request-state';
 import { agentsModule } from './modules/agents';
 import { deploymentRunsModule } from './modules/deployment-runs';
@@ -19,7 +13,6 @@ import { filesModule } from './modules/files';
 import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
 import { sessionEventsModule } from './modules/session-events';
-import type { SessionLogFollower } from './modules/session-events/session-log-follower';
 import { sessionsModule } from './modules/sessions';
 import { vaultsModule } from './modules/vaults';
 import { OpenApiDocument, openApiDocument } from './openapi/document';
@@ -27,24 +20,7 @@ import { ReferencePageHtml, referencePage } from './openapi/reference-page';
 import type { JsonObject } from './openapi/schema-components';
 import { openRoute, type OpenRoute } from './routing/route';
 import { json } from './routing/route-contract';
-
-/**
- * What route modules receive, built once by start-gateway.ts; they never see the framework
- * beyond their own Elysia instance.
- */
-export interface GatewayDeps {
-  config: GatewayConfig;
-  bus: BusClient;
-  authenticator: Authenticator;
-  logger: Logger;
-  ready: () => Promise<void>;
-  /** This replica's subscription to session log notices, which its event streams follow. */
-  sessionLog: SessionLogFollower;
-  /** The per-key and per-workspace limits every replica shares (limits/rate-limits.ts). */
-  rateLimits: RateLimits;
-  /** POSTs sent with an Idempotency-Key: their keys and kept answers. */
-  idempotency: IdempotentRequests;
-}
+import type { GatewayDeps } from './deps';
 
 /**
  * Elysia's own failures, translated so that nothing leaves without the envelope. Routes declare

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { keyValueBucketName } from '@shared/bus/key-value-buckets';
-import type { Logger } from '@shared/log/logger';
-import { startServiceHost } from '@shared/service-host/service-host';
+import { startServiceHost, type StartOptions } from '@shared/service-host/service-host';
 import { httpRequests } from '@shared/telemetry/http-requests';
-import type { Clock } from '@shared/time/clock';
 import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
@@ -24,18 +22,14 @@ const DISCARD_BODY_FACTOR = 4;
 
 export const GATEWAY_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
-export async function startGateway(config: GatewayConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const runtime = await startServiceHost('gateway', config, {
-    migrationsFolder: GATEWAY_MIGRATIONS,
-    clock: options.clock,
-    logger: options.logger,
-  });
-  const keys = new ApiKeyStore(runtime.database.db, runtime.clock, config.KEY_CACHE_TTL_MS);
-  const sessionLog = new SessionLogFollower(runtime.nc, config.BUS_PREFIX, runtime.logger);
+export async function startGateway(config: GatewayConfig, options: StartOptions = {}) {
+  const host = await startServiceHost('gateway', config, { database: { migrationsFolder: GATEWAY_MIGRATIONS }, ...options });
+  const keys = new ApiKeyStore(host.database.db, host.clock, config.KEY_CACHE_TTL_MS);
+  const sessionLog = new SessionLogFollower(host.nc, config.BUS_PREFIX, host.logger);
   const rateLimits = new RateLimits(
-    await SharedBuckets.open(runtime.nc, keyValueBucketName(config.BUS_PREFIX, 'rateLimits')),
-    runtime.clock,
-    runtime.logger,
+    await SharedBuckets.open(host.nc, keyValueBucketName(config.BUS_PREFIX, 'rateLimits')),
+    host.clock,
+    host.logger,
     {
       keyRequestsPerMinute: config.RATE_LIMIT_KEY_REQUESTS_PER_MINUTE,
       workspaceRequestsPerMinute: config.RATE_LIMIT_WORKSPACE_REQUESTS_PER_MINUTE,
@@ -44,24 +38,24 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
     },
   );
   rateLimits.start();
-  const idempotency = new IdempotentRequests(runtime.database.db, runtime.clock, {
+  const idempotency = new IdempotentRequests(host.database.db, host.clock, {
     // The longest a POST runs once it holds its key: one bus call (an upload's is longer), and
     // the time to record its answer.
     claimLeaseMs: config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR + 5000,
-    logger: runtime.logger,
+    logger: host.logger,
   });
   idempotency.start();
   const app = createGatewayService({
     config,
-    bus: runtime.client,
+    bus: host.client,
     authenticator: createAuthenticator(keys, {
       allowDevKey: config.allowDevKey,
       sessionsTokenKey: config.sessionsTokenKey,
-      clock: runtime.clock,
+      clock: host.clock,
       chargeFailedLookup: (address) => rateLimits.chargeFailedLookup(address),
     }),
-    logger: runtime.logger,
-    ready: runtime.ready,
+    logger: host.logger,
+    ready: host.ready,
     sessionLog,
     rateLimits,
     idempotency,
@@ -80,26 +74,26 @@ export async function startGateway(config: GatewayConfig, options: { clock?: Clo
       255,
       Math.ceil(Math.max(config.BODY_READ_TIMEOUT_MS, config.BUS_TIMEOUT_MS * TRANSFER_TIMEOUT_FACTOR) / 1000) + 5,
     ),
-    logger: runtime.logger,
-    requests: runtime.telemetry.seam(httpRequests),
+    logger: host.logger,
+    requests: host.telemetry.seam(httpRequests),
   });
-  runtime.onStop(() => http.drain());
+  host.onStop(() => http.drain());
   // After the drain: what the last requests took is charged to the shared buckets.
-  runtime.onStop(() => rateLimits.stop());
-  runtime.onStop(() => idempotency.stop());
+  host.onStop(() => rateLimits.stop());
+  host.onStop(() => idempotency.stop());
   // After the drain (no new streams): open event streams end cleanly before the bus goes.
-  runtime.onStop(async () => sessionLog.stop());
-  runtime.logger.info('gateway listening', { port: http.port });
+  host.onStop(async () => sessionLog.stop());
+  host.logger.info('gateway listening', { port: http.port });
   return {
     port: http.port,
     url: `http://127.0.0.1:${http.port}`,
     keys,
     rateLimits,
     idempotency,
-    runtime,
+    host,
     /** The routes this gateway serves, as its router registered them (the OpenAPI tests compare them with the document). */
     routes: app.routes.map(({ method, path }) => ({ method, path })),
-    stop: () => runtime.stop(),
+    stop: () => host.stop(),
   };
 }
 export type RunningGateway = Awaited<ReturnType<typeof startGateway>>;

@@ -27,7 +27,7 @@ function agentToolsetCatalog(): ToolsetCatalog {
 }
 
 export async function startRuntime(config: RuntimeConfig, options: { clock?: Clock; logger?: Logger } = {}) {
-  const runtime = await startServiceHost('runtime', config, { migrationsFolder: RUNTIME_MIGRATIONS, ...options });
+  const runtime = await startServiceHost('runtime', config, { database: { migrationsFolder: RUNTIME_MIGRATIONS }, ...options });
   const metrics = createRuntimeMetrics(runtime.telemetry.registry);
   const deps: RuntimeDeps = {
     db: runtime.database.db,

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from '@shared/log/logger';
-import { startBusHost } from '@shared/service-host/bus-host';
+import { startServiceHost } from '@shared/service-host/service-host';
 import { workClaims } from './clients/work-claims';
 import type { SandboxWorkerConfig } from './config';
 import { drainTime, sandboxIdentity } from './domain/sandbox-process';
@@ -14,7 +14,7 @@ import { startSandboxSessions, type SandboxWorkerDeps } from './service';
  * drains.
  */
 export async function startSandboxWorker(config: SandboxWorkerConfig, options: { logger?: Logger } = {}) {
-  const runtime = await startBusHost('sandbox-worker', config, { logger: options.logger });
+  const runtime = await startServiceHost('sandbox-worker', config, { logger: options.logger });
   const metrics = createSandboxWorkerMetrics(runtime.telemetry.registry);
   try {
     superviseSessions(runtime.logger);

@@ -1,6 +1,6 @@
 import { earliestFireAt } from './db/earliest-fire-at';
 import type { RoundOptions, RoundSummary } from './handlers/fire-due-schedules';
-import type { SchedulerDeps } from './service';
+import type { SchedulerDeps } from './deps';
 
 const MAX_BACKOFF_MS = 30_000;
 const BACKLOG_REFRESH_MS = 5_000;

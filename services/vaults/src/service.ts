@@ -1,8 +1,4 @@
 import type { BusServer } from '@shared/bus/bus-server';
-import type { McpUrlRules } from '@shared/agents/mcp-server-url';
-import type { MasterKeyRing } from '@shared/crypto/master-key-ring';
-import type { Logger } from '@shared/log/logger';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { archiveCredential } from './handlers/archive-credential';
 import { archiveVault } from './handlers/archive-vault';
@@ -18,14 +14,7 @@ import { listVaults } from './handlers/list-vaults';
 import { resolveCredentials } from './handlers/resolve-credentials';
 import { updateCredential } from './handlers/update-credential';
 import { updateVault } from './handlers/update-vault';
-
-/** What every vaults handler is given, built once by start-vaults: the runtime's (`StoreDeps`: db, clock, eventsRecorded), and these. */
-export interface VaultsDeps extends StoreDeps {
-  keys: MasterKeyRing;
-  /** `ALLOW_PRIVATE_MCP_URLS`: what a credential's `mcp_server_url` may name. */
-  mcpUrls: McpUrlRules;
-  logger: Logger;
-}
+import type { VaultsDeps } from './deps';
 
 /** Wires the vaults service's bus subjects to their handlers; nothing else. */
 export function registerVaultHandlers(server: BusServer, deps: VaultsDeps): void {

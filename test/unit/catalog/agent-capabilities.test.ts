@@ -96,6 +96,6 @@ describe('multiagent', () => {
       },
       workflows: { type: 'enabled', inline_agents: { type: 'enabled' }, predefined_agents: [] },
     });
-    expect(() => resolveMultiagent({ type: 'coordinator', agents: ['agent_c'] }, self, lookup, models)).toThrow('multiagent.agents.0: agent agent_c not found');
+    expect(() => resolveMultiagent({ type: 'coordinator', agents: ['agent_c'] }, self, lookup, models)).toThrow("multiagent.agents.0: agent 'agent_c' not found");
   });
 });

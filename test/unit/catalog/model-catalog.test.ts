@@ -56,7 +56,7 @@ describe('model catalog', () => {
 
   test('get answers 404 for an unknown id; find answers undefined', () => {
     expect(catalog.get('c').id).toBe('c');
-    expect(() => catalog.get('zz')).toThrow('model zz not found');
+    expect(() => catalog.get('zz')).toThrow("model 'zz' not found");
     expect(catalog.find('zz')).toBeUndefined();
   });
 

@@ -115,7 +115,7 @@ describe('sealed auth', () => {
 
 describe('not found through the vault', () => {
   test('a missing vault is reported before a missing credential', () => {
-    expect(() => foundVaultCredential({}, 'vlt_1', 'vcrd_1')).toThrow('vault vlt_1 not found');
-    expect(() => foundVaultCredential({ vault: {} as never }, 'vlt_1', 'vcrd_1')).toThrow('credential vcrd_1 not found');
+    expect(() => foundVaultCredential({}, 'vlt_1', 'vcrd_1')).toThrow("vault 'vlt_1' not found");
+    expect(() => foundVaultCredential({ vault: {} as never }, 'vlt_1', 'vcrd_1')).toThrow("credential 'vcrd_1' not found");
   });
 });

@@ -6,7 +6,7 @@ import { recordEvent } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow, type OwnedTable } from '@shared/db/find-owned-row';
 import type { Tenant } from '@shared/schema/tenant';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/store-deps';
 import { outbox } from './schema';
 
 /**

@@ -1,4 +1,4 @@
-import { invalidRequest, notFound } from '@shared/errors/api-error';
+import { invalidRequest, resourceNotFound } from '@shared/errors/api-error';
 import type {
   Multiagent,
   Multiagent20261001Params,
@@ -77,7 +77,7 @@ function resolveAgent(agent: AgentNamed | 'self', path: string, self: SelfRefere
   if (agent === 'self' || agent.id === self.id) return { type: 'agent', id: self.id, version: self.version };
   const found = lookup(agent.id, agent.version);
   if (!found) {
-    throw notFound(`${path}: agent ${agent.id}${agent.version === undefined ? '' : ` version ${agent.version}`} not found`);
+    throw resourceNotFound('agent', agent.id, { version: agent.version, field: path });
   }
   if (found.archived) throw invalidRequest(`${path}: agent '${agent.id}' is archived`);
   if (found.hasMultiagent) {

@@ -7,7 +7,7 @@ import { archiveOwnedRow } from '../db/archive-and-delete';
 import { agents } from '../db/schema';
 import { agentNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof agentSubjects.archive;
 /** Idempotent: archiving an archived agent changes nothing and announces nothing. */

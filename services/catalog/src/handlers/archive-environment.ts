@@ -7,7 +7,7 @@ import { archiveOwnedRow } from '../db/archive-and-delete';
 import { environments } from '../db/schema';
 import { environmentNotFound } from '../domain/not-found';
 import { presentEnvironment } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof environmentSubjects.archive;
 /** Idempotent: archiving an archived environment changes nothing and announces nothing. */

@@ -7,7 +7,7 @@ import { archiveOwnedRow } from '../db/archive-and-delete';
 import { memoryStores } from '../db/schema';
 import { memoryStoreNotFound } from '../domain/not-found';
 import { presentMemoryStore } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof memoryStoreSubjects.archive;
 /** Idempotent: archiving an archived store changes nothing and announces nothing. */

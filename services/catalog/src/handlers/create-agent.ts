@@ -6,7 +6,7 @@ import { findAgent, findNamedAgents, insertAgent } from '../db/agents';
 import { newAgentDefinition, rosterLookup } from '../domain/agent-definition';
 import { agentsNamed } from '../domain/agent-multiagent';
 import { presentAgent } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof agentSubjects.create;
 /** The agents a multiagent configuration names are read first and pinned to their versions (a later archive of one does not undo this agent). */

@@ -6,7 +6,7 @@ import { insertEnvironment } from '../db/environments';
 import { newEnvironment } from '../domain/environment';
 import { newRowColumns } from '@shared/db/columns';
 import { presentEnvironment } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof environmentSubjects.create;
 export const createEnvironment =

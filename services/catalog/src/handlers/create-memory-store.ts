@@ -6,7 +6,7 @@ import { insertMemoryStore } from '../db/memory-stores';
 import { newMemoryStore } from '../domain/memory-store';
 import { newRowColumns } from '@shared/db/columns';
 import { presentMemoryStore } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof memoryStoreSubjects.create;
 export const createMemoryStore =

@@ -6,7 +6,7 @@ import { deleteOwnedRow } from '../db/archive-and-delete';
 import { deleteEnvironment as deleteEnvironmentRows } from '../db/environments';
 import { environments } from '../db/schema';
 import { environmentNotFound } from '../domain/not-found';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof environmentSubjects.delete;
 export const deleteEnvironment =

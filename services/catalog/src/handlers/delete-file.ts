@@ -6,7 +6,7 @@ import { deleteOwnedRow } from '../db/archive-and-delete';
 import { deleteFile as deleteFileRows } from '../db/files';
 import { files } from '../db/schema';
 import { fileNotFound } from '../domain/not-found';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof fileSubjects.delete;
 export const deleteFile =

@@ -6,7 +6,7 @@ import { deleteOwnedRow } from '../db/archive-and-delete';
 import { deleteMemoryStore as deleteMemoryStoreRows } from '../db/memory-stores';
 import { memoryStores } from '../db/schema';
 import { memoryStoreNotFound } from '../domain/not-found';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof memoryStoreSubjects.delete;
 export const deleteMemoryStore =

@@ -4,7 +4,7 @@ import { found } from '@shared/errors/api-error';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { findFile, readFileContent } from '../db/files';
 import { fileNotFound } from '../domain/not-found';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof fileSubjects.download;
 export const downloadFile =

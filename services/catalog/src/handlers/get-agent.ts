@@ -4,7 +4,7 @@ import type { agentSubjects } from '@shared/bus/subjects/catalog';
 import { findAgent } from '../db/agents';
 import { agentNotFound, agentVersionNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof agentSubjects.get;
 export const getAgent =

@@ -5,7 +5,7 @@ import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { findEnvironment } from '../db/environments';
 import { environmentNotFound } from '../domain/not-found';
 import { presentEnvironment } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof environmentSubjects.get;
 export const getEnvironment =

@@ -5,7 +5,7 @@ import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { findFile } from '../db/files';
 import { fileNotFound } from '../domain/not-found';
 import { presentFile } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof fileSubjects.get;
 export const getFile =

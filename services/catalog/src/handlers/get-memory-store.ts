@@ -5,7 +5,7 @@ import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { findMemoryStore } from '../db/memory-stores';
 import { memoryStoreNotFound } from '../domain/not-found';
 import { presentMemoryStore } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof memoryStoreSubjects.get;
 export const getMemoryStore =

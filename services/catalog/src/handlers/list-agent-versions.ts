@@ -4,7 +4,7 @@ import type { agentSubjects } from '@shared/bus/subjects/catalog';
 import { findAgentRow, listAgentVersionPage } from '../db/agents';
 import { agentNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof agentSubjects.listVersions;
 /** Every version of one of the tenant's agents (archived ones too), newest first; another tenant's agent is 404. */

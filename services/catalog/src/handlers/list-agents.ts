@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { agentSubjects } from '@shared/bus/subjects/catalog';
 import { listAgentPage } from '../db/agents';
 import { presentAgent } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof agentSubjects.list;
 export const listAgents =

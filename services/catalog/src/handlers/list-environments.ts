@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { environmentSubjects } from '@shared/bus/subjects/catalog';
 import { listEnvironmentPage } from '../db/environments';
 import { presentEnvironment } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof environmentSubjects.list;
 export const listEnvironments =

@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { fileSubjects } from '@shared/bus/subjects/catalog';
 import { listFilePage } from '../db/files';
 import { presentFile } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof fileSubjects.list;
 export const listFiles =

@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { memoryStoreSubjects } from '@shared/bus/subjects/catalog';
 import { listMemoryStorePage } from '../db/memory-stores';
 import { presentMemoryStore } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof memoryStoreSubjects.list;
 export const listMemoryStores =

@@ -1,6 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import type { modelSubjects } from '@shared/bus/subjects/catalog';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof modelSubjects.list;
 export const listModels =

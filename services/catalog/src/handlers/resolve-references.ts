@@ -2,7 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { referenceSubjects } from '@shared/bus/subjects/catalog';
 import type { ResolveReferencesReply } from '@shared/schema/references';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 import { findAgent } from '../db/agents';
 import { findEnvironment } from '../db/environments';
 import { findExistingFileIds, findMemoryStoreStates } from '../db/references';

@@ -7,7 +7,7 @@ import { agentsNamed } from '../domain/agent-multiagent';
 import { applyAgentUpdate, checkAgentUpdatable, definitionOf, multiagentToResolve, rosterLookup, sameDefinition } from '../domain/agent-definition';
 import { agentNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof agentSubjects.update;
 /** Adds version N+1 under the agent's row lock and announces it; an update that changes nothing adds no version and announces nothing. */

@@ -6,7 +6,7 @@ import { findEnvironment, updateEnvironment as updateEnvironmentRow } from '../d
 import { applyEnvironmentUpdate } from '../domain/environment';
 import { environmentNotFound } from '../domain/not-found';
 import { presentEnvironment } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof environmentSubjects.update;
 /** Applied under the row lock, so concurrent updates of one environment do not lose each other's changes. */

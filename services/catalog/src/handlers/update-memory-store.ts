@@ -6,7 +6,7 @@ import { findMemoryStore, updateMemoryStore as updateMemoryStoreRow } from '../d
 import { applyMemoryStoreUpdate } from '../domain/memory-store';
 import { memoryStoreNotFound } from '../domain/not-found';
 import { presentMemoryStore } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof memoryStoreSubjects.update;
 /** Applied under the row lock, so concurrent updates of one store do not lose each other's changes. */

@@ -7,7 +7,7 @@ import { insertFile } from '../db/files';
 import type { FileRow } from '../db/schema';
 import { decodeBase64, splitIntoChunks } from '../domain/file-chunks';
 import { presentFile } from '../domain/present';
-import type { CatalogDeps } from '../service';
+import type { CatalogDeps } from '../deps';
 
 type S = typeof fileSubjects.upload;
 /** The gateway enforces the same size limit first; this holds for any other caller. */

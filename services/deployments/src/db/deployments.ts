@@ -9,7 +9,7 @@ import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
 import { ApiError } from '@shared/errors/api-error';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/store-deps';
 import type { PagePosition } from '@shared/schema/common';
 import type { DeploymentListFilters } from '@shared/schema/deployment';
 import { deploymentEvents } from '@shared/schema/deployment-events';

@@ -6,7 +6,7 @@ import { newId } from '@shared/ids/ids';
 import type { FireDeploymentReply, RunError, TriggerContext } from '@shared/schema/deployment-run';
 import type { SessionAgent } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
-import type { StoreDeps } from '@shared/service-host/start-backend-service';
+import type { StoreDeps } from '@shared/service-host/store-deps';
 import { fireRefusal, firedReply, newRun, pausesDeployment } from '../domain/fire';
 import { errorPauseChange } from '../domain/lifecycle';
 import { ownRow } from '../domain/row-tenant';

@@ -7,7 +7,7 @@ import { readIdempotencyKey, requestFingerprint } from '../domain/idempotency-ke
 import { checkPermission } from '../domain/permission';
 import { checkStrayQueryParameters } from '../domain/query-parameters';
 import { checkVersioning } from '../domain/versioning';
-import type { GatewayDeps } from '../service';
+import type { GatewayDeps } from '../deps';
 import { checkPathEncoding } from './path-id';
 import { checkSessionScope } from './session-scope';
 

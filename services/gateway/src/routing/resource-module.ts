@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import type { GatewayDeps } from '../service';
+import type { GatewayDeps } from '../deps';
 import { createGuard } from './guard';
 import { checkPathIds } from './path-id';
 import type { Route } from './route';

@@ -1,3 +1,3 @@
-import { notFound } from '@shared/errors/api-error';
+import { resourceNotFound } from '@shared/errors/api-error';
 
-export const workNotFound = (id: string) => notFound(`work '${id}' not found`);
+export const workNotFound = (id: string) => resourceNotFound('work', id);

@@ -3,7 +3,7 @@ import { scheduleJitterMs } from '@shared/cron';
 import type { DeploymentSnapshot } from '@shared/schema/deployment-events';
 import { findSchedule, insertSchedule, insertScheduleUnlessStored, updateSchedule, type ScheduleInsert } from '../db/schedules';
 import { planBase, planSnapshotChange, type SnapshotChange } from '../domain/snapshot-change';
-import type { SchedulerDeps } from '../service';
+import type { SchedulerDeps } from '../deps';
 
 /**
  * Keeps the due table in step with deployment events. Idempotent: under the row lock a

@@ -6,7 +6,7 @@ import { fireScheduledOccurrence } from '../clients/deployments';
 import { claimDueSchedules, type ClaimedSchedule } from '../db/claim-due-schedules';
 import { settleClaims, type Settlement } from '../db/settle-claims';
 import { decideDueFire } from '../domain/misfire';
-import type { SchedulerDeps } from '../service';
+import type { SchedulerDeps, WaitUntil } from '../deps';
 
 export type FireResult = 'fired' | 'skipped' | 'misfired' | 'failed' | 'invalid' | 'not_due';
 
@@ -20,9 +20,6 @@ export interface RoundOptions {
    */
   onClaimed?: (claimed: number) => void;
 }
-
-/** Resolves once the clock reads `at` or later; tests inject one that moves a ManualClock. */
-export type WaitUntil = (at: Date) => Promise<void>;
 
 /** The system one: a timer for the time left on the clock (none when it has passed). */
 export const waitOnClock =

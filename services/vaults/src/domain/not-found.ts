@@ -1,8 +1,8 @@
-import { notFound } from '@shared/errors/api-error';
+import { resourceNotFound } from '@shared/errors/api-error';
 import type { VaultCredentialRow, VaultRow } from '../db/schema';
 
-export const vaultNotFound = (id: string) => notFound(`vault ${id} not found`);
-export const credentialNotFound = (id: string) => notFound(`credential ${id} not found`);
+export const vaultNotFound = (id: string) => resourceNotFound('vault', id);
+export const credentialNotFound = (id: string) => resourceNotFound('credential', id);
 
 /** A credential is addressed through its vault: a missing vault is reported first, then a missing credential. */
 export function foundVaultCredential(

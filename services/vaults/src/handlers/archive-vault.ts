@@ -5,7 +5,7 @@ import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { findVault, updateVault } from '../db/vaults';
 import { presentVault } from '../domain/present';
 import { vaultNotFound } from '../domain/not-found';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.archive;
 

@@ -2,7 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { findVaultStates } from '../db/vaults';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.check;
 

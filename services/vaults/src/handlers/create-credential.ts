@@ -10,7 +10,7 @@ import { describeTarget, prepareAuth } from '../domain/credential-auth';
 import { presentCredential } from '../domain/present';
 import { sealAuth } from '../domain/sealed-auth';
 import { vaultNotFound } from '../domain/not-found';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.create;
 

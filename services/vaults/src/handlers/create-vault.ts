@@ -6,7 +6,7 @@ import { generateDataKey, wrapDataKey } from '@shared/crypto/envelope';
 import { newId } from '@shared/ids/ids';
 import { insertVault } from '../db/vaults';
 import { presentVault } from '../domain/present';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.create;
 

@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { deleteCredential as deleteCredentialRow, findVaultCredential } from '../db/credentials';
 import { foundVaultCredential } from '../domain/not-found';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.delete;
 

@@ -8,7 +8,7 @@ import { deleteCredentialsOfVault } from '../db/credentials';
 import { outbox } from '../db/schema';
 import { deleteVault as deleteVaultRow, findVault } from '../db/vaults';
 import { vaultNotFound } from '../domain/not-found';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.delete;
 

@@ -4,7 +4,7 @@ import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { findVaultCredential } from '../db/credentials';
 import { foundVaultCredential } from '../domain/not-found';
 import { presentCredential } from '../domain/present';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.get;
 

@@ -5,7 +5,7 @@ import { listCredentialPage } from '../db/credentials';
 import { findVault } from '../db/vaults';
 import { presentCredential } from '../domain/present';
 import { vaultNotFound } from '../domain/not-found';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.list;
 

@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { listVaultPage } from '../db/vaults';
 import { presentVault } from '../domain/present';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.list;
 

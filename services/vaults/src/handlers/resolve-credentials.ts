@@ -8,7 +8,7 @@ import { activeCredentialsOfVaults } from '../db/credentials';
 import type { VaultCredentialRow, VaultRow } from '../db/schema';
 import { findVaults } from '../db/vaults';
 import { openAuth, UnreadableCredential } from '../domain/sealed-auth';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.resolve;
 type ResolvedVault = ResolveCredentialsReply['vaults'][number];

@@ -9,7 +9,7 @@ import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentCredential } from '../domain/present';
 import { openAuth, sealAuth } from '../domain/sealed-auth';
 import { foundVaultCredential } from '../domain/not-found';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.update;
 

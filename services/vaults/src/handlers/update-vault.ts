@@ -6,7 +6,7 @@ import { findVault, updateVault as updateVaultRow } from '../db/vaults';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentVault } from '../domain/present';
 import { vaultNotFound } from '../domain/not-found';
-import type { VaultsDeps } from '../service';
+import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.update;
 

@@ -3,7 +3,7 @@ import { AgentCreateBody, AgentUpdateBody } from '@shared/schema/agent';
 import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 import { agentBody, AgentGetQuery, agentListRoute, agentVersionListRoute } from './model';
 
 /** /v1/agents: versioned agent definitions (and each agent's versions), served by the catalog service. */

@@ -2,7 +2,7 @@ import { deploymentRunSubjects } from '@shared/bus/subjects/deployments';
 import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 import { deploymentRunListRoute } from './model';
 
 /** /v1/deployment_runs: what fires recorded, read-only, served by the deployments service. */

@@ -3,7 +3,7 @@ import { DeploymentCreateRequest, DeploymentUpdateRequest } from '@shared/schema
 import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 import { deploymentListRoute } from './model';
 
 /**

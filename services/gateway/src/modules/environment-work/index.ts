@@ -6,7 +6,7 @@ import { PollWorkRequest, StopWorkRequest, UpdateWorkRequest } from '@shared/sch
 import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 
 export const workListRoute = pageRoute({
   endpoint: 'environments.work.list',

@@ -5,7 +5,7 @@ import { EnvironmentCreateBody, EnvironmentUpdateBody } from '@shared/schema/env
 import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 
 export const environmentListRoute = pageRoute({
   endpoint: 'environments.list',

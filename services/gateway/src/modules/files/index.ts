@@ -2,7 +2,7 @@ import { fileSubjects } from '@shared/bus/subjects/catalog';
 import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 import { contentDisposition, FileBytes, fileListRoute, fileNotDownloadable, readUpload, UploadForm } from './model';
 
 /**

@@ -4,7 +4,7 @@ import { archivableListQuery } from '../../routing/archivable-list-query';
 import { pageRoute, servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 
 export const memoryStoreListRoute = pageRoute({
   endpoint: 'memory_stores.list',

@@ -5,7 +5,7 @@ import { validate } from '@shared/validation/validate';
 import { parseQuery } from '../../http/query';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 
 /** Every parameter of `ModelListParams` but `lifecycle`, an array (see readModelListQuery). */
 const ScalarModelListQuery = Type.Omit(ModelListQuery, ['lifecycle'], { additionalProperties: false });

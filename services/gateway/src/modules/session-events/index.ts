@@ -5,7 +5,7 @@ import { SendSessionEventsBody } from '@shared/schema/session-event';
 import { serveBidirectionalPage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 import { openEventStream, StreamSlots } from './event-stream';
 import { eventListRoute, EventStreamHeaders, EventStreamQuery, readEventStreamQuery, SessionEventStream } from './model';
 

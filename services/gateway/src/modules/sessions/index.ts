@@ -4,7 +4,7 @@ import { SessionCreateRequest, SessionResourceUpdateRequest, SessionUpdateReques
 import { servePage, serveBidirectionalPage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 import { sessionListRoute, sessionResourceListRoute } from './model';
 
 /**

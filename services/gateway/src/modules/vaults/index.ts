@@ -4,7 +4,7 @@ import { CredentialCreateRequest, CredentialUpdateRequest } from '@shared/schema
 import { servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
-import type { GatewayDeps } from '../../service';
+import type { GatewayDeps } from '../../deps';
 import { credentialListRoute, vaultListRoute } from './model';
 
 /**

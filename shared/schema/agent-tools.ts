@@ -1,5 +1,12 @@
-import { Type, type Static, type TNull, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Closed, Nullable } from './common';
+// The policies, MCP and custom tools are files of their own, importable from here too.
+export * from './agent-tool-policies';
+export * from './agent-mcp-tools';
+export * from './agent-custom-tools';
+import { BooleanOrNull, PermissionPolicy, PermissionPolicyParam, ToolsetDefaultConfig, ToolsetDefaultConfigParams } from './agent-tool-policies';
+import { MCP_SERVERS_MAX, McpServerParams, McpToolset, McpToolsetParams } from './agent-mcp-tools';
+import { CustomTool, CustomToolParams } from './agent-custom-tools';
 
 /**
  * What an agent may use (SDK `resources/beta/agents/agents.d.ts`): tools (the built-in
@@ -8,39 +15,6 @@ import { Closed, Nullable } from './common';
  * shorthands in their object form). Rules that span fields (unique names, a toolset naming a
  * declared server, the tool count) are in services/catalog/src/domain/agent-tools.ts.
  */
-
-/**
- * A union of object variants, or null, written flat: the validator picks the variant a value's
- * `type` names and reports that variant's own error; a union nested inside a nullable one could
- * only say "does not match". `description` is what a value that names no variant is told.
- */
-export const unionOrNull = <T extends TSchema[]>(variants: [...T], description: string) =>
-  Type.Union([...variants, Type.Null()] as [...T, TNull], { description });
-
-// ---------------------------------------------------------------------------------------------
-// Permission policies and default configurations
-
-/** `enabled` as sent: null means the default. */
-const BooleanOrNull = Type.Union([Type.Boolean(), Type.Null()], { description: 'must be a boolean or null' });
-
-const AlwaysAllow = Closed({ type: Type.Literal('always_allow') });
-const AlwaysAsk = Closed({ type: Type.Literal('always_ask') });
-const AutoPolicy = Closed({ type: Type.Literal('auto') });
-const POLICY_FORMS = 'must be {"type": "always_allow"}, {"type": "always_ask"} or {"type": "auto"}';
-export const PermissionPolicy = Type.Union([AlwaysAllow, AlwaysAsk, AutoPolicy], { description: POLICY_FORMS });
-export type PermissionPolicy = Static<typeof PermissionPolicy>;
-const PermissionPolicyParam = unionOrNull([AlwaysAllow, AlwaysAsk, AutoPolicy], POLICY_FORMS);
-
-/** `default_config` as sent: both keys optional, null meaning the default. */
-export const ToolsetDefaultConfigParams = Closed({
-  enabled: Type.Optional(BooleanOrNull),
-  permission_policy: Type.Optional(PermissionPolicyParam),
-});
-export type ToolsetDefaultConfigParams = Static<typeof ToolsetDefaultConfigParams>;
-
-/** `default_config` as returned: resolved. */
-export const ToolsetDefaultConfig = Closed({ enabled: Type.Boolean(), permission_policy: PermissionPolicy });
-export type ToolsetDefaultConfig = Static<typeof ToolsetDefaultConfig>;
 
 // ---------------------------------------------------------------------------------------------
 // agent_toolset_20260401: the built-in tools and their per-tool configurations
@@ -182,109 +156,6 @@ export const AgentToolset = Closed({
   type: Type.Literal('agent_toolset_20260401'),
 });
 export type AgentToolset = Static<typeof AgentToolset>;
-
-// ---------------------------------------------------------------------------------------------
-// mcp_toolset and URL MCP servers
-
-/** 1 to 255 characters: an MCP server's name, and the toolset's reference to it. */
-const McpServerName = Type.String({ minLength: 1, maxLength: 255 });
-/** The most MCP tools one toolset may configure one by one. */
-export const MCP_TOOL_CONFIGS_MAX = 256;
-
-export const McpToolConfigParams = Closed({
-  name: Type.String({ minLength: 1, maxLength: 128 }),
-  enabled: Type.Optional(BooleanOrNull),
-  permission_policy: Type.Optional(PermissionPolicyParam),
-});
-export type McpToolConfigParams = Static<typeof McpToolConfigParams>;
-
-export const McpToolConfig = Closed({ enabled: Type.Boolean(), name: Type.String(), permission_policy: PermissionPolicy });
-export type McpToolConfig = Static<typeof McpToolConfig>;
-
-export const McpToolsetParams = Closed({
-  type: Type.Literal('mcp_toolset'),
-  mcp_server_name: McpServerName,
-  configs: Type.Optional(Type.Array(McpToolConfigParams, { maxItems: MCP_TOOL_CONFIGS_MAX })),
-  default_config: Type.Optional(Nullable(ToolsetDefaultConfigParams)),
-});
-export type McpToolsetParams = Static<typeof McpToolsetParams>;
-
-export const McpToolset = Closed({
-  configs: Type.Array(McpToolConfig),
-  default_config: ToolsetDefaultConfig,
-  mcp_server_name: Type.String(),
-  type: Type.Literal('mcp_toolset'),
-});
-export type McpToolset = Static<typeof McpToolset>;
-
-/** The most MCP servers one agent may declare (the SDK: "Maximum 20"). */
-export const MCP_SERVERS_MAX = 20;
-
-/**
- * A URL MCP server. It carries no credentials: the URL's own are refused (a vault holds them),
- * so what is stored and returned is never a secret.
- */
-export const McpServerParams = Closed({
-  name: McpServerName,
-  type: Type.Literal('url'),
-  url: Type.String({ minLength: 1, maxLength: 2048 }),
-});
-export type McpServerParams = Static<typeof McpServerParams>;
-
-export const McpServer = Closed({ name: Type.String(), type: Type.Literal('url'), url: Type.String() });
-export type McpServer = Static<typeof McpServer>;
-
-// ---------------------------------------------------------------------------------------------
-// Custom tools
-
-/** The largest custom tool input schema, as JSON. */
-export const INPUT_SCHEMA_MAX_BYTES = 64 * 1024;
-
-/** A property's own schema: JSON Schema allows an object or a boolean. */
-const PropertySchema = Type.Union([Type.Object({}), Type.Boolean()], { description: 'must be a JSON Schema (an object or a boolean)' });
-
-/**
- * A custom tool's input: a JSON Schema whose root is an object schema. Besides `type`,
- * `properties` and `required` it may use any JSON Schema keyword, returned as given.
- */
-export const CustomToolInputSchema = Type.Object(
-  {
-    type: Type.Literal('object'),
-    properties: Type.Optional(Nullable(Type.Record(Type.String(), PropertySchema))),
-    required: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 1024 }))),
-  },
-  { additionalProperties: true, maxBytes: INPUT_SCHEMA_MAX_BYTES },
-);
-export type CustomToolInputSchema = Static<typeof CustomToolInputSchema>;
-
-/** 1 to 128 letters, digits, underscores and hyphens (the SDK's rule). */
-export const CustomToolName = Type.String({
-  pattern: '^[A-Za-z0-9_-]{1,128}$',
-  description: 'must be 1 to 128 letters, digits, underscores or hyphens',
-});
-
-export const CustomToolParams = Closed({
-  type: Type.Literal('custom'),
-  name: CustomToolName,
-  description: Type.String({ minLength: 1, maxLength: 10_000 }),
-  input_schema: CustomToolInputSchema,
-});
-export type CustomToolParams = Static<typeof CustomToolParams>;
-
-export const CustomTool = Closed({
-  description: Type.String(),
-  input_schema: Type.Object(
-    {
-      type: Type.Literal('object'),
-      properties: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
-      required: Type.Optional(Nullable(Type.Array(Type.String()))),
-    },
-    { additionalProperties: true },
-  ),
-  name: Type.String(),
-  type: Type.Literal('custom'),
-});
-export type CustomTool = Static<typeof CustomTool>;
 
 // ---------------------------------------------------------------------------------------------
 // The tools and skills lists

@@ -1,6 +1,9 @@
 import { Kind, type TSchema } from '@sinclair/typebox';
 import * as agent from '@shared/schema/agent';
 import * as agentMultiagent from '@shared/schema/agent-multiagent';
+import * as agentCustomTools from '@shared/schema/agent-custom-tools';
+import * as agentMcpTools from '@shared/schema/agent-mcp-tools';
+import * as agentToolPolicies from '@shared/schema/agent-tool-policies';
 import * as agentTools from '@shared/schema/agent-tools';
 import * as common from '@shared/schema/common';
 import * as deployment from '@shared/schema/deployment';
@@ -34,6 +37,9 @@ import * as work from '@shared/schema/work';
 export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   agent,
   'agent-multiagent': agentMultiagent,
+  'agent-custom-tools': agentCustomTools,
+  'agent-mcp-tools': agentMcpTools,
+  'agent-tool-policies': agentToolPolicies,
   'agent-tools': agentTools,
   common,
   deployment,

@@ -1,41 +1,21 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { asc, count, eq, inArray, isNull, lte, min, or } from 'drizzle-orm';
+import { asc, count, inArray, isNull, lte, min, or } from 'drizzle-orm';
 import { Counter, Gauge } from 'prom-client';
 import type { Database } from '../db/connect';
 import type { OutboxTables } from '../db/outbox-table';
-import type { Logger } from '../log/logger';
 import { eventDeliveries, type EventDeliveries } from '../telemetry/event-deliveries';
 import { Telemetry } from '../telemetry/telemetry';
-import type { Clock } from '../time/clock';
-import { countParkedEvents, parkOutboxRow, publishErrorText } from './outbox-dead-letters';
+import { countParkedEvents, publishErrorText } from './outbox-dead-letters';
+import { recordPublishFailure, type OutboxRelayOptions, type OutboxRow } from './outbox-failures';
+
+export { OUTBOX_DEFAULTS, type OutboxRelayOptions } from './outbox-failures';
 import { createWriteBatcher, type WriteBatcher } from '../db/write-batcher';
 import type { EventEnvelope } from './event';
 import { eventSubject } from './streams';
 
-export interface OutboxRelayOptions {
-  prefix: string;
-  logger: Logger;
-  clock: Clock;
-  pollMs?: number;
-  batchSize?: number;
-  /** How often a pass also recounts dead letters. */
-  upkeepMs?: number;
-  /** Failed publishes of one row before it is parked in the dead-letter table (OUTBOX_MAX_ATTEMPTS). */
-  maxAttempts?: number;
-  /** Wait before the second attempt (OUTBOX_RETRY_BASE_MS); doubles with each further one. */
-  retryBaseMs?: number;
-  /** Longest wait between two attempts of one row. */
-  retryMaxMs?: number;
-  /** The service's metrics (backlog, age, failures, dead letters) and traces (events published from a handler carry its span). */
-  telemetry?: Telemetry;
-}
 
 const UPKEEP_MS = 30_000;
-
-export const OUTBOX_DEFAULTS = { maxAttempts: 8, retryBaseMs: 1000, retryMaxMs: 5 * 60_000 } as const;
-
-type OutboxRow = OutboxTables['outbox']['$inferSelect'];
 
 /** Thrown by a pass that stopped because the bus itself did not answer: no row was at fault. */
 export class BusUnavailableError extends Error {
@@ -283,7 +263,9 @@ export class OutboxRelay {
         failed.length = 0;
       }
       if (published.length > 0) await tx.delete(outbox).where(inArray(outbox.id, published));
-      for (const { row, error } of failed) await this.recordFailure(tx, row, error, now);
+      for (const { row, error } of failed) {
+        await recordPublishFailure(tx, this.tables, row, { error, now }, { rules: this.options, logger: this.options.logger, counters: this.counters });
+      }
       return { published: published.length, handled: published.length + failed.length, full: rows.length === limit };
     });
     if (busDown !== undefined) throw new BusUnavailableError(`JetStream does not answer: ${publishErrorText(busDown)}`);
@@ -301,29 +283,4 @@ export class OutboxRelay {
     }
   }
 
-  private async recordFailure(tx: Parameters<Parameters<Database['transaction']>[0]>[0], row: OutboxRow, error: unknown, now: Date) {
-    const { outbox } = this.tables;
-    const maxAttempts = this.options.maxAttempts ?? OUTBOX_DEFAULTS.maxAttempts;
-    const attempts = row.attempts + 1;
-    const lastError = publishErrorText(error);
-    // The event's id and subject identify it; its payload may hold tenant content and never goes to a log.
-    const fields = { event_id: row.eventId, subject: row.subject, attempts, error: lastError };
-    this.counters.failures.inc();
-    if (attempts >= maxAttempts) {
-      await parkOutboxRow(tx, this.tables, row, { attempts, lastError, parkedAt: now });
-      this.counters.parked.inc();
-      this.options.logger.error('outbox event parked in the dead-letter table: the bus refused it on every attempt', fields);
-      return;
-    }
-    const nextAttemptAt = new Date(now.getTime() + this.backoff(attempts));
-    await tx.update(outbox).set({ attempts, lastError, nextAttemptAt }).where(eq(outbox.id, row.id));
-    this.options.logger.warn('outbox event publish failed; will retry', { ...fields, next_attempt_at: nextAttemptAt.toISOString() });
-  }
-
-  /** Wait after the n-th failed attempt: base, 2×base, 4×base … capped. */
-  private backoff(attempts: number): number {
-    const base = this.options.retryBaseMs ?? OUTBOX_DEFAULTS.retryBaseMs;
-    const max = this.options.retryMaxMs ?? OUTBOX_DEFAULTS.retryMaxMs;
-    return Math.min(max, base * 2 ** Math.min(attempts - 1, 30));
-  }
 }

@@ -13,6 +13,8 @@ const MAX_LINES = 300;
 /** What a service's src/ may hold besides its three files: the Layout's folders, and the gateway's own modules. */
 const SERVICE_FOLDERS = new Set(['handlers', 'domain', 'db', 'clients', 'cli']);
 const GATEWAY_FOLDERS = new Set([...SERVICE_FOLDERS, 'modules', 'http', 'routing', 'auth', 'openapi', 'limits', 'idempotency']);
+/** The runtime's session driver: the drive loop and its steps, which are no bus handlers (README, Layout). */
+const RUNTIME_FOLDERS = new Set([...SERVICE_FOLDERS, 'session-driver']);
 
 const transpiler = new Bun.Transpiler({ loader: 'ts' });
 /** `import type { X } from '...'` and `export type { X } from '...'` (and the inline `import { type X }` form scanImports drops when all names are types). */
@@ -100,7 +102,7 @@ describe('structure', () => {
       for (const file of ['main.ts', `start-${name}.ts`, 'service.ts']) {
         if (!existsSync(join(src, file))) problems.push(`services/${name}/src/${file} is missing`);
       }
-      const allowed = name === 'gateway' ? GATEWAY_FOLDERS : SERVICE_FOLDERS;
+      const allowed = name === 'gateway' ? GATEWAY_FOLDERS : name === 'runtime' ? RUNTIME_FOLDERS : SERVICE_FOLDERS;
       for (const entry of readdirSync(src, { withFileTypes: true })) {
         if (entry.isDirectory() && !allowed.has(entry.name)) problems.push(`services/${name}/src/${entry.name}/ is not a known folder`);
       }

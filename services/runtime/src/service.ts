@@ -5,18 +5,8 @@ import type { Telemetry } from '@shared/telemetry/telemetry';
 import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
 import type { TSchema } from '@sinclair/typebox';
 import { workSubjects } from '@shared/bus/subjects/runtime';
-import type { Database } from '@shared/db/connect';
-import type { Logger } from '@shared/log/logger';
 import { sessionEvents } from '@shared/schema/session';
 import { sessionLogEvents } from '@shared/schema/session-event';
-import type { Clock } from '@shared/time/clock';
-import type { EnvironmentsClient } from './clients/environments';
-import type { ModelApi } from './clients/model-api';
-import type { ModelPrices } from './clients/model-prices';
-import type { Rubrics } from './clients/rubrics';
-import type { SessionsClient } from './clients/sessions';
-import type { RuntimeConfig } from './config';
-import type { ToolsetCatalog } from './domain/model-request';
 import { driveSession } from './handlers/drive-session';
 import { ackWork } from './handlers/ack-work';
 import { claimWork } from './handlers/claim-work';
@@ -28,35 +18,8 @@ import { pollWork } from './handlers/poll-work';
 import { stopWork } from './handlers/stop-work';
 import { updateWork } from './handlers/update-work';
 import { workStats } from './handlers/work-stats';
-import type { RuntimeMetrics } from './metrics';
+import type { RuntimeDeps } from './deps';
 
-/** What the runtime's handlers are given, built once by start-runtime.ts. */
-export interface RuntimeDeps {
-  db: Database;
-  clock: Clock;
-  logger: Logger;
-  sessions: SessionsClient;
-  /** An environment's type, which decides the pool a session's work item is queued in. */
-  environments: EnvironmentsClient;
-  prices: ModelPrices;
-  model: ModelApi;
-  /** Outcome rubrics as text (a file rubric is read from the catalog). */
-  rubrics: Rubrics;
-  /** The agent toolset's tools as the SDK's environment worker runs them. */
-  toolset: ToolsetCatalog;
-  metrics: RuntimeMetrics;
-  config: Pick<
-    RuntimeConfig,
-    | 'MODEL_MAX_TOKENS'
-    | 'MODEL_MAX_RETRIES'
-    | 'MODEL_RETRY_BASE_MS'
-    | 'RUNTIME_LEASE_MS'
-    | 'RUNTIME_WORKER_ID'
-    | 'WORK_LEASE_TTL_SECONDS'
-    | 'SESSIONS_TOKEN_TTL_SECONDS'
-    | 'sessionsTokenKey'
-  >;
-}
 
 /**
  * The environments' work queues -> their handlers (the gateway serves them at

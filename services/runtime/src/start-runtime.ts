@@ -11,7 +11,8 @@ import { sessionsClient } from './clients/sessions';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
 import { createRuntimeMetrics } from './metrics';
-import { registerWorkHandlers, startCloudWorkGauge, subscribeSessionNotices, type RuntimeDeps } from './service';
+import type { RuntimeDeps } from './deps';
+import { registerWorkHandlers, startCloudWorkGauge, subscribeSessionNotices } from './service';
 
 export const RUNTIME_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
@@ -32,6 +33,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
   const deps: RuntimeDeps = {
     db: runtime.database.db,
     clock: runtime.clock,
+    sleep: (ms) => Bun.sleep(ms),
     logger: runtime.logger,
     sessions: sessionsClient(runtime.client),
     environments: environmentsClient(runtime.client),

@@ -1,6 +1,6 @@
 import type { Work } from '@shared/schema/work';
 import type { SessionOutcome } from './metrics';
-import type { SandboxWorkerDeps } from './service';
+import type { SandboxWorkerDeps } from './deps';
 
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;

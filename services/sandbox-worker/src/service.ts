@@ -1,23 +1,6 @@
-import type { Logger } from '@shared/log/logger';
+import type { SandboxWorkerDeps } from './deps';
 import { startClaimLoop, type ClaimLoop } from './claim-loop';
-import type { WorkClaims } from './clients/work-claims';
-import type { SandboxWorkerConfig } from './config';
-import type { SandboxIdentity } from './domain/sandbox-process';
 import { serveWorkItem } from './handlers/serve-work-item';
-import type { SandboxWorkerMetrics } from './metrics';
-
-/** What the sandbox worker's handler is given, built once by start-sandbox-worker.ts. */
-export interface SandboxWorkerDeps {
-  logger: Logger;
-  claims: WorkClaims;
-  metrics: SandboxWorkerMetrics;
-  /** Who the sessions' processes run as; undefined: this worker's own user. */
-  identity: SandboxIdentity | undefined;
-  config: Pick<
-    SandboxWorkerConfig,
-    'SANDBOX_GATEWAY_URL' | 'SANDBOX_ROOT' | 'SANDBOX_MAX_LIFETIME_MS' | 'SANDBOX_IDLE_MS' | 'SANDBOX_WORKER_ID'
-  >;
-}
 
 /** The claim loop -> serveWorkItem, one session at a time. */
 export const startSandboxSessions = (deps: SandboxWorkerDeps): ClaimLoop =>

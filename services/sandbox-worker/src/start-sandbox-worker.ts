@@ -5,8 +5,9 @@ import { workClaims } from './clients/work-claims';
 import type { SandboxWorkerConfig } from './config';
 import { drainTime, sandboxIdentity } from './domain/sandbox-process';
 import { createSandboxWorkerMetrics } from './metrics';
-import { superviseSessions } from './process-control';
-import { startSandboxSessions, type SandboxWorkerDeps } from './service';
+import { superviseSessions } from './clients/process-control';
+import type { SandboxWorkerDeps } from './deps';
+import { startSandboxSessions } from './service';
 
 /**
  * Wiring: the bus runtime alone (the sandbox worker keeps no database; its one call is the

@@ -6,7 +6,7 @@ import { found } from '@shared/errors/api-error';
 import { findWorkItem, updateWorkItem } from '../db/work-items';
 import { workNotFound } from '../domain/not-found';
 import { acknowledge, presentWork } from '../domain/work-lifecycle';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /** queued -> starting: the poller has the item; its heartbeat lease starts now. */
 export const ackWork =

@@ -5,7 +5,7 @@ import { POLL_BLOCK_MAX_MS } from '@shared/schema/work';
 import { lockLapsedCloudItem, lockOldestQueuedCloudItem, readCloudQueue, updateWorkItem } from '../db/work-items';
 import { claimOrder } from '../domain/work-claims';
 import { claimFor, issueWorkSecret, LONG_POLL_INTERVAL_MS, presentWork } from '../domain/work-lifecycle';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /**
  * A sandbox worker asks for its next session: a cloud item of any tenant, acknowledged for it in

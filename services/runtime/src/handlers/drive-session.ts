@@ -9,11 +9,11 @@ import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/wo
 import { spentUnits } from '../domain/model-response';
 import { nextStep } from '../domain/next-step';
 import { readLogState, type LoggedEvent } from '../domain/session-log';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 import type { TSchema } from '@sinclair/typebox';
-import { callModel } from './call-model';
-import { evaluateOutcome } from './evaluate-outcome';
-import { appendStep, type LogCursor } from './session-log-writes';
+import { callModel } from '../session-driver/call-model';
+import { evaluateOutcome } from '../session-driver/evaluate-outcome';
+import { appendStep, type LogCursor } from '../session-driver/session-log-writes';
 
 /** Steps one delivery may take before it hands the session back to the queue (a bound, not an expected count). */
 const MAX_STEPS = 50;

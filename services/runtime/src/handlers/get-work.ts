@@ -5,7 +5,7 @@ import { found } from '@shared/errors/api-error';
 import { findWorkItem } from '../db/work-items';
 import { workNotFound } from '../domain/not-found';
 import { presentWork } from '../domain/work-lifecycle';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 export const getWork =
   (deps: RuntimeDeps): Handler<typeof workSubjects.get> =>

@@ -6,7 +6,7 @@ import { found } from '@shared/errors/api-error';
 import { findWorkItem, updateWorkItem } from '../db/work-items';
 import { workNotFound } from '../domain/not-found';
 import { heartbeat } from '../domain/work-lifecycle';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /** Extends the worker's lease (fenced on the last heartbeat it saw) and tells it whether to stop. */
 export const heartbeatWork =

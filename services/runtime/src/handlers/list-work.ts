@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { workSubjects } from '@shared/bus/subjects/runtime';
 import { listWorkPage } from '../db/work-items';
 import { presentWork } from '../domain/work-lifecycle';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 export const listWork =
   (deps: RuntimeDeps): Handler<typeof workSubjects.list> =>

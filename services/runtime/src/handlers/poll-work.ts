@@ -7,7 +7,7 @@ import type { Tenant } from '@shared/schema/tenant';
 import { forgetSilentPollers, recordPoller } from '../db/work-pollers';
 import { lockNextWorkItem, updateWorkItem } from '../db/work-items';
 import { issueWorkSecret, LONG_POLL_INTERVAL_MS, presentWork, startOver } from '../domain/work-lifecycle';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /** How long a polled item stays with its poller before it is acknowledged (then the heartbeat lease takes over). */
 const POLL_HOLD_MS = 30_000;

@@ -6,7 +6,7 @@ import { found } from '@shared/errors/api-error';
 import { findWorkItem, updateWorkItem } from '../db/work-items';
 import { workNotFound } from '../domain/not-found';
 import { presentWork, stop } from '../domain/work-lifecycle';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /** Stops an item (force: at once); an already stopped one is 409, which the SDK's worker takes as done. */
 export const stopWork =

@@ -7,7 +7,7 @@ import { findWorkItem, updateWorkItem } from '../db/work-items';
 import { workNotFound } from '../domain/not-found';
 import { presentWork } from '../domain/work-lifecycle';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /** Metadata only, merged (a null removes a key). */
 export const updateWork =

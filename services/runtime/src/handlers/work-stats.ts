@@ -3,7 +3,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { workSubjects } from '@shared/bus/subjects/runtime';
 import { countPollersSince } from '../db/work-pollers';
 import { workQueueStats } from '../db/work-items';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /** The SDK's definition of `workers_polling`: workers that polled in the last 30 seconds. */
 const WORKERS_POLLING_WINDOW_MS = 30_000;

@@ -5,8 +5,8 @@ import type { Work } from '@shared/schema/work';
 import { forceStopWork } from '../clients/gateway-work';
 import { sandboxEnvironment } from '../domain/sandbox-process';
 import type { SessionOutcome } from '../metrics';
-import { endLeftoverProcesses, processStartTime } from '../process-control';
-import type { SandboxWorkerDeps } from '../service';
+import { endLeftoverProcesses, processStartTime } from '../clients/process-control';
+import type { SandboxWorkerDeps } from '../deps';
 
 /** The program a session's process runs: the SDK's own worker over the one item (sandbox-session.ts). */
 const SESSION_PROGRAM = join(import.meta.dir, '..', 'sandbox-session.ts');

@@ -6,7 +6,7 @@ import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { buildModelRequest, modelTools } from '../domain/model-request';
 import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
 import type { LoggedEvent } from '../domain/session-log';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 import { appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
 
 /**

@@ -4,7 +4,7 @@ import { ApiError } from '@shared/errors/api-error';
 import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
 import { classifyModelFailure, type ModelFailure } from '../domain/model-errors';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 
 /**
  * How a step writes to a session's log and asks the model, shared by the agent's turns
@@ -91,7 +91,7 @@ export async function requestModel(deps: RuntimeDeps, ctx: CallContext, cursor: 
         { type: 'session.status_rescheduled' },
       ];
       if (!(await appendAt(deps, ctx, cursor, retrying))) return { kind: 'moved' };
-      await Bun.sleep(deps.config.MODEL_RETRY_BASE_MS * 2 ** attempt);
+      await deps.sleep(deps.config.MODEL_RETRY_BASE_MS * 2 ** attempt);
       if (!(await appendAt(deps, ctx, cursor, [{ type: 'session.status_running' }]).catch(() => undefined))) return { kind: 'moved' };
     }
   }

@@ -6,7 +6,7 @@ import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { tokenUsageOf, usageDelta } from '../domain/model-response';
 import { buildGradingRequest, evaluationEndEvents, readVerdict } from '../domain/outcome-grading';
 import type { LoggedEvent, OutcomeState } from '../domain/session-log';
-import type { RuntimeDeps } from '../service';
+import type { RuntimeDeps } from '../deps';
 import { appendAt, appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
 
 /** How often `span.outcome_evaluation_ongoing` says a grading is still under way. */

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dlopen, FFIType, ptr } from 'bun:ffi';
 import type { Logger } from '@shared/log/logger';
-import { leftoverProcesses, parseProcStat, type ProcessStat } from './domain/process-tree';
+import { leftoverProcesses, parseProcStat, type ProcessStat } from '../domain/process-tree';
 
 const PR_SET_DUMPABLE = 4;
 const PR_SET_CHILD_SUBREAPER = 36;

@@ -1,0 +1,41 @@
+import type { Database } from '@shared/db/connect';
+import type { Logger } from '@shared/log/logger';
+import type { Clock } from '@shared/time/clock';
+import type { EnvironmentsClient } from './clients/environments';
+import type { ModelApi } from './clients/model-api';
+import type { ModelPrices } from './clients/model-prices';
+import type { Rubrics } from './clients/rubrics';
+import type { SessionsClient } from './clients/sessions';
+import type { RuntimeConfig } from './config';
+import type { ToolsetCatalog } from './domain/model-request';
+import type { RuntimeMetrics } from './metrics';
+
+/** What the runtime's handlers are given, built once by start-runtime.ts. */
+export interface RuntimeDeps {
+  db: Database;
+  clock: Clock;
+  /** Waits between a model request's retries; injected so the driver never sleeps on its own and tests can drive the wait. */
+  sleep: (ms: number) => Promise<void>;
+  logger: Logger;
+  sessions: SessionsClient;
+  /** An environment's type, which decides the pool a session's work item is queued in. */
+  environments: EnvironmentsClient;
+  prices: ModelPrices;
+  model: ModelApi;
+  /** Outcome rubrics as text (a file rubric is read from the catalog). */
+  rubrics: Rubrics;
+  /** The agent toolset's tools as the SDK's environment worker runs them. */
+  toolset: ToolsetCatalog;
+  metrics: RuntimeMetrics;
+  config: Pick<
+    RuntimeConfig,
+    | 'MODEL_MAX_TOKENS'
+    | 'MODEL_MAX_RETRIES'
+    | 'MODEL_RETRY_BASE_MS'
+    | 'RUNTIME_LEASE_MS'
+    | 'RUNTIME_WORKER_ID'
+    | 'WORK_LEASE_TTL_SECONDS'
+    | 'SESSIONS_TOKEN_TTL_SECONDS'
+    | 'sessionsTokenKey'
+  >;
+}

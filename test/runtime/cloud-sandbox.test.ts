@@ -9,14 +9,14 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { readdir } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
-import { apiClient, type ApiClient } from '../support/api';
+import type { ApiClient } from '../support/api';
 import { eventually } from '../support/eventually';
 import { expectOk } from '../support/expect';
 import { FakeModelApi } from '../support/fake-model-api';
 import { createAgent, createEnvironment, userMessage } from '../support/fixtures';
-import { Stack, type StackSandboxWorker } from '../support/stack';
+import type { Stack, StackSandboxWorker } from '../support/stack';
+import { startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
 
-const MODEL_KEY = 'sk-test-model-key-not-a-secret';
 /** A process the tool leaves running, detached from its shell's group and session: it must not outlive the session. */
 const LEFT_RUNNING = '(setsid sleep 3031 </dev/null >/dev/null 2>&1 &)';
 const stillRunning = () => Bun.spawnSync(['pgrep', '-f', 'sleep 3031']).stdout.toString().trim();
@@ -27,22 +27,17 @@ let api: ApiClient;
 let sdk: Anthropic;
 let worker: StackSandboxWorker;
 
+let world: RuntimeWorld;
+
 beforeAll(async () => {
-  model = FakeModelApi.start();
-  stack = await Stack.start({
-    env: { LOG_LEVEL: 'error' },
-    serviceEnv: { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: MODEL_KEY, MODEL_RETRY_BASE_MS: '10' } },
-    services: ['catalog', 'deployments', 'vaults', 'runtime'],
-  });
+  world = await startRuntimeWorld();
+  ({ stack, model, api } = world);
   // A short idle window: the session's process stops its item soon after the turn ends.
   worker = await stack.startSandboxWorker({ SANDBOX_IDLE_MS: '300' });
-  const key = (await stack.createKey()).secret;
-  api = apiClient(stack.url, key);
-  sdk = new Anthropic({ baseURL: stack.url, apiKey: key, maxRetries: 0 });
+  sdk = new Anthropic({ baseURL: stack.url, apiKey: world.key, maxRetries: 0 });
 }, 60_000);
 afterAll(async () => {
-  await stack?.stop();
-  model?.stop();
+  await world?.stop();
 });
 
 test('the bash tool runs in a sandbox process; the model gets its output; the item ends stopped and the scratch directory is gone', async () => {

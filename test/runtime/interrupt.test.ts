@@ -13,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeEachSdk, SDKS, type SdkUnderTest } from '../support/sdk';
 import { randomBase62 } from '@shared/ids/ids';
-import { apiClient, type ApiClient } from '../support/api';
+import type { ApiClient } from '../support/api';
+import { sessionLog, startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
 import { eventually } from '../support/eventually';
 import { FakeModelApi } from '../support/fake-model-api';
 import { createAgent, createEnvironment } from '../support/fixtures';
 import { runtimeSettled } from '../support/runtime-settled';
-import { Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
 
 /** The SDK whose client and worker the current block runs (each block sets it). */
 let current: SdkUnderTest = SDKS[0]!;
@@ -29,25 +30,20 @@ let api: ApiClient;
 let key: string;
 let workdir: string;
 
+let world: RuntimeWorld;
+
 beforeAll(async () => {
-  model = FakeModelApi.start();
-  stack = await Stack.start({
-    services: ['catalog', 'deployments', 'vaults', 'runtime'],
-    env: { LOG_LEVEL: 'error' },
-    serviceEnv: { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: 'sk-test-model-key', MODEL_RETRY_BASE_MS: '10' } },
-  });
-  key = (await stack.createKey()).secret;
-  api = apiClient(stack.url, key);
+  world = await startRuntimeWorld();
+  ({ stack, model, api, key } = world);
   workdir = await mkdtemp(join(tmpdir(), 'agent-interrupt-'));
 }, 60_000);
 afterAll(async () => {
-  await stack?.stop();
-  model?.stop();
+  await world?.stop();
   if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
 const sdk = () => new current.Anthropic({ baseURL: stack.url, apiKey: key, maxRetries: 0 });
-const logOf = async (sessionId: string) => (await sdk().beta.sessions.events.list(sessionId, { limit: 1000 })).data as Array<Record<string, any>>;
+const logOf = (sessionId: string) => sessionLog(sdk(), sessionId);
 const bash = (id: string, command: string) => ({
   content: [{ type: 'tool_use', id, name: 'bash', input: { command } }],
   stop_reason: 'tool_use' as const,

@@ -7,23 +7,25 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import Anthropic from '@anthropic-ai/sdk';
-import { apiClient, type ApiClient } from '../support/api';
+import type { ApiClient } from '../support/api';
+import { startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
 import { eventually } from '../support/eventually';
 import { createAgent, createEnvironment } from '../support/fixtures';
 import { runtimeSettled } from '../support/runtime-settled';
-import { Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
 
 let stack: Stack;
 let api: ApiClient;
 let key: string;
 
+let world: RuntimeWorld;
+
 beforeAll(async () => {
-  stack = await Stack.start({ services: ['catalog', 'deployments', 'vaults', 'runtime'], env: { LOG_LEVEL: 'error' } });
-  key = (await stack.createKey()).secret;
-  api = apiClient(stack.url, key);
+  world = await startRuntimeWorld({ withModel: false });
+  ({ stack, api, key } = world);
 }, 60_000);
 afterAll(async () => {
-  await stack?.stop();
+  await world?.stop();
 });
 
 const sdk = () => new Anthropic({ baseURL: stack.url, apiKey: key, maxRetries: 0 });

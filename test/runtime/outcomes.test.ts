@@ -8,31 +8,27 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import Anthropic from '@anthropic-ai/sdk';
-import { apiClient, type ApiClient } from '../support/api';
+import type { ApiClient } from '../support/api';
+import { sessionLog, startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
 import { eventually } from '../support/eventually';
 import { FakeModelApi, type ScriptedMessage } from '../support/fake-model-api';
 import { sdkShapeProblems } from '../support/sdk-shape';
 import { createAgent, createEnvironment } from '../support/fixtures';
-import { ALL_BACKEND_SERVICES, Stack } from '../support/stack';
+import { ALL_BACKEND_SERVICES, type Stack } from '../support/stack';
 
 let stack: Stack;
 let model: FakeModelApi;
 let api: ApiClient;
 let key: string;
 
+let world: RuntimeWorld;
+
 beforeAll(async () => {
-  model = FakeModelApi.start();
-  stack = await Stack.start({
-    services: ALL_BACKEND_SERVICES,
-    env: { LOG_LEVEL: 'error' },
-    serviceEnv: { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: 'sk-test-model-key', MODEL_RETRY_BASE_MS: '10' } },
-  });
-  key = (await stack.createKey()).secret;
-  api = apiClient(stack.url, key);
+  world = await startRuntimeWorld({ services: ALL_BACKEND_SERVICES });
+  ({ stack, model, api, key } = world);
 }, 60_000);
 afterAll(async () => {
-  await stack?.stop();
-  model?.stop();
+  await world?.stop();
 });
 
 const sdk = () => new Anthropic({ baseURL: stack.url, apiKey: key, maxRetries: 0 });
@@ -60,7 +56,7 @@ async function sessionWithOutcome(maxIterations: number) {
   return session.id;
 }
 
-const logOf = async (sessionId: string) => (await sdk().beta.sessions.events.list(sessionId, { limit: 1000 })).data as Array<Record<string, any>>;
+const logOf = (sessionId: string) => sessionLog(sdk(), sessionId);
 
 const rested = (sessionId: string) =>
   eventually(

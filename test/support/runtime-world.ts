@@ -1,0 +1,47 @@
+/**
+ * The stack the runtime's end-to-end tests share: the backend services with the runtime pointed
+ * at a local fake Messages API (none, to test a runtime with no model key), a tenant's key, and
+ * its HTTP client. One definition, so every runtime suite starts the same world.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { apiClient, type ApiClient } from './api';
+import { FakeModelApi } from './fake-model-api';
+import { Stack, type BackendService } from './stack';
+
+/** The model key the runtime is given: the fake takes any; the tests check it was sent. */
+export const TEST_MODEL_KEY = 'sk-test-model-key';
+
+export interface RuntimeWorld {
+  stack: Stack;
+  /** The fake Messages API, unless the world was started without a model. */
+  model: FakeModelApi;
+  key: string;
+  api: ApiClient;
+  stop(): Promise<void>;
+}
+
+export async function startRuntimeWorld(
+  options: { services?: readonly BackendService[]; withModel?: boolean } = {},
+): Promise<RuntimeWorld> {
+  const model = options.withModel === false ? undefined : FakeModelApi.start();
+  const stack = await Stack.start({
+    services: [...(options.services ?? ['catalog', 'deployments', 'vaults', 'runtime'])],
+    env: { LOG_LEVEL: 'error' },
+    ...(model ? { serviceEnv: { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: TEST_MODEL_KEY, MODEL_RETRY_BASE_MS: '10' } } } : {}),
+  });
+  const key = (await stack.createKey()).secret;
+  return {
+    stack,
+    model: model as FakeModelApi,
+    key,
+    api: apiClient(stack.url, key),
+    stop: async () => {
+      await stack.stop();
+      model?.stop();
+    },
+  };
+}
+
+/** A session's whole log, as the SDK lists it. */
+export const sessionLog = async (client: Anthropic, sessionId: string) =>
+  (await client.beta.sessions.events.list(sessionId, { limit: 1000 })).data as Array<Record<string, any>>;

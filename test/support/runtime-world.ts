@@ -45,3 +45,17 @@ export async function startRuntimeWorld(
 /** A session's whole log, as the SDK lists it. */
 export const sessionLog = async (client: Anthropic, sessionId: string) =>
   (await client.beta.sessions.events.list(sessionId, { limit: 1000 })).data as Array<Record<string, any>>;
+
+/** A session's log after one message answered with one tool call, its result, and a last message. */
+export const ONE_TOOL_TURN: string[] = [
+  'user.message',
+  'session.status_running',
+  'span.model_request_start',
+  'agent.tool_use',
+  'span.model_request_end',
+  'user.tool_result',
+  'span.model_request_start',
+  'agent.message',
+  'span.model_request_end',
+  'session.status_idle',
+];

@@ -56,6 +56,16 @@ export class BusServer {
     return this;
   }
 
+  /**
+   * Serves one resource's subject map (`defineSubjects`), a handler per verb. The handlers are
+   * typed by the map, so a verb declared there and served by no one is a type error, not a
+   * request that times out at run time.
+   */
+  serve<M extends Record<string, Subject>>(subjects: M, handlers: { [Verb in keyof M]: Handler<M[Verb]> }): this {
+    for (const verb of Object.keys(subjects) as Array<keyof M>) this.handle(subjects[verb], handlers[verb]);
+    return this;
+  }
+
   /** Stops taking new requests and waits for the ones already accepted. */
   async stop(): Promise<void> {
     await Promise.all(this.subscriptions.map((s) => s.drain().catch(() => undefined)));

@@ -38,30 +38,37 @@ import type { CatalogDeps } from './deps';
 /** Wires the catalog's bus subjects to their handlers; nothing else. */
 export function registerCatalogHandlers(server: BusServer, deps: CatalogDeps): void {
   server
-    .handle(modelSubjects.list, listModels(deps))
-    .handle(modelSubjects.get, getModel(deps))
-    .handle(agentSubjects.create, createAgent(deps))
-    .handle(agentSubjects.get, getAgent(deps))
-    .handle(agentSubjects.list, listAgents(deps))
-    .handle(agentSubjects.update, updateAgent(deps))
-    .handle(agentSubjects.archive, archiveAgent(deps))
-    .handle(agentSubjects.listVersions, listAgentVersions(deps))
-    .handle(environmentSubjects.create, createEnvironment(deps))
-    .handle(environmentSubjects.get, getEnvironment(deps))
-    .handle(environmentSubjects.list, listEnvironments(deps))
-    .handle(environmentSubjects.update, updateEnvironment(deps))
-    .handle(environmentSubjects.archive, archiveEnvironment(deps))
-    .handle(environmentSubjects.delete, deleteEnvironment(deps))
-    .handle(fileSubjects.upload, uploadFile(deps))
-    .handle(fileSubjects.get, getFile(deps))
-    .handle(fileSubjects.list, listFiles(deps))
-    .handle(fileSubjects.download, downloadFile(deps))
-    .handle(fileSubjects.delete, deleteFile(deps))
-    .handle(memoryStoreSubjects.create, createMemoryStore(deps))
-    .handle(memoryStoreSubjects.get, getMemoryStore(deps))
-    .handle(memoryStoreSubjects.list, listMemoryStores(deps))
-    .handle(memoryStoreSubjects.update, updateMemoryStore(deps))
-    .handle(memoryStoreSubjects.archive, archiveMemoryStore(deps))
-    .handle(memoryStoreSubjects.delete, deleteMemoryStore(deps))
-    .handle(referenceSubjects.resolve, resolveReferences(deps));
+    .serve(modelSubjects, { list: listModels(deps), get: getModel(deps) })
+    .serve(agentSubjects, {
+      create: createAgent(deps),
+      get: getAgent(deps),
+      list: listAgents(deps),
+      update: updateAgent(deps),
+      archive: archiveAgent(deps),
+      listVersions: listAgentVersions(deps),
+    })
+    .serve(environmentSubjects, {
+      create: createEnvironment(deps),
+      get: getEnvironment(deps),
+      list: listEnvironments(deps),
+      update: updateEnvironment(deps),
+      archive: archiveEnvironment(deps),
+      delete: deleteEnvironment(deps),
+    })
+    .serve(fileSubjects, {
+      upload: uploadFile(deps),
+      get: getFile(deps),
+      list: listFiles(deps),
+      download: downloadFile(deps),
+      delete: deleteFile(deps),
+    })
+    .serve(memoryStoreSubjects, {
+      create: createMemoryStore(deps),
+      get: getMemoryStore(deps),
+      list: listMemoryStores(deps),
+      update: updateMemoryStore(deps),
+      archive: archiveMemoryStore(deps),
+      delete: deleteMemoryStore(deps),
+    })
+    .serve(referenceSubjects, { resolve: resolveReferences(deps) });
 }

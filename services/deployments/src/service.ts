@@ -32,30 +32,37 @@ import type { DeploymentsDeps } from './deps';
 /** Wires the deployments service's bus subjects to their handlers; nothing else. */
 export function registerDeploymentHandlers(server: BusServer, deps: DeploymentsDeps): void {
   server
-    .handle(deploymentSubjects.create, createDeployment(deps))
-    .handle(deploymentSubjects.list, listDeployments(deps))
-    .handle(deploymentSubjects.get, getDeployment(deps))
-    .handle(deploymentSubjects.update, updateDeployment(deps))
-    .handle(deploymentSubjects.pause, pauseDeployment(deps))
-    .handle(deploymentSubjects.unpause, unpauseDeployment(deps))
-    .handle(deploymentSubjects.archive, archiveDeployment(deps))
-    .handle(deploymentSubjects.run, runDeployment(deps))
-    .handle(deploymentSubjects.fire, fireDeployment(deps))
-    .handle(deploymentRunSubjects.list, listRuns(deps))
-    .handle(deploymentRunSubjects.get, getRun(deps))
-    .handle(sessionEventSubjects.list, listSessionEvents(deps))
-    .handle(sessionEventSubjects.send, sendSessionEvents(deps))
-    .handle(sessionEventSubjects.follow, followSessionEvents(deps))
-    .handle(sessionEventSubjects.append, appendRuntimeEvents(deps))
-    .handle(sessionSubjects.create, createSession(deps))
-    .handle(sessionSubjects.list, listSessions(deps))
-    .handle(sessionSubjects.get, getSession(deps))
-    .handle(sessionSubjects.update, updateSession(deps))
-    .handle(sessionSubjects.archive, archiveSession(deps))
-    .handle(sessionSubjects.delete, deleteSession(deps))
-    .handle(sessionResourceSubjects.list, listSessionResources(deps))
-    .handle(sessionResourceSubjects.add, addSessionResource(deps))
-    .handle(sessionResourceSubjects.get, getSessionResource(deps))
-    .handle(sessionResourceSubjects.update, updateSessionResource(deps))
-    .handle(sessionResourceSubjects.delete, deleteSessionResource(deps));
+    .serve(deploymentSubjects, {
+      create: createDeployment(deps),
+      list: listDeployments(deps),
+      get: getDeployment(deps),
+      update: updateDeployment(deps),
+      pause: pauseDeployment(deps),
+      unpause: unpauseDeployment(deps),
+      archive: archiveDeployment(deps),
+      run: runDeployment(deps),
+      fire: fireDeployment(deps),
+    })
+    .serve(deploymentRunSubjects, { list: listRuns(deps), get: getRun(deps) })
+    .serve(sessionEventSubjects, {
+      list: listSessionEvents(deps),
+      send: sendSessionEvents(deps),
+      follow: followSessionEvents(deps),
+      append: appendRuntimeEvents(deps),
+    })
+    .serve(sessionSubjects, {
+      create: createSession(deps),
+      list: listSessions(deps),
+      get: getSession(deps),
+      update: updateSession(deps),
+      archive: archiveSession(deps),
+      delete: deleteSession(deps),
+    })
+    .serve(sessionResourceSubjects, {
+      list: listSessionResources(deps),
+      add: addSessionResource(deps),
+      get: getSessionResource(deps),
+      update: updateSessionResource(deps),
+      delete: deleteSessionResource(deps),
+    });
 }

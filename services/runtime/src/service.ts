@@ -27,15 +27,17 @@ import type { RuntimeDeps } from './deps';
  */
 export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void {
   server
-    .handle(workSubjects.poll, pollWork(deps))
-    .handle(workSubjects.ack, ackWork(deps))
-    .handle(workSubjects.heartbeat, heartbeatWork(deps))
-    .handle(workSubjects.stop, stopWork(deps))
-    .handle(workSubjects.get, getWork(deps))
-    .handle(workSubjects.update, updateWork(deps))
-    .handle(workSubjects.list, listWork(deps))
-    .handle(workSubjects.stats, workStats(deps))
-    .handle(workSubjects.claim, claimWork(deps));
+    .serve(workSubjects, {
+      poll: pollWork(deps),
+      ack: ackWork(deps),
+      heartbeat: heartbeatWork(deps),
+      stop: stopWork(deps),
+      get: getWork(deps),
+      update: updateWork(deps),
+      list: listWork(deps),
+      stats: workStats(deps),
+      claim: claimWork(deps),
+    });
 }
 
 /** How often the cloud work gauge is counted again: a scrape every 15-30 s sees a count at most this old. */

@@ -19,18 +19,22 @@ import type { VaultsDeps } from './deps';
 /** Wires the vaults service's bus subjects to their handlers; nothing else. */
 export function registerVaultHandlers(server: BusServer, deps: VaultsDeps): void {
   server
-    .handle(vaultSubjects.create, createVault(deps))
-    .handle(vaultSubjects.get, getVault(deps))
-    .handle(vaultSubjects.list, listVaults(deps))
-    .handle(vaultSubjects.update, updateVault(deps))
-    .handle(vaultSubjects.archive, archiveVault(deps))
-    .handle(vaultSubjects.delete, deleteVault(deps))
-    .handle(vaultSubjects.check, checkVaults(deps))
-    .handle(vaultCredentialSubjects.create, createCredential(deps))
-    .handle(vaultCredentialSubjects.get, getCredential(deps))
-    .handle(vaultCredentialSubjects.list, listCredentials(deps))
-    .handle(vaultCredentialSubjects.update, updateCredential(deps))
-    .handle(vaultCredentialSubjects.archive, archiveCredential(deps))
-    .handle(vaultCredentialSubjects.delete, deleteCredential(deps))
-    .handle(vaultCredentialSubjects.resolve, resolveCredentials(deps));
+    .serve(vaultSubjects, {
+      create: createVault(deps),
+      get: getVault(deps),
+      list: listVaults(deps),
+      update: updateVault(deps),
+      archive: archiveVault(deps),
+      delete: deleteVault(deps),
+      check: checkVaults(deps),
+    })
+    .serve(vaultCredentialSubjects, {
+      create: createCredential(deps),
+      get: getCredential(deps),
+      list: listCredentials(deps),
+      update: updateCredential(deps),
+      archive: archiveCredential(deps),
+      delete: deleteCredential(deps),
+      resolve: resolveCredentials(deps),
+    });
 }

@@ -84,6 +84,23 @@ describe('structure', () => {
     expect(cycles).toEqual([]);
   });
 
+  test('no handler imports another handler', () => {
+    // README, Layout: a handler is one use case. What service.ts registers from handlers/ is a
+    // handler; a step two of them share is a db/ or domain/ function (or a handlers/ module that
+    // is no handler of its own), never another handler.
+    const graph = importGraph(sourceFiles);
+    const handlersOf = (file: string) => /^(services\/[^/]+\/src\/handlers)\//.exec(rel(file))?.[1];
+    const registered = new Set(
+      [...graph].filter(([file]) => rel(file).endsWith('/src/service.ts')).flatMap(([, imports]) => imports.filter((f) => handlersOf(f))),
+    );
+    const calls = [...graph]
+      .flatMap(([file, imports]) => imports.map((target) => [file, target] as const))
+      .filter(([file, target]) => registered.has(target) && handlersOf(file) !== undefined && handlersOf(file) === handlersOf(target))
+      .map(([file, target]) => `${rel(file)} -> ${rel(target)}`);
+    if (calls.length) console.log(`handlers importing handlers:\n${calls.join('\n')}`);
+    expect(calls).toEqual([]);
+  });
+
   test(`no file in services/ or shared/ over ${MAX_LINES} lines`, () => {
     const long = sourceFiles
       .map((file) => ({ file: rel(file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))

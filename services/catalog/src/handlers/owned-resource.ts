@@ -9,7 +9,7 @@ import { newId, type IdKind } from '@shared/ids/ids';
 import { archiveOwnedRow, deleteOwnedRow } from '../db/archive-and-delete';
 import type { CatalogDeps } from '../deps';
 import { deleteEnvironment, insertEnvironment, updateEnvironment } from '../db/environments';
-import { deleteFile, insertFile } from '../db/files';
+import { deleteFile } from '../db/files';
 import { deleteMemoryStore, insertMemoryStore, updateMemoryStore } from '../db/memory-stores';
 import { environments, files, memoryStores } from '../db/schema';
 import { environmentNotFound, fileNotFound, memoryStoreNotFound } from '../domain/not-found';

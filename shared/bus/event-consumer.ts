@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Logger } from '../log/logger';
@@ -63,22 +63,74 @@ export interface EventConsumer {
  * time per process.
  */
 export async function startEventConsumer<P extends TSchema>(options: EventConsumerOptions<P>): Promise<EventConsumer> {
-  const first = options.events[0];
-  if (!first) throw new Error('startEventConsumer needs at least one event type');
-  if (options.events.some((e) => e.stream !== first.stream)) throw new Error('all events must come from one stream');
-  const stream = streamName(options.prefix, first.stream);
-  const filter = eventSubject(options.prefix, options.filterSubject ?? STREAMS[first.stream].subjects);
+  const { stream, filter } = consumedStream(options);
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   await ensureDurable(options.nc, stream, { durable: options.durable, filter, ackWaitMs }, options.logger);
 
-  const byType = new Map(options.events.map((e) => [e.subject, e]));
   const logger = options.logger.child({ consumer: options.durable });
   const consumer = await jetstream(options.nc).consumers.get(stream, options.durable);
   const messages = await consumer.consume({ max_messages: options.prefetch ?? 20 });
-  const deliveries = (options.telemetry ?? Telemetry.detached()).seam(eventDeliveries);
+  const handle = messageHandler(options, logger);
   let stopping = false;
 
-  const handle = async (msg: JsMsg): Promise<void> => {
+  const concurrency = options.concurrency ?? 1;
+  const inFlight = new Set<Promise<void>>();
+  const handleAlive = async (msg: JsMsg): Promise<void> => {
+    const beat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
+    try {
+      await handle(msg);
+    } finally {
+      clearInterval(beat);
+    }
+  };
+  const loop = (async () => {
+    for await (const msg of messages) {
+      // Buffered messages go back at once, for another replica or the next start.
+      if (stopping) {
+        msg.nak();
+        continue;
+      }
+      if (concurrency === 1) {
+        await handle(msg);
+        continue;
+      }
+      while (inFlight.size >= concurrency) await Promise.race(inFlight);
+      const running: Promise<void> = handleAlive(msg).finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    }
+    await Promise.all(inFlight);
+  })().catch((err) => logger.error('event consumer ended', { error: err }));
+  logStatus(messages, logger);
+
+  return {
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      await messages.close();
+      await loop;
+    },
+  };
+}
+
+/** The stream the events come from (one for all of them) and the consumer's filter in it. */
+function consumedStream<P extends TSchema>(options: EventConsumerOptions<P>): { stream: string; filter: string } {
+  const first = options.events[0];
+  if (!first) throw new Error('startEventConsumer needs at least one event type');
+  if (options.events.some((e) => e.stream !== first.stream)) throw new Error('all events must come from one stream');
+  return {
+    stream: streamName(options.prefix, first.stream),
+    filter: eventSubject(options.prefix, options.filterSubject ?? STREAMS[first.stream].subjects),
+  };
+}
+
+/**
+ * What is done with one message: terminated when it can never be valid, acked and ignored when
+ * it is no kind handled, else handled in a span and acked, or redelivered after a growing delay.
+ */
+function messageHandler<P extends TSchema>(options: EventConsumerOptions<P>, logger: Logger): (msg: JsMsg) => Promise<void> {
+  const byType = new Map(options.events.map((e) => [e.subject, e]));
+  const deliveries = (options.telemetry ?? Telemetry.detached()).seam(eventDeliveries);
+  return async (msg) => {
     const delivery = { subject: msg.subject, deliveryCount: msg.info.deliveryCount, streamSequence: msg.seq };
     let envelope: unknown;
     try {
@@ -116,35 +168,10 @@ export async function startEventConsumer<P extends TSchema>(options: EventConsum
       msg.nak(delay);
     }
   };
+}
 
-  const concurrency = options.concurrency ?? 1;
-  const inFlight = new Set<Promise<void>>();
-  const handleAlive = async (msg: JsMsg): Promise<void> => {
-    const beat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
-    try {
-      await handle(msg);
-    } finally {
-      clearInterval(beat);
-    }
-  };
-  const loop = (async () => {
-    for await (const msg of messages) {
-      // Buffered messages go back at once, for another replica or the next start.
-      if (stopping) {
-        msg.nak();
-        continue;
-      }
-      if (concurrency === 1) {
-        await handle(msg);
-        continue;
-      }
-      while (inFlight.size >= concurrency) await Promise.race(inFlight);
-      const running: Promise<void> = handleAlive(msg).finally(() => inFlight.delete(running));
-      inFlight.add(running);
-    }
-    await Promise.all(inFlight);
-  })().catch((err) => logger.error('event consumer ended', { error: err }));
-
+/** Logs the consumer's troubles the server reports (deleted, not found, heartbeats missed). */
+function logStatus(messages: ConsumerMessages, logger: Logger): void {
   (async () => {
     for await (const status of messages.status()) {
       if (status.type === 'consumer_deleted' || status.type === 'consumer_not_found' || status.type === 'heartbeats_missed') {
@@ -152,15 +179,6 @@ export async function startEventConsumer<P extends TSchema>(options: EventConsum
       }
     }
   })().catch(() => undefined);
-
-  return {
-    stop: async () => {
-      if (stopping) return;
-      stopping = true;
-      await messages.close();
-      await loop;
-    },
-  };
 }
 
 /** Creates the durable consumer, or brings an existing one's settings up to date. */

@@ -1,9 +1,9 @@
-import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApiError } from '@shared/errors/api-error';
 import type { Logger } from '@shared/log/logger';
 import type { HttpRequests } from '@shared/telemetry/http-requests';
 import { errorResponse } from './error-response';
-import { beginRequest } from './request-state';
+import { beginRequest, type RequestState } from './request-state';
 import { requestBody } from './request-body';
 import { writeResponse } from './write-response';
 
@@ -89,68 +89,21 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
   let draining = false;
   let idle: (() => void) | undefined;
   const idleMs = options.idleTimeoutSeconds * 1000;
-
-  if (options.maxHeaderBytes >= maxHeaderSize) {
-    // The runtime's parser answers a bare 431 (no envelope, no request id) above its own limit,
-    // which is set by --max-http-header-size (deploy/bin/services.ts passes 64 KiB).
-    options.logger.warn('request headers between the runtime limit and MAX_HEADER_BYTES get the runtime\'s bare 431', {
-      runtime_max_header_bytes: maxHeaderSize,
-      max_header_bytes: options.maxHeaderBytes,
-    });
-  }
+  warnAboveRuntimeHeaderLimit(options);
 
   async function serve(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
-    const target = requestTarget(incoming.url ?? '/');
-    const connection = new AbortController();
-    // The connection went away before the answer was written: what the handler does is for nobody.
-    res.once('close', () => {
-      if (!res.writableFinished) connection.abort();
-    });
-    // A request without a body (most reads) needs no stream; one that declares a body gets it even
-    // on GET, so what nobody reads is still discarded within the bound.
-    const declaresBody = incoming.headers['transfer-encoding'] !== undefined || Number(incoming.headers['content-length'] ?? 0) > 0;
-    const body = declaresBody ? requestBody(incoming, res, options.maxRequestBodySize) : undefined;
-    const headers = new Headers();
-    const raw = incoming.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-    const method = incoming.method ?? 'GET';
-    const request = new Request(ROUTING_ORIGIN + target, {
-      method,
-      headers,
-      body: method === 'GET' || method === 'HEAD' ? null : (body?.stream ?? null),
-      signal: connection.signal,
-      // A streamed request body must say so (fetch's RequestInit.duplex).
-      duplex: 'half',
-    });
-    const state = beginRequest(request, connection.signal, incoming.socket?.remoteAddress);
+    const { request, method, body, path, connection } = webRequest(incoming, res, options);
+    const state = beginRequest(request, connection, incoming.socket?.remoteAddress);
     state.keepAlive = () => incoming.socket?.setTimeout(idleMs);
-    const path = target.split('?')[0]!;
     const observation = PROBE_PATHS.has(path) ? undefined : options.requests.begin(method, state.id);
     const finish = (response: Response) => {
-      if (state.responseHeaders) for (const [name, value] of Object.entries(state.responseHeaders)) response.headers.set(name, value);
       // The route template Elysia matched (the guard, or the app's hook for routes without it).
       observation?.end(routeTemplate(state.operation), response.status);
-      response.headers.set('request-id', state.id);
-      // Nothing the gateway serves is meant to be sniffed into another type (file downloads
-      // carry the uploader's content type).
-      response.headers.set('x-content-type-options', 'nosniff');
-      // A body that stopped arriving leaves the connection mid-request: close it after the answer.
-      if (response.status === 408) response.headers.set('connection', 'close');
-      // A closing exchange ends the connection with the answer: its unread body is discarded
-      // before the answer ends, not after (a stalled body, 408, is not waited for).
-      const holdEnd = body?.endsConnection && response.status !== 408 ? body.untilDiscarded() : undefined;
-      const written = writeResponse(res, response, method, holdEnd);
-      return body ? written.finally(body.afterAnswer) : written;
+      return answer(res, method, body, completeResponse(response, state));
     };
     if (draining) return finish(errorResponse(new ApiError('overloaded_error', 'The gateway is shutting down'), state.id));
-    const size = headerSize(headers);
-    if (size.bytes > options.maxHeaderBytes || size.count > options.maxHeaderCount) {
-      const message =
-        size.count > options.maxHeaderCount
-          ? `request has more than ${options.maxHeaderCount} header fields`
-          : `request headers are larger than the ${options.maxHeaderBytes}-byte limit`;
-      return finish(errorResponse(new ApiError('invalid_request_error', message, { status: 431 }), state.id));
-    }
+    const refusal = headerLimitRefusal(request.headers, options);
+    if (refusal) return finish(errorResponse(refusal, state.id));
     const started = performance.now();
     inFlight++;
     let response: Response;
@@ -162,32 +115,123 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
       inFlight--;
       if (draining && inFlight === 0) idle?.();
     }
-    if (observation) {
-      options.logger.info('http request', {
-        request_id: state.id,
-        method: request.method,
-        path,
-        operation: state.operation,
-        organization_id: state.tenant?.organization_id,
-        workspace_id: state.tenant?.workspace_id,
-        status: response.status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      });
-    }
+    if (observation) logRequest(options.logger, state, request.method, path, response.status, started);
     return finish(response);
   }
 
   const server = createServer((incoming, res) => {
-    serve(incoming, res).catch(() => {
-      // Only writing the answer can fail here (the handler's failures are answered above): the
-      // connection is gone or broken, so nothing more can be said on it.
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'Internal server error' }, request_id: null }));
-      } else res.destroy();
-    });
+    serve(incoming, res).catch(() => answerLastResort(res));
   });
+  const port = await listen(server, options, idleMs);
+  return {
+    server,
+    port,
+    /** Stops accepting, then resolves when every in-flight request has answered. */
+    async drain(): Promise<void> {
+      draining = true;
+      if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+      server.close();
+      server.closeIdleConnections();
+    },
+  };
+}
+
+function warnAboveRuntimeHeaderLimit(options: HttpServerOptions): void {
+  if (options.maxHeaderBytes < maxHeaderSize) return;
+  // The runtime's parser answers a bare 431 (no envelope, no request id) above its own limit,
+  // which is set by --max-http-header-size (deploy/bin/services.ts passes 64 KiB).
+  options.logger.warn('request headers between the runtime limit and MAX_HEADER_BYTES get the runtime\'s bare 431', {
+    runtime_max_header_bytes: maxHeaderSize,
+    max_header_bytes: options.maxHeaderBytes,
+  });
+}
+
+/**
+ * The web Request the app works with, from node:http's: routed under the fixed origin, its body
+ * streamed (and bounded) when it declares one, aborted when the connection goes before the answer.
+ */
+function webRequest(incoming: IncomingMessage, res: ServerResponse, options: HttpServerOptions) {
+  const target = requestTarget(incoming.url ?? '/');
+  const connection = new AbortController();
+  // The connection went away before the answer was written: what the handler does is for nobody.
+  res.once('close', () => {
+    if (!res.writableFinished) connection.abort();
+  });
+  // A request without a body (most reads) needs no stream; one that declares a body gets it even
+  // on GET, so what nobody reads is still discarded within the bound.
+  const declaresBody = incoming.headers['transfer-encoding'] !== undefined || Number(incoming.headers['content-length'] ?? 0) > 0;
+  const body = declaresBody ? requestBody(incoming, res, options.maxRequestBodySize) : undefined;
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  const method = incoming.method ?? 'GET';
+  const request = new Request(ROUTING_ORIGIN + target, {
+    method,
+    headers,
+    body: method === 'GET' || method === 'HEAD' ? null : (body?.stream ?? null),
+    signal: connection.signal,
+    // A streamed request body must say so (fetch's RequestInit.duplex).
+    duplex: 'half',
+  });
+  return { request, method, body, path: target.split('?')[0]!, connection: connection.signal };
+}
+
+/** 431 for a request whose header lines are too many or too large in all; none when they fit. */
+function headerLimitRefusal(headers: Headers, options: HttpServerOptions): ApiError | undefined {
+  const size = headerSize(headers);
+  if (size.bytes <= options.maxHeaderBytes && size.count <= options.maxHeaderCount) return undefined;
+  const message =
+    size.count > options.maxHeaderCount
+      ? `request has more than ${options.maxHeaderCount} header fields`
+      : `request headers are larger than the ${options.maxHeaderBytes}-byte limit`;
+  return new ApiError('invalid_request_error', message, { status: 431 });
+}
+
+/** The headers every answer carries: what the request's handling set, its id, no sniffing, and a close after a 408. */
+function completeResponse(response: Response, state: RequestState): Response {
+  if (state.responseHeaders) for (const [name, value] of Object.entries(state.responseHeaders)) response.headers.set(name, value);
+  response.headers.set('request-id', state.id);
+  // Nothing the gateway serves is meant to be sniffed into another type (file downloads
+  // carry the uploader's content type).
+  response.headers.set('x-content-type-options', 'nosniff');
+  // A body that stopped arriving leaves the connection mid-request: close it after the answer.
+  if (response.status === 408) response.headers.set('connection', 'close');
+  return response;
+}
+
+/** Writes the answer, and what the request's body still owes (discarded before a closing answer ends, or after it). */
+function answer(res: ServerResponse, method: string, body: ReturnType<typeof requestBody> | undefined, response: Response): Promise<void> {
+  // A closing exchange ends the connection with the answer: its unread body is discarded
+  // before the answer ends, not after (a stalled body, 408, is not waited for).
+  const holdEnd = body?.endsConnection && response.status !== 408 ? body.untilDiscarded() : undefined;
+  const written = writeResponse(res, response, method, holdEnd);
+  return body ? written.finally(body.afterAnswer) : written;
+}
+
+function logRequest(logger: Logger, state: RequestState, method: string, path: string, status: number, started: number): void {
+  logger.info('http request', {
+    request_id: state.id,
+    method,
+    path,
+    operation: state.operation,
+    organization_id: state.tenant?.organization_id,
+    workspace_id: state.tenant?.workspace_id,
+    status,
+    duration_ms: Math.round((performance.now() - started) * 100) / 100,
+  });
+}
+
+/** Only writing the answer can fail (the handler's failures are answered): the connection is gone or broken. */
+function answerLastResort(res: ServerResponse): void {
+  if (!res.headersSent) {
+    res.statusCode = 500;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'Internal server error' }, request_id: null }));
+  } else res.destroy();
+}
+
+/** Listens with the gateway's timeouts; resolves with the port bound. */
+async function listen(server: Server, options: HttpServerOptions, idleMs: number): Promise<number> {
   // The gateway's own deadlines (body reads, bus calls) end every request; node:http's whole
   // request deadline would answer a bare 408 without the envelope.
   server.requestTimeout = 0;
@@ -205,17 +249,5 @@ export async function startHttpServer(handle: (request: Request) => Promise<Resp
     });
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-
-  return {
-    server,
-    port,
-    /** Stops accepting, then resolves when every in-flight request has answered. */
-    async drain(): Promise<void> {
-      draining = true;
-      if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
-      server.close();
-      server.closeIdleConnections();
-    },
-  };
+  return typeof address === 'object' && address ? address.port : options.port;
 }

@@ -6,7 +6,7 @@ import type { Tenant } from '@shared/schema/tenant';
  * Per-request facts the outer server and Elysia hooks share. Keyed by the Request object, so
  * nothing leaks between requests and nothing needs clearing.
  */
-interface RequestState {
+export interface RequestState {
   id: string;
   tenant?: Tenant;
   operation?: string;

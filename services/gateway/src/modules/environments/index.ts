@@ -4,6 +4,7 @@ import { QueryBoolean } from '@shared/schema/common';
 import { EnvironmentCreateBody, EnvironmentUpdateBody } from '@shared/schema/environment';
 import { pagedQuery, pageRoute, servePage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
+import { itemRoutes } from '../../routing/item-routes';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../deps';
 
@@ -21,16 +22,5 @@ export const environmentsModule = (deps: GatewayDeps) =>
       deps.bus.call(environmentSubjects.create, call, body),
     ),
     route.list('/v1/environments', servePage(environmentListRoute, deps)),
-    route.get('/v1/environments/:environment_id', { reply: environmentSubjects.get.reply }, ({ call, params }) =>
-      deps.bus.call(environmentSubjects.get, call, params),
-    ),
-    route.post('/v1/environments/:environment_id', { body: EnvironmentUpdateBody, reply: environmentSubjects.update.reply }, ({ call, params, body }) =>
-      deps.bus.call(environmentSubjects.update, call, { environment_id: params.environment_id, update: body }),
-    ),
-    route.post('/v1/environments/:environment_id/archive', { reply: environmentSubjects.archive.reply }, ({ call, params }) =>
-      deps.bus.call(environmentSubjects.archive, call, params),
-    ),
-    route.delete('/v1/environments/:environment_id', { reply: environmentSubjects.delete.reply }, ({ call, params }) =>
-      deps.bus.call(environmentSubjects.delete, call, params),
-    ),
+    ...itemRoutes(deps, '/v1/environments/:environment_id', environmentSubjects, EnvironmentUpdateBody),
   ]);

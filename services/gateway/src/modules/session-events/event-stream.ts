@@ -3,8 +3,9 @@ import type { CallContext } from '@shared/bus/call-context';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { ApiError } from '@shared/errors/api-error';
 import type { Logger } from '@shared/log/logger';
-import type { SessionEvent } from '@shared/schema/session-event';
-import type { SessionLogFollower } from './session-log-follower';
+import type { FollowSessionEventsReply as FollowReply, SessionEvent } from '@shared/schema/session-event';
+import type { Static } from '@sinclair/typebox';
+import type { SessionLogFollower, SessionLogNotice } from './session-log-follower';
 
 /** Events read from the log per bus request; with the service's page byte budget, what one connection holds at most. */
 const READ_LIMIT = 100;
@@ -81,119 +82,32 @@ export async function openEventStream(
   connection: AbortSignal | undefined,
 ): Promise<Response> {
   const release = deps.slots.acquire(call);
-  let known = 0;
-  let deleted: { event_id: string; processed_at: string } | undefined;
-  let wake: (() => void) | undefined;
-  let notices = 0;
-  const stopListening = deps.follower.listen(sessionId, (notice) => {
-    notices += 1;
-    if (notice.kind === 'appended') known = Math.max(known, notice.sequence);
-    else deleted = notice;
-    wake?.();
-  });
-  const read = (after: { sequence: number } | { event_id: string } | null) =>
-    deps.bus.call(sessionEventSubjects.follow, call, { session_id: sessionId, after, limit: READ_LIMIT });
-
-  let first;
+  const log = new FollowedLog(deps, call, sessionId);
+  const stopListening = deps.follower.listen(sessionId, (notice) => log.heard(notice));
+  let first: FollowSessionEventsReply;
   try {
-    first = await read(lastEventId === null ? null : { event_id: lastEventId });
+    first = await log.read(lastEventId === null ? null : { event_id: lastEventId });
   } catch (err) {
     stopListening();
     release();
     throw err;
   }
-  let delivered = first.from;
-  known = Math.max(known, first.last);
-  let pending = first.events;
-  let tick = false;
-  let stalled = false;
-  let failures = 0;
-  let ended = false;
+  log.start(first);
 
-  const timer = setInterval(() => {
-    tick = true;
-    wake?.();
-  }, deps.options.keepAliveMs);
+  const timer = setInterval(() => log.keepAlive(), deps.options.keepAliveMs);
   const end = () => {
-    if (ended) return;
-    ended = true;
+    if (!log.end()) return;
     clearInterval(timer);
     stopListening();
     release();
     removeStop();
     connection?.removeEventListener('abort', end);
-    wake?.();
   };
   const removeStop = deps.follower.onStop(end);
   connection?.addEventListener('abort', end);
+  log.onEnd = end;
 
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull: async (controller) => {
-        for (;;) {
-          if (ended) return controller.close();
-          // Delivered strictly in sequence: anything at or before the last delivered is dropped.
-          const next = pending.filter((e) => e.sequence > delivered);
-          pending = [];
-          if (next.length > 0) {
-            if (next[0].sequence !== delivered + 1) {
-              // The log is read after `delivered`, so this cannot happen; if it did, ending is better than a gap.
-              deps.logger.error('session event stream: gap in the log read', { session_id: sessionId, delivered, got: next[0].sequence });
-              end();
-              return controller.close();
-            }
-            delivered = next[next.length - 1].sequence;
-            return controller.enqueue(encoder.encode(next.map((e) => frame(e.event as SessionEvent)).join('')));
-          }
-          if (deleted) {
-            const event = { id: deleted.event_id, type: 'session.deleted', processed_at: deleted.processed_at } as SessionEvent;
-            controller.enqueue(encoder.encode(frame(event)));
-            end();
-            return controller.close();
-          }
-          if ((known > delivered && !stalled) || tick) {
-            const polling = tick;
-            tick = false;
-            const heardBefore = notices;
-            try {
-              const reply = await read({ sequence: delivered });
-              failures = 0;
-              stalled = false;
-              pending = reply.events;
-              // The log is the truth: a notice beyond it (none arrived during the read) is not chased again and again.
-              known = reply.events.length === 0 && notices === heardBefore ? Math.max(delivered, reply.last) : Math.max(known, reply.last);
-            } catch (err) {
-              if (ended) return controller.close();
-              if (err instanceof ApiError && err.type === 'not_found_error') {
-                // Deleted meanwhile: its notice (with the session.deleted event) is on its way; if lost, end here.
-                if (!deleted) {
-                  end();
-                  return controller.close();
-                }
-                continue;
-              }
-              failures += 1;
-              stalled = true;
-              deps.logger.warn('session event stream: reading the log failed', { session_id: sessionId, failures, error: err });
-              if (failures >= MAX_FAILED_READS) {
-                const error = err instanceof ApiError ? err : new ApiError('api_error');
-                const body = { type: 'error', error: { type: error.type, message: error.message }, request_id: call.request_id };
-                controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(body)}\n\n`));
-                end();
-                return controller.close();
-              }
-            }
-            if (polling && pending.length === 0) return controller.enqueue(KEEP_ALIVE);
-            continue;
-          }
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-        }
-      },
-      cancel: end,
-    },
-    { highWaterMark: 0 },
-  );
+  const stream = new ReadableStream<Uint8Array>({ pull: (controller) => log.pull(controller), cancel: end }, { highWaterMark: 0 });
   return new Response(stream, {
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -202,4 +116,143 @@ export async function openEventStream(
       'x-accel-buffering': 'no',
     },
   });
+}
+
+type FollowSessionEventsReply = Static<typeof FollowReply>;
+type ReadAfter = { sequence: number } | { event_id: string } | null;
+
+/** One stream's place in a session's log: what it delivered, what it knows the log holds, and what it heard. */
+class FollowedLog {
+  private known = 0;
+  private deleted: { event_id: string; processed_at: string } | undefined;
+  private wake: (() => void) | undefined;
+  private notices = 0;
+  private delivered = 0;
+  private pending: FollowSessionEventsReply['events'] = [];
+  private tick = false;
+  private stalled = false;
+  private failures = 0;
+  private ended = false;
+  /** Ends the stream with what it holds (timer, listeners, slot); set once they are taken. */
+  onEnd: () => void = () => undefined;
+
+  constructor(
+    private readonly deps: EventStreamDeps,
+    private readonly call: CallContext,
+    private readonly sessionId: string,
+  ) {}
+
+  read(after: ReadAfter): Promise<FollowSessionEventsReply> {
+    return this.deps.bus.call(sessionEventSubjects.follow, this.call, { session_id: this.sessionId, after, limit: READ_LIMIT });
+  }
+
+  /** A notice about the session: the log grew to a sequence, or the session was deleted. */
+  heard(notice: SessionLogNotice): void {
+    this.notices += 1;
+    if (notice.kind === 'appended') this.known = Math.max(this.known, notice.sequence);
+    else this.deleted = notice;
+    this.wake?.();
+  }
+
+  /** The first read: where the stream starts and what it delivers first. */
+  start(first: FollowSessionEventsReply): void {
+    this.delivered = first.from;
+    this.known = Math.max(this.known, first.last);
+    this.pending = first.events;
+  }
+
+  /** The keep-alive interval passed: re-read the log's end, and send a comment if nothing came. */
+  keepAlive(): void {
+    this.tick = true;
+    this.wake?.();
+  }
+
+  /** Marks the stream ended; false when it already was. */
+  end(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
+    this.wake?.();
+    return true;
+  }
+
+  private close(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.onEnd();
+    controller.close();
+  }
+
+  /** Gives the stream its next piece: events, the deletion, a keep-alive or an error event; else waits for news. */
+  async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    for (;;) {
+      if (this.ended) return controller.close();
+      // Delivered strictly in sequence: anything at or before the last delivered is dropped.
+      const next = this.pending.filter((e) => e.sequence > this.delivered);
+      this.pending = [];
+      if (next.length > 0) {
+        if (next[0].sequence !== this.delivered + 1) {
+          // The log is read after `delivered`, so this cannot happen; if it did, ending is better than a gap.
+          this.deps.logger.error('session event stream: gap in the log read', {
+            session_id: this.sessionId,
+            delivered: this.delivered,
+            got: next[0].sequence,
+          });
+          return this.close(controller);
+        }
+        this.delivered = next[next.length - 1].sequence;
+        return controller.enqueue(encoder.encode(next.map((e) => frame(e.event as SessionEvent)).join('')));
+      }
+      if (this.deleted) {
+        const event = { id: this.deleted.event_id, type: 'session.deleted', processed_at: this.deleted.processed_at } as SessionEvent;
+        controller.enqueue(encoder.encode(frame(event)));
+        return this.close(controller);
+      }
+      if ((this.known > this.delivered && !this.stalled) || this.tick) {
+        const polling = this.tick;
+        this.tick = false;
+        const outcome = await this.readOn(controller);
+        if (outcome === 'done') return;
+        if (outcome === 'read' && polling && this.pending.length === 0) return controller.enqueue(KEEP_ALIVE);
+        continue;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+
+  /**
+   * Reads the log after what was delivered. 'done' when the stream was closed (ended meanwhile,
+   * the session gone, or too many failed reads), 'again' to look again at once, 'read' otherwise.
+   */
+  private async readOn(controller: ReadableStreamDefaultController<Uint8Array>): Promise<'read' | 'again' | 'done'> {
+    const heardBefore = this.notices;
+    try {
+      const reply = await this.read({ sequence: this.delivered });
+      this.failures = 0;
+      this.stalled = false;
+      this.pending = reply.events;
+      // The log is the truth: a notice beyond it (none arrived during the read) is not chased again and again.
+      this.known =
+        reply.events.length === 0 && this.notices === heardBefore ? Math.max(this.delivered, reply.last) : Math.max(this.known, reply.last);
+      return 'read';
+    } catch (err) {
+      if (this.ended) {
+        controller.close();
+        return 'done';
+      }
+      if (err instanceof ApiError && err.type === 'not_found_error') {
+        // Deleted meanwhile: its notice (with the session.deleted event) is on its way; if lost, end here.
+        if (this.deleted) return 'again';
+        this.close(controller);
+        return 'done';
+      }
+      this.failures += 1;
+      this.stalled = true;
+      this.deps.logger.warn('session event stream: reading the log failed', { session_id: this.sessionId, failures: this.failures, error: err });
+      if (this.failures < MAX_FAILED_READS) return 'read';
+      const error = err instanceof ApiError ? err : new ApiError('api_error');
+      const body = { type: 'error', error: { type: error.type, message: error.message }, request_id: this.call.request_id };
+      controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(body)}\n\n`));
+      this.close(controller);
+      return 'done';
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { SessionResourceParams } from '@shared/schema/deployment';
 import { SessionCreateRequest, SessionResourceUpdateRequest, SessionUpdateRequest } from '@shared/schema/session';
 import { servePage, serveBidirectionalPage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
+import { itemRoutes } from '../../routing/item-routes';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../deps';
 import { sessionListRoute, sessionResourceListRoute } from './model';
@@ -21,16 +22,7 @@ export const sessionsModule = (deps: GatewayDeps) =>
     route.post('/v1/sessions', { body: SessionCreateRequest, reply: sessionSubjects.create.reply }, ({ call, body }) =>
       deps.bus.call(sessionSubjects.create, call, body),
     ),
-    route.get('/v1/sessions/:session_id', { reply: sessionSubjects.get.reply }, ({ call, params }) => deps.bus.call(sessionSubjects.get, call, params)),
-    route.post('/v1/sessions/:session_id', { body: SessionUpdateRequest, reply: sessionSubjects.update.reply }, ({ call, params, body }) =>
-      deps.bus.call(sessionSubjects.update, call, { session_id: params.session_id, update: body }),
-    ),
-    route.post('/v1/sessions/:session_id/archive', { reply: sessionSubjects.archive.reply }, ({ call, params }) =>
-      deps.bus.call(sessionSubjects.archive, call, params),
-    ),
-    route.delete('/v1/sessions/:session_id', { reply: sessionSubjects.delete.reply }, ({ call, params }) =>
-      deps.bus.call(sessionSubjects.delete, call, params),
-    ),
+    ...itemRoutes(deps, '/v1/sessions/:session_id', sessionSubjects, SessionUpdateRequest),
 
     route.list('/v1/sessions/:session_id/resources', servePage(sessionResourceListRoute, deps)),
     route.post('/v1/sessions/:session_id/resources', { body: SessionResourceParams, reply: sessionResourceSubjects.add.reply }, ({ call, params, body }) =>

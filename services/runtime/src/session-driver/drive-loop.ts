@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { EventEnvelope } from '@shared/bus/event';
-import type { EventHandler } from '@shared/bus/event-consumer';
 import { systemContext, type CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
+import type { TenantIds } from '@shared/schema/tenant';
 import { budgetReached } from '@shared/usage/list-cost';
 import { releaseSessionLease, takeSessionLease } from '../db/session-leases';
 import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/work-items';
@@ -10,10 +9,9 @@ import { spentUnits } from '../domain/model-response';
 import { nextStep } from '../domain/next-step';
 import { readLogState, type LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
-import type { TSchema } from '@sinclair/typebox';
-import { callModel } from '../session-driver/call-model';
-import { evaluateOutcome } from '../session-driver/evaluate-outcome';
-import { appendStep, type LogCursor } from '../session-driver/session-log-writes';
+import { callModel } from './call-model';
+import { evaluateOutcome } from './evaluate-outcome';
+import { appendStep, type LogCursor } from './session-log-writes';
 
 /** Steps one delivery may take before it hands the session back to the queue (a bound, not an expected count). */
 const MAX_STEPS = 50;
@@ -35,8 +33,7 @@ class WorkerStopping extends Error {}
  * retried after a crash, or raced by a replica whose lease lapsed, records nothing twice; a
  * model request begun and never recorded is sent again under the same start span.
  */
-export const driveSession = (deps: RuntimeDeps): EventHandler<TSchema> => async (envelope: EventEnvelope<unknown>) => {
-  const { session_id: sessionId } = envelope.data as { session_id: string };
+export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string): Promise<void> {
   const holder = `${deps.config.RUNTIME_WORKER_ID}/${randomUUID()}`;
   const leaseFor = () => new Date(deps.clock.now().getTime() + deps.config.RUNTIME_LEASE_MS);
   if (!(await takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()))) {
@@ -47,8 +44,8 @@ export const driveSession = (deps: RuntimeDeps): EventHandler<TSchema> => async 
     takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()).catch(() => undefined);
   }, Math.max(500, Math.floor(deps.config.RUNTIME_LEASE_MS / 3)));
   const ctx = systemContext(`req_runtime_${randomUUID().replaceAll('-', '')}`, {
-    organization_id: envelope.organization_id,
-    workspace_id: envelope.workspace_id,
+    organization_id: tenant.organization_id,
+    workspace_id: tenant.workspace_id,
     scope: 'read_write',
     key_id: 'runtime',
   });
@@ -68,7 +65,7 @@ export const driveSession = (deps: RuntimeDeps): EventHandler<TSchema> => async 
     clearInterval(renew);
     await releaseSessionLease(deps.db, sessionId, holder).catch(() => undefined);
   }
-};
+}
 
 /** One step; false when the session needs nothing more now. */
 async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[]): Promise<boolean> {

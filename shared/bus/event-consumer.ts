@@ -21,7 +21,11 @@ export type EventHandler<P extends TSchema> = (event: EventEnvelope<Static<P>>, 
 export interface EventConsumerOptions<P extends TSchema> {
   nc: NatsConnection;
   prefix: string;
-  /** The event kinds handled, all with one payload schema. Other kinds the filter lets through are acked and ignored. */
+  /**
+   * The event kinds handled; with several payload schemas, P is their union and the handler is
+   * given any of their payloads (Static of the union). Other kinds the filter lets through are
+   * acked and ignored.
+   */
   events: readonly EventType<P>[];
   /** Durable consumer name; replicas of one service share it and split the messages. */
   durable: string;

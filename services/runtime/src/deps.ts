@@ -2,7 +2,7 @@ import type { Database } from '@shared/db/connect';
 import type { Logger } from '@shared/log/logger';
 import type { Clock } from '@shared/time/clock';
 import type { EnvironmentsClient } from './clients/environments';
-import type { ModelApi } from './clients/model-api';
+import type { ModelApi, Sleep } from './clients/model-api';
 import type { ModelPrices } from './clients/model-prices';
 import type { Rubrics } from './clients/rubrics';
 import type { SessionsClient } from './clients/sessions';
@@ -14,8 +14,8 @@ import type { RuntimeMetrics } from './metrics';
 export interface RuntimeDeps {
   db: Database;
   clock: Clock;
-  /** Waits between a model request's retries; injected so the driver never sleeps on its own and tests can drive the wait. */
-  sleep: (ms: number) => Promise<void>;
+  /** Waits between a model request's retries (clients/model-api.ts); injected so tests can drive the wait. */
+  sleep: Sleep;
   logger: Logger;
   sessions: SessionsClient;
   /** An environment's type, which decides the pool a session's work item is queued in. */

@@ -1,9 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { BusServer } from '@shared/bus/bus-server';
-import type { EventType } from '@shared/bus/event';
 import type { Telemetry } from '@shared/telemetry/telemetry';
 import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
-import type { TSchema } from '@sinclair/typebox';
 import { workSubjects } from '@shared/bus/subjects/runtime';
 import { sessionEvents } from '@shared/schema/session';
 import { sessionLogEvents } from '@shared/schema/session-event';
@@ -19,7 +17,6 @@ import { stopWork } from './handlers/stop-work';
 import { updateWork } from './handlers/update-work';
 import { workStats } from './handlers/work-stats';
 import type { RuntimeDeps } from './deps';
-
 
 /**
  * The environments' work queues -> their handlers (the gateway serves them at
@@ -73,8 +70,7 @@ export const subscribeSessionNotices = (deps: RuntimeDeps, source: SessionNotice
   startEventConsumer({
     ...source,
     prefetch: source.concurrency,
-    // Both payloads name the session (session_id), which is all driveSession reads of them.
-    events: [sessionEvents.created, sessionLogEvents.appended] as EventType<TSchema>[],
+    events: [sessionEvents.created, sessionLogEvents.appended],
     logger: deps.logger,
     retryBaseMs: 250,
     retryMaxMs: 5000,

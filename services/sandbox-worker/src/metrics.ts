@@ -1,17 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-
-/** How a claimed session's process ended. */
-export type SessionOutcome =
-  /** It exited cleanly (the SDK worker stopped the item or lost its lease). */
-  | 'served'
-  /** It could not start, or exited with an error. */
-  | 'failed'
-  /** It outlived SANDBOX_MAX_LIFETIME_MS and was killed; its item was stopped. */
-  | 'timed_out'
-  /** Shutdown killed it after the grace period; its item's lease lapses and another worker takes it. */
-  | 'killed';
-
-const OUTCOMES: readonly SessionOutcome[] = ['served', 'failed', 'timed_out', 'killed'];
+import { SESSION_OUTCOMES, type SessionOutcome } from './domain/session-outcome';
 
 /**
  * The sandbox worker's metrics, in the process's registry (served on the health port's /metrics
@@ -33,7 +21,7 @@ export function createSandboxWorkerMetrics(registry: Registry = new Registry()) 
     registers,
   });
   busyGauge.set(0);
-  for (const outcome of OUTCOMES) sessionsTotal.inc({ outcome }, 0);
+  for (const outcome of SESSION_OUTCOMES) sessionsTotal.inc({ outcome }, 0);
   return {
     setBusy(isBusy: boolean): void {
       busyGauge.set(isBusy ? 1 : 0);

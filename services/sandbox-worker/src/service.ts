@@ -1,7 +1,7 @@
 import type { SandboxWorkerDeps } from './deps';
-import { startClaimLoop, type ClaimLoop } from './claim-loop';
+import { claimSessions, type ClaimLoop } from './handlers/claim-sessions';
 import { serveWorkItem } from './handlers/serve-work-item';
 
-/** The claim loop -> serveWorkItem, one session at a time. */
+/** The worker's start -> claimSessions, which hands each claimed item to serveWorkItem, one session at a time. */
 export const startSandboxSessions = (deps: SandboxWorkerDeps): ClaimLoop =>
-  startClaimLoop(deps, { claim: () => deps.claims.next(), serve: serveWorkItem(deps) });
+  claimSessions(deps, { claim: () => deps.claims.next(), serve: serveWorkItem(deps) });

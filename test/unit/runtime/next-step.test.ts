@@ -74,3 +74,53 @@ describe('an interrupt stops the turn, its tools included', () => {
     expect(results[0]).toMatchObject({ tool_use_id: 'sevt_call', is_error: true });
   });
 });
+
+describe('the next step, edge by edge', () => {
+  const reached = (events: LoggedEvent[]) => nextStep(readLogState(events), { reached: true });
+  const start = { type: 'span.model_request_start', id: 'sevt_start' };
+
+  test('a terminated session does nothing, whatever its log owes', () => {
+    expect(next(log(message, start, { type: 'session.status_terminated' }))).toEqual({ kind: 'none' });
+  });
+
+  test('a request begun and never recorded is sent again under its start, before anything else (even a spent budget or an interrupt)', () => {
+    expect(next(log(message, start))).toEqual({ kind: 'callModel', startId: 'sevt_start' });
+    expect(reached(log(message, start, { type: 'user.interrupt' }))).toEqual({ kind: 'callModel', startId: 'sevt_start' });
+  });
+
+  test('new input with the budget spent rests the session budget_reached, once', () => {
+    expect(reached(log(message))).toMatchObject({ kind: 'append', events: [idle('budget_reached')] });
+    expect(reached(log(message, idle('budget_reached')))).toEqual({ kind: 'none' });
+  });
+
+  test("the toolset's calls wait for a worker; a custom call or one awaiting confirmation is the client's: idle requires_action naming them, once", () => {
+    expect(next(log(message, bash))).toEqual({ kind: 'awaitWorker' });
+    const custom = { type: 'agent.custom_tool_use', id: 'sevt_custom', name: 'lookup', input: {} };
+    const asked = { ...bash, id: 'sevt_asked', evaluated_permission: 'ask' };
+    const requires = { type: 'session.status_idle', stop_reason: { type: 'requires_action', event_ids: ['sevt_custom', 'sevt_asked'] }, stop_details: null };
+    expect(next(log(message, custom, asked))).toMatchObject({ kind: 'append', events: [requires] });
+    expect(next(log(message, custom, asked, requires))).toEqual({ kind: 'none' });
+  });
+
+  test('a requires_action naming other calls is written again for the ones open now', () => {
+    const custom = { type: 'agent.custom_tool_use', id: 'sevt_c2', name: 'lookup', input: {} };
+    const stale = { type: 'session.status_idle', stop_reason: { type: 'requires_action', event_ids: ['sevt_gone'] }, stop_details: null };
+    expect(next(log(message, custom, stale))).toMatchObject({ kind: 'append', events: [{ stop_reason: { type: 'requires_action', event_ids: ['sevt_c2'] } }] });
+  });
+
+  test('an approved call goes to a worker; a denied one is answered, and the model is asked again', () => {
+    const asked = { ...bash, id: 'sevt_ok', evaluated_permission: 'ask' };
+    expect(next(log(message, asked, { type: 'user.tool_confirmation', tool_use_id: 'sevt_ok', result: 'allow' }))).toEqual({ kind: 'awaitWorker' });
+    expect(next(log(message, asked, { type: 'user.tool_confirmation', tool_use_id: 'sevt_ok', result: 'deny' })).kind).toBe('callModel');
+  });
+
+  test('an interrupt while waiting on the client ends that turn: its open calls are answered interrupted', () => {
+    const custom = { type: 'agent.custom_tool_use', id: 'sevt_c3', name: 'lookup', input: {} };
+    const requires = { type: 'session.status_idle', stop_reason: { type: 'requires_action', event_ids: ['sevt_c3'] }, stop_details: null };
+    expect(next(log(message, custom, requires, { type: 'user.interrupt' }))).toMatchObject({
+      kind: 'append',
+      stopWorker: true,
+      events: [{ type: 'user.custom_tool_result', custom_tool_use_id: 'sevt_c3', is_error: true }, idle('end_turn')],
+    });
+  });
+});

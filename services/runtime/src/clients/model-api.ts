@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { Logger } from '@shared/log/logger';
 import type { RuntimeConfig } from '../config';
+import { classifyModelFailure, retryDelayMs, type ModelFailure } from '../domain/model-errors';
 
 /** The Messages API, through the official SDK: any endpoint that speaks it (MODEL_API_BASE_URL). */
 export interface ModelApi {
@@ -26,4 +28,60 @@ export function modelApi(config: Pick<RuntimeConfig, 'MODEL_API_BASE_URL' | 'MOD
       return client.messages.create(params, { signal });
     },
   };
+}
+
+/** Waits between a request's retries; injected (never a sleep of its own) so tests drive the wait. */
+export type Sleep = (ms: number) => Promise<void>;
+
+/** The runtime's retries: up to `maxRetries` more attempts, waiting from `retryBaseMs` (doubling). */
+export interface RetryPolicy {
+  maxRetries: number;
+  retryBaseMs: number;
+  sleep: Sleep;
+  /** Each failed attempt is logged here (the caller's logger names the session). */
+  logger: Logger;
+}
+
+/**
+ * What the caller says around each wait. Either answers false to give up the request (the
+ * session's log moved on while it waited: the caller reads the session again).
+ */
+export interface RetryAnnouncements {
+  /** A retryable failure, before its wait. */
+  beforeWait(failure: ModelFailure): Promise<boolean>;
+  /** After the wait, before the next attempt. */
+  afterWait(): Promise<boolean>;
+}
+
+export type ModelOutcome =
+  | { kind: 'answered'; message: Message }
+  | { kind: 'failed'; failure: ModelFailure }
+  /** An announcement gave the request up. */
+  | { kind: 'given_up' };
+
+/**
+ * One model request with the runtime's bounded retries (domain/model-errors.ts decides which
+ * failures are retried and how long to wait); the caller announces each retry before its wait
+ * and the resumption after it, so a client of the session always sees why nothing happens.
+ */
+export async function requestWithRetries(
+  model: ModelApi,
+  request: MessageCreateParamsNonStreaming,
+  policy: RetryPolicy,
+  announce: RetryAnnouncements,
+): Promise<ModelOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // MODEL_TIMEOUT_MS bounds the request in the client; this signal only satisfies the SDK's signature.
+      return { kind: 'answered', message: await model.create(request, AbortSignal.timeout(24 * 3600_000)) };
+    } catch (err) {
+      const failure = classifyModelFailure(err);
+      policy.logger.warn('model request failed', { attempt, type: failure.type, retryable: failure.retryable });
+      const wait = retryDelayMs(failure, attempt, policy);
+      if (wait === undefined) return { kind: 'failed', failure };
+      if (!(await announce.beforeWait(failure))) return { kind: 'given_up' };
+      await policy.sleep(wait);
+      if (!(await announce.afterWait())) return { kind: 'given_up' };
+    }
+  }
 }

@@ -27,6 +27,7 @@ export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
           after: { sequence: log.at(-1)?.sequence ?? after },
           limit: LOG_PAGE,
         });
+        // The reply was validated against the follow schema; its events' precise kinds are SessionEvent's (see LoggedEvent).
         log.push(...(page.events as LoggedEvent[]));
         if (page.events.length === 0 || (log.at(-1)?.sequence ?? after) >= page.last) return log;
       }

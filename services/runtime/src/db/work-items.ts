@@ -6,13 +6,11 @@ import { keysetAfter, newestFirst, readPage, type PageRequest } from '@shared/db
 import { ownedBy } from '@shared/db/owned-by';
 import { newId } from '@shared/ids/ids';
 import type { PagePosition } from '@shared/schema/common';
-import type { Tenant } from '@shared/schema/tenant';
+import type { TenantIds } from '@shared/schema/tenant';
 import type { Work, WorkPool } from '@shared/schema/work';
 import type { ServingTenant, WaitingTenant } from '../domain/work-claims';
 import { settleLapsedStop, stop } from '../domain/work-lifecycle';
 import { workItems, type WorkItemRow } from './schema';
-
-type Owner = Pick<Tenant, 'organization_id' | 'workspace_id'>;
 
 /** The session's item that is not stopped yet, if any: a session has at most one worker at a time. */
 export async function findLiveWorkOfSession(db: Executor, sessionId: string, options: { lock?: boolean } = {}): Promise<WorkItemRow | undefined> {
@@ -52,7 +50,7 @@ export async function sessionWorkStopping(db: Executor, sessionId: string, now: 
  */
 export async function queueSessionWork(
   db: Executor,
-  owner: Owner,
+  owner: TenantIds,
   environmentId: string,
   sessionId: string,
   now: Date,
@@ -76,7 +74,7 @@ export async function stopSessionWork(db: Database, sessionId: string, now: Date
   });
 }
 
-async function insertWorkItem(db: Executor, owner: Owner, environmentId: string, sessionId: string, pool: WorkPool, now: Date): Promise<WorkItemRow> {
+async function insertWorkItem(db: Executor, owner: TenantIds, environmentId: string, sessionId: string, pool: WorkPool, now: Date): Promise<WorkItemRow> {
   const row: WorkItemRow = {
     id: newId('work'),
     organizationId: owner.organization_id,
@@ -100,7 +98,7 @@ async function insertWorkItem(db: Executor, owner: Owner, environmentId: string,
 }
 
 /** The tenant's item of this environment, or undefined (missing, another tenant's or another environment's). */
-export async function findWorkItem(db: Executor, owner: Owner, environmentId: string, id: string, options: { lock?: boolean } = {}) {
+export async function findWorkItem(db: Executor, owner: TenantIds, environmentId: string, id: string, options: { lock?: boolean } = {}) {
   const row = await findOwnedRow(db, workItems, owner, id, options);
   return row && row.environmentId === environmentId ? row : undefined;
 }
@@ -118,7 +116,7 @@ export async function updateWorkItem(db: Executor, row: WorkItemRow, change: Par
  */
 export async function lockNextWorkItem(
   tx: Executor,
-  owner: Owner,
+  owner: TenantIds,
   environmentId: string,
   now: Date,
   reclaimBefore: Date | undefined,
@@ -172,7 +170,7 @@ export async function readCloudQueue(tx: Executor): Promise<{ waiting: WaitingTe
 }
 
 /** The tenant's oldest queued cloud item no concurrent claim holds, locked in the caller's transaction. */
-export async function lockOldestQueuedCloudItem(tx: Executor, owner: Owner): Promise<WorkItemRow | undefined> {
+export async function lockOldestQueuedCloudItem(tx: Executor, owner: TenantIds): Promise<WorkItemRow | undefined> {
   const [row] = await tx
     .select()
     .from(workItems)
@@ -220,7 +218,7 @@ export async function countCloudWork(db: Executor): Promise<{ queued: number; se
 }
 
 /** `work.stats`: items waiting (queued) and being served (starting, active, stopping), and the oldest waiting. */
-export async function workQueueStats(db: Executor, owner: Owner, environmentId: string) {
+export async function workQueueStats(db: Executor, owner: TenantIds, environmentId: string) {
   const rows = await db
     .select({ state: workItems.state, n: count(), oldest: min(workItems.createdAt) })
     .from(workItems)
@@ -237,7 +235,7 @@ export async function workQueueStats(db: Executor, owner: Owner, environmentId: 
 /** One page of an environment's items, newest first. */
 export async function listWorkPage(
   db: Executor,
-  owner: Owner,
+  owner: TenantIds,
   request: PageRequest<{ environment_id: string }>,
   present: (row: WorkItemRow) => Work,
 ): Promise<{ data: Work[]; next: PagePosition | null }> {

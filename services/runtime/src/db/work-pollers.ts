@@ -1,16 +1,14 @@
 import { and, count, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Executor } from '@shared/db/executor';
 import { ownedBy } from '@shared/db/owned-by';
-import type { Tenant } from '@shared/schema/tenant';
+import type { TenantIds } from '@shared/schema/tenant';
 import { workPollers } from './schema';
-
-type Owner = Pick<Tenant, 'organization_id' | 'workspace_id'>;
 
 /** A worker not seen for this long is forgotten (its row deleted), so worker ids that come and go do not pile up. */
 const FORGET_AFTER_MS = 3600_000;
 
 /** The worker polled the environment now. */
-export async function recordPoller(db: Executor, owner: Owner, environmentId: string, workerId: string, now: Date): Promise<void> {
+export async function recordPoller(db: Executor, owner: TenantIds, environmentId: string, workerId: string, now: Date): Promise<void> {
   await db
     .insert(workPollers)
     .values({ organizationId: owner.organization_id, workspaceId: owner.workspace_id, environmentId, workerId, lastPolledAt: now })
@@ -19,7 +17,7 @@ export async function recordPoller(db: Executor, owner: Owner, environmentId: st
 }
 
 /** Forgets the environment's workers silent for an hour or more. */
-export async function forgetSilentPollers(db: Executor, owner: Owner, environmentId: string, now: Date): Promise<void> {
+export async function forgetSilentPollers(db: Executor, owner: TenantIds, environmentId: string, now: Date): Promise<void> {
   await db
     .delete(workPollers)
     .where(
@@ -36,7 +34,7 @@ export async function forgetSilentPollers(db: Executor, owner: Owner, environmen
  * within the last hour (`now` less an hour), since workers that send no id cannot be counted and
  * 0 would say that none polled.
  */
-export async function countPollersSince(db: Executor, owner: Owner, environmentId: string, since: Date, now: Date): Promise<number | null> {
+export async function countPollersSince(db: Executor, owner: TenantIds, environmentId: string, since: Date, now: Date): Promise<number | null> {
   const known = new Date(now.getTime() - FORGET_AFTER_MS);
   const [row] = await db
     .select({ known: count(), recent: count(sql`case when ${gte(workPollers.lastPolledAt, since)} then 1 end`) })

@@ -29,6 +29,22 @@ export function classifyModelFailure(err: unknown): ModelFailure {
   return { type: 'unknown_error', message: 'the model request failed unexpectedly', retryable: false };
 }
 
+/**
+ * How long to wait before retrying a failed request, or undefined when it is not retried: a
+ * failure that retrying cannot fix, or `maxRetries` retries made already. The waits double from
+ * `retryBaseMs` (attempt 0 is the first request).
+ */
+export function retryDelayMs(failure: ModelFailure, attempt: number, policy: { maxRetries: number; retryBaseMs: number }): number | undefined {
+  if (!failure.retryable || attempt >= policy.maxRetries) return undefined;
+  return policy.retryBaseMs * 2 ** attempt;
+}
+
+/** What a retryable failure records before the wait: the error, announced `retrying`, and the session rescheduled. */
+export const retryingEvents = (failure: ModelFailure): RuntimeEventBody[] => [
+  { type: 'session.error', error: { type: failure.type, message: failure.message, retry_status: { type: 'retrying' } } },
+  { type: 'session.status_rescheduled' },
+];
+
 /** Without a configured key nothing can be asked: said once, clearly, and the session stops. */
 export const NO_MODEL_CREDENTIALS: ModelFailure = {
   type: 'model_request_failed_error',

@@ -1,10 +1,12 @@
-import type { SessionEvent } from '@shared/schema/session-event';
+import type { Static } from '@sinclair/typebox';
+import type { FollowSessionEventsReply, SessionEvent } from '@shared/schema/session-event';
 
-/** One event of a session's log with its place in it (what the deployments service's follow returns). */
-export interface LoggedEvent {
-  sequence: number;
-  event: SessionEvent;
-}
+/**
+ * One event of a session's log with its place in it: an item of the deployments service's follow
+ * reply, from that reply's schema. Its event is the precise `SessionEvent` type: the schema's union
+ * is built from a table (shared/schema/session-event-log.ts), so its own Static type names no kind.
+ */
+export type LoggedEvent = Omit<Static<typeof FollowSessionEventsReply>['events'][number], 'event'> & { event: SessionEvent };
 
 /** The kinds a client (or an environment worker) sends that the agent answers. */
 const INPUT_TYPES = new Set(['user.message', 'user.tool_result', 'user.custom_tool_result', 'user.tool_confirmation', 'user.define_outcome']);

@@ -1,20 +1,18 @@
-import type { Tenant } from '@shared/schema/tenant';
-
-type Owner = Pick<Tenant, 'organization_id' | 'workspace_id'>;
+import type { TenantIds } from '@shared/schema/tenant';
 
 /** A tenant with cloud items queued, and when its oldest one was queued. */
 export interface WaitingTenant {
-  tenant: Owner;
+  tenant: TenantIds;
   oldestQueuedAt: Date;
 }
 
 /** How many of a tenant's cloud items sandbox workers are serving now. */
 export interface ServingTenant {
-  tenant: Owner;
+  tenant: TenantIds;
   serving: number;
 }
 
-const key = (tenant: Owner) => `${tenant.organization_id}\u0000${tenant.workspace_id}`;
+const key = (tenant: TenantIds) => `${tenant.organization_id}\u0000${tenant.workspace_id}`;
 
 /**
  * The order in which tenants with queued cloud items are offered the next free sandbox worker:
@@ -24,7 +22,7 @@ const key = (tenant: Owner) => `${tenant.organization_id}\u0000${tenant.workspac
  * sessions queued delays another tenant's session by no more than the wait for one worker to free
  * up. Among a tenant's own items the oldest goes first (the caller's query).
  */
-export function claimOrder(waiting: readonly WaitingTenant[], serving: readonly ServingTenant[]): Owner[] {
+export function claimOrder(waiting: readonly WaitingTenant[], serving: readonly ServingTenant[]): TenantIds[] {
   const held = new Map(serving.map((s) => [key(s.tenant), s.serving]));
   return [...waiting]
     .sort(

@@ -28,7 +28,8 @@ export async function callModel(
   const { tools, permissions } = modelTools(session.agent, deps.toolset);
   const answer = await requestModel(deps, ctx, cursor, buildModelRequest(session.agent, log, tools, deps.config.MODEL_MAX_TOKENS));
   switch (answer.kind) {
-    case 'moved':
+    case 'given_up':
+      // The log moved on while the request was retried: the session is read again.
       return true;
     case 'answered': {
       const events = responseEvents(answer.message, startId, permissions, { graded: turn.graded });

@@ -35,7 +35,8 @@ export async function evaluateOutcome(
   const request = buildGradingRequest(session.agent, log, outcome, rubric, deps.config.MODEL_MAX_TOKENS);
   const answer = await whileOngoing(deps, ctx, cursor, outcome, () => requestModel(deps, ctx, cursor, request));
   switch (answer.kind) {
-    case 'moved':
+    case 'given_up':
+      // The log moved on while the request was retried: the session is read again.
       return true;
     case 'answered': {
       const tokens = tokenUsageOf(answer.message);

@@ -1,14 +1,15 @@
-import type { MessageCreateParamsNonStreaming, Message } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
 import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
-import { classifyModelFailure, type ModelFailure } from '../domain/model-errors';
+import { requestWithRetries, type ModelOutcome } from '../clients/model-api';
+import { retryingEvents } from '../domain/model-errors';
 import type { RuntimeDeps } from '../deps';
 
 /**
- * How a step writes to a session's log and asks the model, shared by the agent's turns
- * (call-model.ts) and the outcome's grading (evaluate-outcome.ts). Every append is fenced on
+ * How a step writes to a session's log, a model request's retries announced in it included,
+ * shared by the agent's turns (call-model.ts) and the outcome's grading (evaluate-outcome.ts). Every append is fenced on
  * the log's end: a 409 means the log moved on (a client's send, another replica), and the step
  * ends so the session is read again; nothing is ever written twice.
  */
@@ -64,35 +65,22 @@ export async function openSpan(
   return (await appendAt(deps, ctx, cursor, opening))?.at(-1);
 }
 
-export type ModelOutcome =
-  | { kind: 'answered'; message: Message }
-  | { kind: 'failed'; failure: ModelFailure }
-  /** The log moved on while retrying: the step ends and the session is read again. */
-  | { kind: 'moved' };
-
 /**
- * One model request with the runtime's bounded retries: a retryable failure is announced in the
- * session (`session.error` retrying, `session.status_rescheduled`) before the wait, and
- * `session.status_running` after it, so a client always sees why nothing happens.
+ * A model request (clients/model-api.ts, with the runtime's retries) whose retries the session's
+ * log announces: `session.error` retrying and `session.status_rescheduled` before the wait,
+ * `session.status_running` after it. The announcements are this module's, so the log keeps one
+ * writer; a log that moved on meanwhile gives the request up (the step ends).
  */
-export async function requestModel(deps: RuntimeDeps, ctx: CallContext, cursor: LogCursor, request: MessageCreateParamsNonStreaming): Promise<ModelOutcome> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // MODEL_TIMEOUT_MS bounds the request in the client; this signal only satisfies the SDK's signature.
-      return { kind: 'answered', message: await deps.model.create(request, AbortSignal.timeout(24 * 3600_000)) };
-    } catch (err) {
-      const failure = classifyModelFailure(err);
-      deps.logger.warn('model request failed', { session_id: cursor.sessionId, attempt, type: failure.type, retryable: failure.retryable });
-      if (!failure.retryable || attempt >= deps.config.MODEL_MAX_RETRIES) {
-        return { kind: 'failed', failure };
-      }
-      const retrying: RuntimeEventBody[] = [
-        { type: 'session.error', error: { type: failure.type, message: failure.message, retry_status: { type: 'retrying' } } },
-        { type: 'session.status_rescheduled' },
-      ];
-      if (!(await appendAt(deps, ctx, cursor, retrying))) return { kind: 'moved' };
-      await deps.sleep(deps.config.MODEL_RETRY_BASE_MS * 2 ** attempt);
-      if (!(await appendAt(deps, ctx, cursor, [{ type: 'session.status_running' }]).catch(() => undefined))) return { kind: 'moved' };
-    }
-  }
+export function requestModel(deps: RuntimeDeps, ctx: CallContext, cursor: LogCursor, request: MessageCreateParamsNonStreaming): Promise<ModelOutcome> {
+  const policy = {
+    maxRetries: deps.config.MODEL_MAX_RETRIES,
+    retryBaseMs: deps.config.MODEL_RETRY_BASE_MS,
+    sleep: deps.sleep,
+    logger: deps.logger.child({ session_id: cursor.sessionId }),
+  };
+  return requestWithRetries(deps.model, request, policy, {
+    beforeWait: async (failure) => (await appendAt(deps, ctx, cursor, retryingEvents(failure))) !== undefined,
+    // A failed resumption is as good as a moved log: the step ends and the session is read again.
+    afterWait: async () => (await appendAt(deps, ctx, cursor, [{ type: 'session.status_running' }]).catch(() => undefined)) !== undefined,
+  });
 }

@@ -1,23 +1,18 @@
-import { chmod, chown, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Logger } from '@shared/log/logger';
 import type { Work } from '@shared/schema/work';
 import { forceStopWork } from '../clients/gateway-work';
-import { sandboxEnvironment } from '../domain/sandbox-process';
-import type { SessionOutcome } from '../metrics';
 import { endLeftoverProcesses, processStartTime } from '../clients/process-control';
+import { killGroup, makeScratch, removeScratch, spawnSessionProcess, tail } from '../clients/session-process';
+import type { SessionOutcome } from '../domain/session-outcome';
 import type { SandboxWorkerDeps } from '../deps';
 
-/** The program a session's process runs: the SDK's own worker over the one item (sandbox-session.ts). */
-const SESSION_PROGRAM = join(import.meta.dir, '..', 'sandbox-session.ts');
 /** The end of a failed process's stderr kept for the log. */
 const STDERR_TAIL_BYTES = 4096;
 
 /**
  * Serves one claimed item: a fresh scratch directory under SANDBOX_ROOT, a fresh process in it
  * (bun, in a process group of its own, as SANDBOX_RUN_AS_UID when configured) running the SDK's
- * EnvironmentWorker.handleItem() with nothing but the item's environment (domain/sandbox-process.ts),
- * until it exits, outlives SANDBOX_MAX_LIFETIME_MS (killed, its item stopped) or `kill` fires
+ * EnvironmentWorker.handleItem() with nothing but the item's environment (clients/session-process.ts,
+ * domain/sandbox-process.ts), until it exits, outlives SANDBOX_MAX_LIFETIME_MS (killed, its item stopped) or `kill` fires
  * (shutdown after the grace period: killed, its item left to lapse and be taken by another
  * worker). Whatever happens, everything the session started is killed afterwards, in its group
  * or detached from it (the SDK's own bash runs in a group of its own), and the directory
@@ -36,22 +31,8 @@ export const serveWorkItem =
     const lifetime = timer(config.SANDBOX_MAX_LIFETIME_MS);
     const shutdown = abortion(kill);
     try {
-      scratch = await mkdtemp(join(config.SANDBOX_ROOT, 'session-'));
-      if (identity) await chown(scratch, identity.uid, identity.gid);
-      await chmod(scratch, 0o700);
-      const child = Bun.spawn(
-        [process.execPath, SESSION_PROGRAM, '--idle-ms', String(config.SANDBOX_IDLE_MS), '--lifetime-ms', String(config.SANDBOX_MAX_LIFETIME_MS)],
-        {
-          cwd: scratch,
-          env: sandboxEnvironment(item, { gatewayUrl: config.SANDBOX_GATEWAY_URL, path: process.env.PATH ?? '/usr/bin:/bin', scratch }),
-          ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
-          // A group of its own, killed whole at the end (what detaches from it is found by endLeftoverProcesses).
-          detached: true,
-          stdin: 'ignore',
-          stdout: 'ignore',
-          stderr: 'pipe',
-        },
-      );
+      scratch = await makeScratch(config.SANDBOX_ROOT, identity);
+      const child = spawnSessionProcess(item, scratch, config, identity);
       group = child.pid;
       startTime = await processStartTime(child.pid);
       logger.info('sandbox session started', { pid: child.pid });
@@ -94,16 +75,6 @@ export const serveWorkItem =
     return outcome;
   };
 
-/** Kills the whole process group; never throws, so the directory is removed whatever happens here. */
-function killGroup(group: number, logger: Logger): void {
-  try {
-    process.kill(-group, 'SIGKILL');
-  } catch (err) {
-    // ESRCH: nothing of the group is left.
-    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') logger.error('killing the sandbox process group failed', { pid: group, error: err });
-  }
-}
-
 /** Resolves after `ms`, unless cancelled (a session's lifetime must not leave an hour-long timer behind). */
 function timer(ms: number): { done: Promise<void>; cancel(): void } {
   let handle: ReturnType<typeof setTimeout> | undefined;
@@ -120,36 +91,4 @@ function abortion(signal: AbortSignal): { done: Promise<void>; cancel(): void } 
     else signal.addEventListener('abort', listener, { once: true });
   });
   return { done, cancel: () => signal.removeEventListener('abort', listener) };
-}
-
-/** The stream read to its end (so the process never blocks on a full pipe), keeping only its last `bytes`. */
-async function tail(stream: ReadableStream<Uint8Array>, bytes: number): Promise<string> {
-  let kept = new Uint8Array(0);
-  for await (const chunk of stream) {
-    const joined = new Uint8Array(kept.length + chunk.length);
-    joined.set(kept);
-    joined.set(chunk, kept.length);
-    kept = joined.slice(Math.max(0, joined.length - bytes));
-  }
-  return new TextDecoder().decode(kept);
-}
-
-/**
- * Removes the directory and everything the session put in it, also what it made unreadable to
- * itself (a directory chmod 000 stops a plain recursive removal by a worker without root).
- */
-async function removeScratch(dir: string): Promise<void> {
-  try {
-    await rm(dir, { recursive: true, force: true });
-  } catch {
-    await unlock(dir);
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function unlock(dir: string): Promise<void> {
-  await chmod(dir, 0o700).catch(() => undefined);
-  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    if (entry.isDirectory() && !entry.isSymbolicLink()) await unlock(join(dir, entry.name));
-  }
 }

@@ -1,9 +1,7 @@
 import type { Work } from '@shared/schema/work';
-import type { SessionOutcome } from './metrics';
-import type { SandboxWorkerDeps } from './deps';
-
-const FIRST_BACKOFF_MS = 500;
-const MAX_BACKOFF_MS = 30_000;
+import { claimBackoffMs } from '../domain/claim-backoff';
+import type { SessionOutcome } from '../domain/session-outcome';
+import type { SandboxWorkerDeps } from '../deps';
 
 export interface ClaimLoop {
   /**
@@ -14,16 +12,17 @@ export interface ClaimLoop {
 }
 
 /**
- * What triggers the sandbox worker's handler, as a bus server triggers another service's: claim
- * one session (a long poll of the runtime), serve it to its end, claim the next. One session at
- * a time per worker: a worker is one sandbox, and the runtime's queue-depth gauge scales the
- * number of workers. While claims fail (no runtime answers), or sessions fail to run (a worker
- * that cannot start them would otherwise take the whole queue, item after item, each then waiting
- * out its lease), it backs off exponentially.
+ * The sandbox worker's standing use case: claim one session (a long poll of the runtime), have it
+ * served to its end (`serve`, handlers/serve-work-item.ts, given by service.ts: no handler imports
+ * another), claim the next. One session at a time per worker: a worker is one sandbox, and the
+ * runtime's queue-depth gauge scales the number of workers. While claims fail (no runtime
+ * answers), or sessions fail to run (a worker that cannot start them would otherwise take the
+ * whole queue, item after item, each then waiting out its lease), it backs off
+ * (domain/claim-backoff.ts).
  */
-export function startClaimLoop(
+export function claimSessions(
   deps: SandboxWorkerDeps,
-  handlers: { claim: () => Promise<Work | null>; serve: (item: Work, kill: AbortSignal) => Promise<SessionOutcome> },
+  steps: { claim: () => Promise<Work | null>; serve: (item: Work, kill: AbortSignal) => Promise<SessionOutcome> },
 ): ClaimLoop {
   const logger = deps.logger.child({ worker: deps.config.SANDBOX_WORKER_ID });
   const kill = new AbortController();
@@ -40,11 +39,11 @@ export function startClaimLoop(
 
   async function loop(): Promise<void> {
     let failures = 0;
-    const backOff = () => pause(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(failures - 1, 10)));
+    const backOff = () => pause(claimBackoffMs(failures));
     while (!stopping) {
       let item: Work | null;
       try {
-        item = await handlers.claim();
+        item = await steps.claim();
       } catch (err) {
         failures += 1;
         deps.metrics.countClaimFailure();
@@ -60,7 +59,7 @@ export function startClaimLoop(
         logger.warn('a session claimed while shutting down is not started: another worker takes it once its lease lapses', { work_id: item.id });
         return;
       }
-      if ((await handlers.serve(item, kill.signal)) === 'failed') {
+      if ((await steps.serve(item, kill.signal)) === 'failed') {
         failures += 1;
         await backOff();
       } else failures = 0;

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { systemContext, type CallContext } from '@shared/bus/call-context';
+import { ApiError } from '@shared/errors/api-error';
+import type { TenantIds } from '@shared/schema/tenant';
+import { budgetReached } from '@shared/usage/list-cost';
+import { releaseSessionLease, takeSessionLease } from '../db/session-leases';
+import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/work-items';
+import { spentUnits } from '../domain/model-response';
+import { nextStep } from '../domain/next-step';
+import { readLogState, type LoggedEvent } from '../domain/session-log';
+import type { RuntimeDeps } from '../deps';
+import { callModel } from './call-model';
+import { evaluateOutcome } from './evaluate-outcome';
+import { appendStep, type LogCursor } from './session-log-writes';
+
+/** Steps one delivery may take before it hands the session back to the queue (a bound, not an expected count). */
+const MAX_STEPS = 50;
+
+/** The lease is held by one drive, not by the replica: two notices of one session in one process still take turns. */
+class SessionBusy extends Error {}
+
+/**
+ * The session's worker was told to stop (an interrupt) and has not stopped yet: no new turn, and no
+ * new item, until it has, or its worker would run the new turn's calls too. Its heartbeat hears of
+ * the stop within half the work lease; the notice comes back after the consumer's short delay.
+ */
+class WorkerStopping extends Error {}
+
+/**
+ * Drives one session as far as it can go now, under the session's lease: reads the session and
+ * its log, decides the next step from the log (domain/next-step.ts), does it, and reads again,
+ * until nothing is left to do. Every write is an append fenced on the log's end, so a step
+ * retried after a crash, or raced by a replica whose lease lapsed, records nothing twice; a
+ * model request begun and never recorded is sent again under the same start span.
+ */
+export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string): Promise<void> {
+  const holder = `${deps.config.RUNTIME_WORKER_ID}/${randomUUID()}`;
+  const leaseFor = () => new Date(deps.clock.now().getTime() + deps.config.RUNTIME_LEASE_MS);
+  if (!(await takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()))) {
+    // Another drive has it: this notice comes back after a short delay, and finds the work done or still there.
+    throw new SessionBusy(`session ${sessionId} is driven elsewhere`);
+  }
+  const renew = setInterval(() => {
+    takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()).catch(() => undefined);
+  }, Math.max(500, Math.floor(deps.config.RUNTIME_LEASE_MS / 3)));
+  const ctx = systemContext(`req_runtime_${randomUUID().replaceAll('-', '')}`, {
+    organization_id: tenant.organization_id,
+    workspace_id: tenant.workspace_id,
+    scope: 'read_write',
+    key_id: 'runtime',
+  });
+  // The log as read so far: append-only, so each step reads only what came after it (a long
+  // session's turns would otherwise read the whole log again at every step).
+  const log: LoggedEvent[] = [];
+  try {
+    for (let step = 0; step < MAX_STEPS; step++) {
+      if (!(await runStep(deps, ctx, sessionId, log))) return;
+    }
+    deps.logger.warn('session step bound reached; the next notice continues', { session_id: sessionId });
+  } catch (err) {
+    // A deleted session has nothing left to drive.
+    if (err instanceof ApiError && err.type === 'not_found_error') return;
+    throw err;
+  } finally {
+    clearInterval(renew);
+    await releaseSessionLease(deps.db, sessionId, holder).catch(() => undefined);
+  }
+}
+
+/** One step; false when the session needs nothing more now. */
+async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[]): Promise<boolean> {
+  const [session, added] = await Promise.all([deps.sessions.get(ctx, sessionId), deps.sessions.readLog(ctx, sessionId, log.at(-1)?.sequence ?? 0)]);
+  log.push(...added);
+  const state = readLogState(log);
+  const price = await deps.prices.of(ctx, session.agent.model.id);
+  const budget = session.budget;
+  const reached = budget ? budgetReached(spentUnits(log, price), budget.max_list_cost.amount) : false;
+  if (session.status === 'terminated') {
+    // Ended (an archived session is shown terminated): nothing more runs, its worker included.
+    await stopSessionWork(deps.db, sessionId, deps.clock.now());
+    return false;
+  }
+  const step = nextStep(state, { reached });
+  const cursor: LogCursor = { sessionId, after: state.last };
+  const stopping = () => new WorkerStopping(`session ${sessionId}: its worker is still stopping`);
+  switch (step.kind) {
+    case 'none':
+      return false;
+    case 'append':
+      if (step.stopWorker) await stopSessionWork(deps.db, sessionId, deps.clock.now());
+      return appendStep(deps, ctx, cursor, step.events);
+    case 'awaitWorker': {
+      // At most one live item per session; under the session's lease, so no two drives add one each.
+      const work = await queueSessionWork(deps.db, ctx.tenant!, session.environment_id, session.id, deps.clock.now(), () =>
+        deps.environments.poolOf(ctx, session.environment_id),
+      );
+      if (work === 'stopping') throw stopping();
+      return false;
+    }
+    case 'callModel':
+      // A new turn waits for the interrupted one's worker to be gone: it would see the new calls on its stream and run them.
+      if (!step.startId && (await sessionWorkStopping(deps.db, sessionId, deps.clock.now()))) throw stopping();
+      return callModel(deps, ctx, { session, log, cursor, price, graded: state.outcome !== undefined && !state.outcome.ended }, step.startId);
+    case 'evaluateOutcome':
+      return evaluateOutcome(deps, ctx, { session, log, cursor, price }, step.outcome, step.startId);
+  }
+}

@@ -29,6 +29,7 @@ import {
 } from '../../schema/memory-store';
 import { Model, ModelIdRequest, ModelListQuery, ModelPage } from '../../schema/model';
 import { ResolveReferencesReply, ResolveReferencesRequest } from '../../schema/references';
+import { resourceOperations } from '../resource-operations';
 import { defineSubjects } from '../subject';
 
 const SERVICE = 'catalog';
@@ -44,24 +45,17 @@ export const modelSubjects = defineSubjects(SERVICE, 'models', {
 });
 
 export const agentSubjects = defineSubjects(SERVICE, 'agents', {
-  create: [AgentCreateBody, Agent],
-  /** The deployments service too: a session keeps its agent version's definition (versions are immutable). */
+  ...resourceOperations({ resource: Agent, id: AgentIdRequest, create: AgentCreateBody, list: [AgentListRequest, AgentListReply], update: UpdateAgentRequest }),
+  /** With an optional version; the deployments service too: a session keeps its agent version's definition (versions are immutable). */
   get: [GetAgentRequest, Agent, { callers: ['gateway', 'deployments'] }],
-  list: [AgentListRequest, AgentListReply],
-  update: [UpdateAgentRequest, Agent],
-  archive: [AgentIdRequest, Agent],
   /** One agent's versions, newest first. */
   listVersions: [AgentVersionListRequest, AgentListReply],
 });
 
 export const environmentSubjects = defineSubjects(SERVICE, 'environments', {
-  create: [EnvironmentCreateBody, Environment],
+  ...resourceOperations({ resource: Environment, id: EnvironmentIdRequest, create: EnvironmentCreateBody, list: [EnvironmentListRequest, EnvironmentListReply], update: UpdateEnvironmentRequest, deleted: EnvironmentDeleted }),
   /** The runtime too: an environment's type decides which workers serve its sessions' work items. */
   get: [EnvironmentIdRequest, Environment, { callers: ['gateway', 'runtime'] }],
-  list: [EnvironmentListRequest, EnvironmentListReply],
-  update: [UpdateEnvironmentRequest, Environment],
-  archive: [EnvironmentIdRequest, Environment],
-  delete: [EnvironmentIdRequest, EnvironmentDeleted],
 });
 
 export const fileSubjects = defineSubjects(SERVICE, 'files', {
@@ -73,14 +67,11 @@ export const fileSubjects = defineSubjects(SERVICE, 'files', {
   delete: [FileIdRequest, FileDeleted],
 });
 
-export const memoryStoreSubjects = defineSubjects(SERVICE, 'memory_stores', {
-  create: [MemoryStoreCreateBody, MemoryStore],
-  get: [MemoryStoreIdRequest, MemoryStore],
-  list: [MemoryStoreListRequest, MemoryStoreListReply],
-  update: [UpdateMemoryStoreRequest, MemoryStore],
-  archive: [MemoryStoreIdRequest, MemoryStore],
-  delete: [MemoryStoreIdRequest, MemoryStoreDeleted],
-});
+export const memoryStoreSubjects = defineSubjects(
+  SERVICE,
+  'memory_stores',
+  resourceOperations({ resource: MemoryStore, id: MemoryStoreIdRequest, create: MemoryStoreCreateBody, list: [MemoryStoreListRequest, MemoryStoreListReply], update: UpdateMemoryStoreRequest, deleted: MemoryStoreDeleted }),
+);
 
 /** Reference checks other services ask of the catalog (tenant from the call context). */
 export const referenceSubjects = defineSubjects(SERVICE, 'references', {

@@ -14,20 +14,20 @@ import {
   DeploymentListRequest,
   UpdateDeploymentRequest,
 } from '../../schema/deployment';
+import { resourceOperations } from '../resource-operations';
 import { defineSubjects } from '../subject';
 
 const SERVICE = 'deployments';
 
+/**
+ * `create` makes a deployment in the caller's tenant (from the call context) and replies with it
+ * as returned; `update` has patch semantics per field (see DeploymentUpdateRequest), 409 when a
+ * concurrent change wins.
+ */
 export const deploymentSubjects = defineSubjects(SERVICE, 'deployments', {
-  /** Creates a deployment in the caller's tenant (from the call context); replies with it as returned. */
-  create: [DeploymentCreateRequest, Deployment],
-  list: [DeploymentListRequest, DeploymentListReply],
-  get: [DeploymentIdRequest, Deployment],
-  /** Patch semantics per field (see DeploymentUpdateRequest); 409 when a concurrent change wins. */
-  update: [UpdateDeploymentRequest, Deployment],
+  ...resourceOperations({ resource: Deployment, id: DeploymentIdRequest, create: DeploymentCreateRequest, list: [DeploymentListRequest, DeploymentListReply], update: UpdateDeploymentRequest }),
   pause: [DeploymentIdRequest, Deployment],
   unpause: [DeploymentIdRequest, Deployment],
-  archive: [DeploymentIdRequest, Deployment],
   /** The manual `run` route: fires with a manual trigger, which is never skipped. */
   run: [DeploymentIdRequest, DeploymentRun],
   /**

@@ -14,6 +14,7 @@ import {
   UpdateSessionRequest,
   UpdateSessionResourceRequest,
 } from '../../schema/session';
+import { resourceOperations } from '../resource-operations';
 import { defineSubjects } from '../subject';
 
 /**
@@ -23,18 +24,16 @@ import { defineSubjects } from '../subject';
  */
 const SERVICE = 'deployments';
 
+/**
+ * `create` makes a session in the caller's tenant (from the call context), with its agent
+ * version's snapshot; `update` has SDK semantics per field (see SessionUpdateRequest) and is
+ * refused once archived; `archive` is one-way (archiving again answers the session as it is);
+ * `delete` is for good: the session, its resources, tokens and event log.
+ */
 export const sessionSubjects = defineSubjects(SERVICE, 'sessions', {
-  /** Creates a session in the caller's tenant (from the call context), with its agent version's snapshot. */
-  create: [SessionCreateRequest, Session],
-  list: [SessionListRequest, SessionListReply],
+  ...resourceOperations({ resource: Session, id: SessionIdRequest, create: SessionCreateRequest, list: [SessionListRequest, SessionListReply], update: UpdateSessionRequest, deleted: SessionDeleted }),
   /** Also the runtime's: the agent snapshot, budget and environment a turn runs with. */
   get: [SessionIdRequest, Session, { callers: ['gateway', 'runtime'] }],
-  /** SDK semantics per field (see SessionUpdateRequest); refused once archived. */
-  update: [UpdateSessionRequest, Session],
-  /** One-way; archiving again answers the session as it is. */
-  archive: [SessionIdRequest, Session],
-  /** For good: the session, its resources, tokens and event log. */
-  delete: [SessionIdRequest, SessionDeleted],
 });
 
 /** `/v1/sessions/{id}/resources`: a session's resources, each with its own id. */

@@ -1,7 +1,7 @@
 import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
-import { Counter, Histogram } from 'prom-client';
-import { endSpan, HOP_SECONDS, MESSAGING_DESTINATION_NAME, MESSAGING_OPERATION_TYPE, MESSAGING_SYSTEM, REQUEST_ID } from './spans';
+import { HOP_SECONDS, MESSAGING_DESTINATION_NAME, MESSAGING_OPERATION_TYPE, MESSAGING_SYSTEM, REQUEST_ID } from './spans';
 import type { Seam, Telemetry } from './telemetry';
+import { TimedOutcomes } from './timed-outcomes';
 import { injectTraceContext } from './tracing';
 
 /** One bus call in progress: ended once with its outcome (`ok` or the error type). */
@@ -15,28 +15,14 @@ export interface BusCallObservation {
  * the request's NATS headers, so the handler's span joins the caller's trace.
  */
 export class BusCalls {
-  private readonly calls: Counter<'subject' | 'outcome'>;
-  private readonly duration: Histogram<'subject'>;
-
-  constructor(private readonly telemetry: Telemetry) {
-    this.calls = new Counter({
-      name: 'bus_client_calls_total',
-      help: 'Bus requests this process made, by subject and outcome (ok, or the error type the caller got).',
-      labelNames: ['subject', 'outcome'],
-      registers: [telemetry.registry],
-    });
-    this.duration = new Histogram({
-      name: 'bus_client_call_duration_seconds',
-      help: 'Time from a bus request to its reply (or its failure), as the caller saw it, by subject.',
-      labelNames: ['subject'],
-      buckets: HOP_SECONDS,
-      registers: [telemetry.registry],
-    });
-  }
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly calls: TimedOutcomes,
+  ) {}
 
   /** Starts a call: its span is a child of whatever is active, and goes out in `headers`. */
   begin(subject: string, requestId: string, headers: { get(k: string): string; set(k: string, v: string): void; keys(): string[] }): BusCallObservation {
-    const started = performance.now();
+    const finish = this.calls.start(subject);
     let span: Span | undefined;
     if (this.telemetry.tracingEnabled) {
       const parent = context.active();
@@ -50,13 +36,13 @@ export class BusCalls {
       injectTraceContext(trace.setSpan(parent, span), headers);
     }
     return {
-      end: (outcome) => {
-        this.calls.inc({ subject, outcome });
-        this.duration.observe({ subject }, (performance.now() - started) / 1000);
-        if (span) endSpan(span, outcome);
-      },
+      end: (outcome) => finish(outcome, span),
     };
   }
 }
 
-export const busCalls: Seam<BusCalls> = (telemetry) => new BusCalls(telemetry);
+export const busCalls: Seam<BusCalls> = (telemetry) =>
+  new BusCalls(telemetry, new TimedOutcomes(telemetry, 'subject', {
+    total: ['bus_client_calls_total', 'Bus requests this process made, by subject and outcome (ok, or the error type the caller got).'],
+    duration: ['bus_client_call_duration_seconds', 'Time from a bus request to its reply (or its failure), as the caller saw it, by subject.', HOP_SECONDS],
+  }));

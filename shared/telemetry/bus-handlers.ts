@@ -1,7 +1,7 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
-import { Counter, Histogram } from 'prom-client';
-import { endSpan, HOP_SECONDS, MESSAGING_DESTINATION_NAME, MESSAGING_OPERATION_TYPE, MESSAGING_SYSTEM, REQUEST_ID, runInSpan } from './spans';
+import { HOP_SECONDS, MESSAGING_DESTINATION_NAME, MESSAGING_OPERATION_TYPE, MESSAGING_SYSTEM, REQUEST_ID, runInSpan } from './spans';
 import type { Seam, Telemetry } from './telemetry';
+import { TimedOutcomes } from './timed-outcomes';
 import { extractTraceContext } from './tracing';
 
 /** One served request in progress: its handler runs inside `run`, then it is ended once with its outcome. */
@@ -19,27 +19,13 @@ const direct: BusHandlerObservation['run'] = (work) => work();
  * headers and is active while the handler runs, so its statements and onward calls are its children.
  */
 export class BusHandlers {
-  private readonly requests: Counter<'subject' | 'outcome'>;
-  private readonly duration: Histogram<'subject'>;
-
-  constructor(private readonly telemetry: Telemetry) {
-    this.requests = new Counter({
-      name: 'bus_server_requests_total',
-      help: 'Bus requests this process answered, by subject and outcome (ok, or the error type it answered).',
-      labelNames: ['subject', 'outcome'],
-      registers: [telemetry.registry],
-    });
-    this.duration = new Histogram({
-      name: 'bus_server_request_duration_seconds',
-      help: 'Time from a bus request\'s arrival to its reply, a wait for its tenant\'s bulkhead slot included, by subject.',
-      labelNames: ['subject'],
-      buckets: HOP_SECONDS,
-      registers: [telemetry.registry],
-    });
-  }
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly requests: TimedOutcomes,
+  ) {}
 
   begin(subject: string, requestId: string, headers: { get(k: string): string; keys(): string[] } | undefined): BusHandlerObservation {
-    const started = performance.now();
+    const finish = this.requests.start(subject);
     let span: Span | undefined;
     let run = direct;
     if (this.telemetry.tracingEnabled) {
@@ -56,13 +42,13 @@ export class BusHandlers {
     }
     return {
       run,
-      end: (outcome) => {
-        this.requests.inc({ subject, outcome });
-        this.duration.observe({ subject }, (performance.now() - started) / 1000);
-        if (span) endSpan(span, outcome);
-      },
+      end: (outcome) => finish(outcome, span),
     };
   }
 }
 
-export const busHandlers: Seam<BusHandlers> = (telemetry) => new BusHandlers(telemetry);
+export const busHandlers: Seam<BusHandlers> = (telemetry) =>
+  new BusHandlers(telemetry, new TimedOutcomes(telemetry, 'subject', {
+    total: ['bus_server_requests_total', 'Bus requests this process answered, by subject and outcome (ok, or the error type it answered).'],
+    duration: ['bus_server_request_duration_seconds', 'Time from a bus request\'s arrival to its reply, a wait for its tenant\'s bulkhead slot included, by subject.', HOP_SECONDS],
+  }));

@@ -1,9 +1,9 @@
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { ATTR_DB_NAMESPACE, ATTR_DB_OPERATION_NAME, ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME } from '@opentelemetry/semantic-conventions';
 import type mysql from 'mysql2/promise';
-import { Counter, Gauge, Histogram } from 'prom-client';
-import { endSpan } from './spans';
+import { Gauge } from 'prom-client';
 import type { Seam, Telemetry } from './telemetry';
+import { TimedOutcomes } from './timed-outcomes';
 
 /** Statement latency buckets in seconds: a point read is a fraction of a millisecond, a group commit a few. */
 const STATEMENT_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -43,24 +43,12 @@ type Run = (...args: unknown[]) => Promise<unknown>;
  * statement that waited for a connection runs in the context of whoever released it.
  */
 export class DbStatements {
-  private readonly statements: Counter<'operation' | 'outcome'>;
-  private readonly duration: Histogram<'operation'>;
   private readonly pools = new Set<CorePool>();
 
-  constructor(private readonly telemetry: Telemetry) {
-    this.statements = new Counter({
-      name: 'db_statements_total',
-      help: 'SQL statements this process ran, by operation and outcome (ok or error).',
-      labelNames: ['operation', 'outcome'],
-      registers: [telemetry.registry],
-    });
-    this.duration = new Histogram({
-      name: 'db_statement_duration_seconds',
-      help: 'Time from a statement\'s call to its result, a wait for a pool connection included, by operation.',
-      labelNames: ['operation'],
-      buckets: STATEMENT_SECONDS,
-      registers: [telemetry.registry],
-    });
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly statements: TimedOutcomes,
+  ) {
     const pools = this.pools;
     const sum = (read: (pool: CorePool) => number) => [...pools].reduce((n, pool) => n + read(pool), 0);
     new Gauge({
@@ -75,22 +63,18 @@ export class DbStatements {
         this.set({ state: 'idle' }, idle);
       },
     });
-    new Gauge({
-      name: 'db_pool_max_connections',
-      help: 'Most connections the pool opens (MYSQL_POOL_SIZE).',
-      registers: [telemetry.registry],
-      collect() {
-        this.set(sum((p) => p.config.connectionLimit));
-      },
-    });
-    new Gauge({
-      name: 'db_pool_waiting',
-      help: 'Statements and transactions waiting for a pool connection now.',
-      registers: [telemetry.registry],
-      collect() {
-        this.set(sum((p) => p._connectionQueue.length));
-      },
-    });
+    // Pool totals read at scrape time, summed over the pools this process instruments.
+    const poolSum = (name: string, help: string, read: (pool: CorePool) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [telemetry.registry],
+        collect() {
+          this.set(sum(read));
+        },
+      });
+    poolSum('db_pool_max_connections', 'Most connections the pool opens (MYSQL_POOL_SIZE).', (p) => p.config.connectionLimit);
+    poolSum('db_pool_waiting', 'Statements and transactions waiting for a pool connection now.', (p) => p._connectionQueue.length);
   }
 
   /** Observes every statement run through `pool` (as drizzle runs them) and reports the pool's use. */
@@ -115,7 +99,7 @@ export class DbStatements {
   private observe(database: string, statement: Statement, run: () => Promise<unknown>): Promise<unknown> {
     const sql = typeof statement === 'string' ? statement : statement.sql;
     const operation = statementOperation(sql);
-    const started = performance.now();
+    const finish = this.statements.start(operation);
     const active = this.telemetry.tracingEnabled ? trace.getSpan(context.active()) : undefined;
     const span = active?.isRecording()
       ? this.telemetry.tracer.startSpan(`${operation} ${database}`, {
@@ -129,18 +113,17 @@ export class DbStatements {
           },
         })
       : undefined;
-    const done = (outcome: 'ok' | 'error') => {
-      this.statements.inc({ operation, outcome });
-      this.duration.observe({ operation }, (performance.now() - started) / 1000);
-      if (span) endSpan(span, outcome);
-    };
     const result = run();
     result.then(
-      () => done('ok'),
-      () => done('error'),
+      () => finish('ok', span),
+      () => finish('error', span),
     );
     return result;
   }
 }
 
-export const dbStatements: Seam<DbStatements> = (telemetry) => new DbStatements(telemetry);
+export const dbStatements: Seam<DbStatements> = (telemetry) =>
+  new DbStatements(telemetry, new TimedOutcomes(telemetry, 'operation', {
+    total: ['db_statements_total', 'SQL statements this process ran, by operation and outcome (ok or error).'],
+    duration: ['db_statement_duration_seconds', 'Time from a statement\'s call to its result, a wait for a pool connection included, by operation.', STATEMENT_SECONDS],
+  }));

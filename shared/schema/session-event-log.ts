@@ -37,6 +37,21 @@ const ModelUsage = Closed({
   speed: Type.Optional(Nullable(Type.Union([Type.Literal('standard'), Type.Literal('fast')]))),
 });
 
+/**
+ * A tool call of the agent's that its permission policy judged (a built-in or an MCP server's
+ * tool): the tool's name, what names its server (`server`, none for a built-in), its input, the
+ * verdict and the thread.
+ */
+const permissionedToolUse = <T extends string, S extends TProperties>(type: T, server: S) =>
+  Closed({
+    type: Type.Literal(type),
+    name: Text,
+    ...server,
+    input: Type.Record(Type.String(), Type.Unknown()),
+    evaluated_permission: Type.Optional(EvaluatedPermission),
+    session_thread_id: Type.Optional(Nullable(Text)),
+  });
+
 /** The session error kinds the runtime reports (SDK: each with `message` and `retry_status`). */
 export const SESSION_ERROR_TYPES = ['unknown_error', 'model_overloaded_error', 'model_rate_limited_error', 'model_request_failed_error'] as const;
 const RetryStatus = Type.Union([
@@ -78,21 +93,8 @@ const bodies = {
   }),
   systemMessage: SystemMessageEvent,
   // What tool results and confirmations answer: written by the runtime from the model's tool_use blocks.
-  agentToolUse: Closed({
-    type: Type.Literal('agent.tool_use'),
-    name: Text,
-    input: Type.Record(Type.String(), Type.Unknown()),
-    evaluated_permission: Type.Optional(EvaluatedPermission),
-    session_thread_id: Type.Optional(Nullable(Text)),
-  }),
-  agentMcpToolUse: Closed({
-    type: Type.Literal('agent.mcp_tool_use'),
-    name: Text,
-    mcp_server_name: Text,
-    input: Type.Record(Type.String(), Type.Unknown()),
-    evaluated_permission: Type.Optional(EvaluatedPermission),
-    session_thread_id: Type.Optional(Nullable(Text)),
-  }),
+  agentToolUse: permissionedToolUse('agent.tool_use', {}),
+  agentMcpToolUse: permissionedToolUse('agent.mcp_tool_use', { mcp_server_name: Text }),
   agentCustomToolUse: Closed({
     type: Type.Literal('agent.custom_tool_use'),
     name: Text,

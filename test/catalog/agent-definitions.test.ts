@@ -3,29 +3,22 @@
  * toolsets, custom tools), URL MCP servers, skills and multiagent configurations, stored,
  * versioned and returned in the SDK's response shapes; and `GET /v1/agents/{id}/versions`.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { apiClient, type ApiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
-import { createAgent, MODELS, twoTenants } from '../support/fixtures';
+import { createAgent, MODELS, useTwoTenantStack } from '../support/fixtures';
 import { allPages } from '../support/pages';
-import { Stack } from '../support/stack';
 
-let stack: Stack;
-let api: ApiClient;
-let other: ApiClient;
-/** A read-only key of `api`'s tenant. */
+const t = useTwoTenantStack({ services: ['catalog'] });
+/** A read-only key of `t.api`'s tenant. */
 let readOnly: ApiClient;
 
 beforeAll(async () => {
-  stack = await Stack.start({ services: ['catalog'] });
-  const tenants = await twoTenants(stack);
-  ({ api, other } = tenants);
-  const { organization_id: org, workspace_id: workspace } = tenants.mine.tenant;
-  readOnly = apiClient(stack.url, (await stack.createKey({ org, workspace, scope: 'read_only' })).secret);
+  const { organization_id: org, workspace_id: workspace } = t.mine.tenant;
+  readOnly = apiClient(t.stack.url, (await t.stack.createKey({ org, workspace, scope: 'read_only' })).secret);
 });
-afterAll(() => stack?.stop());
 
-const updateAgent = async (id: string, body: Record<string, unknown>) => expectOk(await api('POST', `/v1/agents/${id}`, { body }));
+const updateAgent = async (id: string, body: Record<string, unknown>) => expectOk(await t.api('POST', `/v1/agents/${id}`, { body }));
 
 /** A release agent as a team would write it: every kind of tool, an MCP server, two skills. */
 const releaseAgent = {
@@ -110,7 +103,7 @@ const releaseAgentTools = [
 
 describe('tools, MCP servers and skills', () => {
   test('a realistic definition round-trips with its defaults resolved', async () => {
-    const agent = await createAgent(api, releaseAgent);
+    const agent = await createAgent(t.api, releaseAgent);
     expect(agent).toMatchObject({ version: 1, name: 'release captain', model: { id: MODELS.priced, effort: { type: 'high' } } });
     expect(agent.tools).toEqual(releaseAgentTools);
     expect(agent.mcp_servers).toEqual([{ type: 'url', name: 'github', url: 'https://api.githubcopilot.com/mcp/' }]);
@@ -119,11 +112,11 @@ describe('tools, MCP servers and skills', () => {
       { type: 'custom', skill_id: 'skill_01XJ5abcdef', version: '3' },
     ]);
     expect(agent.multiagent).toBeNull();
-    expect(expectOk(await api('GET', `/v1/agents/${agent.id}`))).toEqual(agent);
+    expect(expectOk(await t.api('GET', `/v1/agents/${agent.id}`))).toEqual(agent);
   });
 
   test('defaults: the built-in toolset always allows, an MCP toolset always asks', async () => {
-    const agent = await createAgent(api, {
+    const agent = await createAgent(t.api, {
       tools: [{ type: 'agent_toolset_20260401' }, { type: 'mcp_toolset', mcp_server_name: 'docs' }],
       mcp_servers: [{ type: 'url', name: 'docs', url: 'https://mcp.example.com/sse' }],
     });
@@ -134,7 +127,7 @@ describe('tools, MCP servers and skills', () => {
   });
 
   test('tools, servers and skills are versioned: replaced whole, cleared with null or [], unchanged adds no version', async () => {
-    const v1 = await createAgent(api, releaseAgent);
+    const v1 = await createAgent(t.api, releaseAgent);
     const same = await updateAgent(v1.id, { tools: releaseAgent.tools, mcp_servers: releaseAgent.mcp_servers, skills: releaseAgent.skills });
     expect(same.version).toBe(1);
     // Sending the resolved form back is no change either.
@@ -145,11 +138,11 @@ describe('tools, MCP servers and skills', () => {
     expect(v2.tools).toEqual(releaseAgentTools);
 
     // Servers and toolsets are checked together on the result: dropping only the server is refused.
-    expectError(await api('POST', `/v1/agents/${v1.id}`, { body: { mcp_servers: [] } }), 400, 'invalid_request_error', 'tools.1.mcp_server_name: no MCP server named "github"');
+    expectError(await t.api('POST', `/v1/agents/${v1.id}`, { body: { mcp_servers: [] } }), 400, 'invalid_request_error', 'tools.1.mcp_server_name: no MCP server named "github"');
     const v3 = await updateAgent(v1.id, { tools: null, mcp_servers: [], skills: null });
     expect(v3).toMatchObject({ version: 3, tools: [], mcp_servers: [], skills: [] });
 
-    const old = expectOk(await api('GET', `/v1/agents/${v1.id}`, { query: { version: '1' } }));
+    const old = expectOk(await t.api('GET', `/v1/agents/${v1.id}`, { query: { version: '1' } }));
     expect(old.tools).toEqual(releaseAgentTools);
     expect(old.skills).toEqual(v1.skills);
   });
@@ -205,12 +198,12 @@ describe('tools, MCP servers and skills', () => {
       [{ multiagent: { type: 'multiagent_20261001', advisor: { type: 'enabled', model: 'gpt-0' } } }, 'multiagent.advisor.model: unknown model "gpt-0"'],
     ];
     for (const [body, message] of cases) {
-      expectError(await api('POST', '/v1/agents', { body: { name: 'a', model: MODELS.priced, ...body } }), 400, 'invalid_request_error', message);
+      expectError(await t.api('POST', '/v1/agents', { body: { name: 'a', model: MODELS.priced, ...body } }), 400, 'invalid_request_error', message);
     }
   });
 
   test('credentials in an MCP server URL are refused and never echoed', async () => {
-    const res = await api('POST', '/v1/agents', {
+    const res = await t.api('POST', '/v1/agents', {
       body: {
         name: 'a',
         model: MODELS.priced,
@@ -225,10 +218,10 @@ describe('tools, MCP servers and skills', () => {
 
 describe('multiagent', () => {
   test('a coordinator roster is pinned to versions; self names the version that holds it', async () => {
-    const researcher = await createAgent(api, { name: 'researcher' });
-    const writer = await createAgent(api, { name: 'writer' });
+    const researcher = await createAgent(t.api, { name: 'researcher' });
+    const writer = await createAgent(t.api, { name: 'writer' });
     await updateAgent(writer.id, { system: 'v2' });
-    const lead = await createAgent(api, {
+    const lead = await createAgent(t.api, {
       name: 'lead',
       multiagent: {
         type: 'coordinator',
@@ -258,36 +251,36 @@ describe('multiagent', () => {
     expect(v3.multiagent).toEqual({ type: 'coordinator', agents: [{ type: 'agent', id: writer.id, version: 2 }] });
     const cleared = await updateAgent(lead.id, { multiagent: null });
     expect(cleared).toMatchObject({ version: 4, multiagent: null });
-    expect(expectOk(await api('GET', `/v1/agents/${lead.id}`, { query: { version: '1' } })).multiagent).toEqual(lead.multiagent);
+    expect(expectOk(await t.api('GET', `/v1/agents/${lead.id}`, { query: { version: '1' } })).multiagent).toEqual(lead.multiagent);
   });
 
   test('named agents must exist in the tenant, be active, distinct and single-level', async () => {
-    const worker = await createAgent(api, { name: 'worker' });
-    const lead = await createAgent(api, { name: 'lead', multiagent: { type: 'coordinator', agents: [worker.id] } });
-    const archived = await createAgent(api, { name: 'gone' });
-    expectOk(await api('POST', `/v1/agents/${archived.id}/archive`));
-    const theirs = await createAgent(other, { name: 'theirs' });
+    const worker = await createAgent(t.api, { name: 'worker' });
+    const lead = await createAgent(t.api, { name: 'lead', multiagent: { type: 'coordinator', agents: [worker.id] } });
+    const archived = await createAgent(t.api, { name: 'gone' });
+    expectOk(await t.api('POST', `/v1/agents/${archived.id}/archive`));
+    const theirs = await createAgent(t.other, { name: 'theirs' });
     const roster = (agents: unknown[]) => ({ name: 'x', model: MODELS.priced, multiagent: { type: 'coordinator', agents } });
 
-    expectError(await api('POST', '/v1/agents', { body: roster([theirs.id]) }), 404, 'not_found_error', `multiagent.agents.0: agent '${theirs.id}' not found`);
-    expectError(await api('POST', '/v1/agents', { body: roster(['agent_nope']) }), 404, 'not_found_error', "multiagent.agents.0: agent 'agent_nope' not found");
-    expectError(await api('POST', '/v1/agents', { body: roster([{ type: 'agent', id: worker.id, version: 9 }]) }), 404, 'not_found_error', `multiagent.agents.0: agent '${worker.id}' version 9 not found`);
-    expectError(await api('POST', '/v1/agents', { body: roster([archived.id]) }), 400, 'invalid_request_error', 'multiagent.agents.0: agent', 'is archived');
-    expectError(await api('POST', '/v1/agents', { body: roster([lead.id]) }), 400, 'invalid_request_error', 'multiagent.agents.0:', 'has a multiagent configuration itself');
-    expectError(await api('POST', '/v1/agents', { body: roster([worker.id, { type: 'agent', id: worker.id }]) }), 400, 'invalid_request_error', `multiagent.agents.1: agent ${worker.id} is named more than once`);
-    expectError(await api('POST', '/v1/agents', { body: roster([{ type: 'self' }, { type: 'self' }]) }), 400, 'invalid_request_error', 'multiagent.agents.1:', 'more than once');
+    expectError(await t.api('POST', '/v1/agents', { body: roster([theirs.id]) }), 404, 'not_found_error', `multiagent.agents.0: agent '${theirs.id}' not found`);
+    expectError(await t.api('POST', '/v1/agents', { body: roster(['agent_nope']) }), 404, 'not_found_error', "multiagent.agents.0: agent 'agent_nope' not found");
+    expectError(await t.api('POST', '/v1/agents', { body: roster([{ type: 'agent', id: worker.id, version: 9 }]) }), 404, 'not_found_error', `multiagent.agents.0: agent '${worker.id}' version 9 not found`);
+    expectError(await t.api('POST', '/v1/agents', { body: roster([archived.id]) }), 400, 'invalid_request_error', 'multiagent.agents.0: agent', 'is archived');
+    expectError(await t.api('POST', '/v1/agents', { body: roster([lead.id]) }), 400, 'invalid_request_error', 'multiagent.agents.0:', 'has a multiagent configuration itself');
+    expectError(await t.api('POST', '/v1/agents', { body: roster([worker.id, { type: 'agent', id: worker.id }]) }), 400, 'invalid_request_error', `multiagent.agents.1: agent ${worker.id} is named more than once`);
+    expectError(await t.api('POST', '/v1/agents', { body: roster([{ type: 'self' }, { type: 'self' }]) }), 400, 'invalid_request_error', 'multiagent.agents.1:', 'more than once');
     expectError(
-      await api('POST', '/v1/agents', { body: roster([{ type: 'advisor', model: MODELS.priced }, { type: 'advisor', model: MODELS.priced }]) }),
+      await t.api('POST', '/v1/agents', { body: roster([{ type: 'advisor', model: MODELS.priced }, { type: 'advisor', model: MODELS.priced }]) }),
       400,
       'invalid_request_error',
       'multiagent.agents.1: a roster may name at most one advisor',
     );
-    expectError(await api('POST', '/v1/agents', { body: roster(Array.from({ length: 21 }, () => worker.id)) }), 400, 'invalid_request_error', 'multiagent.agents: must contain at most 20 items');
+    expectError(await t.api('POST', '/v1/agents', { body: roster(Array.from({ length: 21 }, () => worker.id)) }), 400, 'invalid_request_error', 'multiagent.agents: must contain at most 20 items');
   });
 
   test('multiagent_20261001: defaults filled in; an update merges level by level', async () => {
-    const helper = await createAgent(api, { name: 'helper' });
-    const v1 = await createAgent(api, {
+    const helper = await createAgent(t.api, { name: 'helper' });
+    const v1 = await createAgent(t.api, {
       name: 'orchestrator',
       multiagent: { type: 'multiagent_20261001', advisor: { type: 'enabled', model: MODELS.noSystemMessages }, subagents: { type: 'enabled', predefined_agents: [helper.id] } },
     });
@@ -303,7 +296,7 @@ describe('multiagent', () => {
     expect(v3.multiagent.subagents).toEqual({ type: 'enabled', inline_agents: { type: 'disabled' }, predefined_agents: [{ type: 'agent', id: helper.id, version: 1 }] });
     expect(v3.multiagent.advisor).toEqual({ type: 'enabled', model: MODELS.noSystemMessages });
     expectError(
-      await api('POST', `/v1/agents/${v1.id}`, { body: { multiagent: { type: 'multiagent_20261001', subagents: { type: 'enabled', predefined_agents: null } } } }),
+      await t.api('POST', `/v1/agents/${v1.id}`, { body: { multiagent: { type: 'multiagent_20261001', subagents: { type: 'enabled', predefined_agents: null } } } }),
       400,
       'invalid_request_error',
       'multiagent.subagents.predefined_agents: must name at least one agent when inline_agents is disabled',
@@ -319,39 +312,39 @@ describe('multiagent', () => {
 
 describe('GET /v1/agents/{id}/versions', () => {
   test('lists every version newest first, paged, each as retrieve shows it', async () => {
-    const agent = await createAgent(api, { name: 'v1' });
+    const agent = await createAgent(t.api, { name: 'v1' });
     for (let v = 2; v <= 5; v++) await updateAgent(agent.id, { name: `v${v}` });
-    const pages = await allPages(api, `/v1/agents/${agent.id}/versions`, { limit: '2' });
+    const pages = await allPages(t.api, `/v1/agents/${agent.id}/versions`, { limit: '2' });
     expect(pages.map((p) => p.map((a) => a.version))).toEqual([[5, 4], [3, 2], [1]]);
     for (const version of pages.flat()) {
-      expect(expectOk(await api('GET', `/v1/agents/${agent.id}`, { query: { version: String(version.version) } }))).toEqual(version);
+      expect(expectOk(await t.api('GET', `/v1/agents/${agent.id}`, { query: { version: String(version.version) } }))).toEqual(version);
       expect(version.name).toBe(`v${version.version}`);
     }
-    expect(expectOk(await api('GET', `/v1/agents/${agent.id}/versions`)).data).toHaveLength(5);
+    expect(expectOk(await t.api('GET', `/v1/agents/${agent.id}/versions`)).data).toHaveLength(5);
     // Reading versions is a read: a read-only key may; it may not add one.
     expect(expectOk(await readOnly('GET', `/v1/agents/${agent.id}/versions`)).data).toHaveLength(5);
     expectError(await readOnly('POST', `/v1/agents/${agent.id}`, { body: { name: 'v6' } }), 403, 'permission_error');
   });
 
   test('tenant isolation, cursor binding and limits', async () => {
-    const a = await createAgent(api);
-    const b = await createAgent(api);
+    const a = await createAgent(t.api);
+    const b = await createAgent(t.api);
     await updateAgent(a.id, { name: 'again' });
     await updateAgent(b.id, { name: 'again' });
-    expectError(await other('GET', `/v1/agents/${a.id}/versions`), 404, 'not_found_error');
-    expectError(await api('GET', '/v1/agents/agent_nope/versions'), 404, 'not_found_error');
+    expectError(await t.other('GET', `/v1/agents/${a.id}/versions`), 404, 'not_found_error');
+    expectError(await t.api('GET', '/v1/agents/agent_nope/versions'), 404, 'not_found_error');
 
-    const first = expectOk(await api('GET', `/v1/agents/${a.id}/versions`, { query: { limit: '1' } }));
+    const first = expectOk(await t.api('GET', `/v1/agents/${a.id}/versions`, { query: { limit: '1' } }));
     expect(first.data.map((v: any) => v.version)).toEqual([2]);
     expect(first.next_page).toEqual(expect.any(String));
-    expectError(await api('GET', `/v1/agents/${b.id}/versions`, { query: { limit: '1', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', `/v1/agents/${b.id}/versions`, { query: { limit: '1', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
     // The cursor is sealed for this tenant: refused before anything is looked up.
-    expectError(await other('GET', `/v1/agents/${a.id}/versions`, { query: { limit: '1', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
-    expectError(await api('GET', `/v1/agents/${a.id}/versions`, { query: { limit: '101' } }), 400, 'invalid_request_error', 'limit:');
-    expectError(await api('GET', `/v1/agents/${a.id}/versions`, { query: { include_archived: 'true' } }), 400, 'invalid_request_error', 'include_archived: unknown query parameter');
+    expectError(await t.other('GET', `/v1/agents/${a.id}/versions`, { query: { limit: '1', page: first.next_page } }), 400, 'invalid_request_error', 'invalid page cursor');
+    expectError(await t.api('GET', `/v1/agents/${a.id}/versions`, { query: { limit: '101' } }), 400, 'invalid_request_error', 'limit:');
+    expectError(await t.api('GET', `/v1/agents/${a.id}/versions`, { query: { include_archived: 'true' } }), 400, 'invalid_request_error', 'include_archived: unknown query parameter');
 
     // An archived agent's versions stay listed.
-    expectOk(await api('POST', `/v1/agents/${a.id}/archive`));
-    expect(expectOk(await api('GET', `/v1/agents/${a.id}/versions`)).data.map((v: any) => v.version)).toEqual([2, 1]);
+    expectOk(await t.api('POST', `/v1/agents/${a.id}/archive`));
+    expect(expectOk(await t.api('GET', `/v1/agents/${a.id}/versions`)).data.map((v: any) => v.version)).toEqual([2, 1]);
   });
 });

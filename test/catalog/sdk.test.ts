@@ -9,23 +9,17 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { describeEachSdk, type SdkUnderTest } from '../support/sdk';
 import type { AgentCreateParams } from '@anthropic-ai/sdk/resources/beta/agents/agents';
 import type { BetaEnvironment, EnvironmentCreateParams } from '@anthropic-ai/sdk/resources/beta/environments/environments';
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { MODELS } from '../support/fixtures';
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { MODELS, useStack } from '../support/fixtures';
 import { expectSdkShape } from '../support/sdk-shape';
-import { Stack } from '../support/stack';
 import { sdkFailure } from '../support/expect';
 
 /** The SDK version the current block runs under (each block sets it in its beforeAll). */
 let sdk: SdkUnderTest;
 
-let stack: Stack;
+const t = useStack({ services: ['catalog'] });
 let client: Anthropic;
 let otherClient: Anthropic;
-
-beforeAll(async () => {
-  stack = await Stack.start({ services: ['catalog'] });
-});
-afterAll(() => stack?.stop());
 
 
 /** Written against the SDK's own params type, so a field it does not know fails to compile. */
@@ -61,8 +55,8 @@ const triage = (helperId: string): AgentCreateParams => ({
 describeEachSdk('the SDK against the catalog', (under) => {
   beforeAll(async () => {
     sdk = under;
-    client = new sdk.Anthropic({ apiKey: (await stack.createKey()).secret, baseURL: stack.url, maxRetries: 0 });
-    otherClient = new sdk.Anthropic({ apiKey: (await stack.createKey()).secret, baseURL: stack.url, maxRetries: 0 });
+    client = new sdk.Anthropic({ apiKey: (await t.stack.createKey()).secret, baseURL: t.stack.url, maxRetries: 0 });
+    otherClient = new sdk.Anthropic({ apiKey: (await t.stack.createKey()).secret, baseURL: t.stack.url, maxRetries: 0 });
   });
 
   describe('agents through the SDK', () => {

@@ -59,31 +59,24 @@ describe('the reference cache', () => {
     expect(await asked()).toBe(before);
   });
 
-  test('archiving the agent through the API makes a later create refuse it, and a fire record it', async () => {
-    const agent = await createAgent(t.api);
-    const d = await createDeployment(t.api, t.world.body({ agent: agent.id }));
-    await archive(t.api, 'agent', agent.id);
-    const refused = await eventually('the archive to reach the reference cache', async () => {
-      const response = await post(t.world.body({ agent: agent.id }));
-      return response.status === 200 ? undefined : response;
+  const ARCHIVED = [
+    { kind: 'agent', create: createAgent, field: 'agent', named: (id: string) => [id, 'archived'], error: 'agent_archived_error' },
+    { kind: 'environment', create: createEnvironment, field: 'environment_id', named: (id: string) => ['environment_id', id], error: 'environment_archived_error' },
+  ] as const;
+  for (const { kind, create, field, named, error } of ARCHIVED) {
+    test(`archiving the ${kind} through the API makes a later create refuse it, and a fire record it`, async () => {
+      const resource = await create(t.api);
+      const d = await createDeployment(t.api, t.world.body({ [field]: resource.id }));
+      await archive(t.api, kind, resource.id);
+      const refused = await eventually('the archive to reach the reference cache', async () => {
+        const response = await post(t.world.body({ [field]: resource.id }));
+        return response.status === 200 ? undefined : response;
+      });
+      expectError(refused, 400, 'invalid_request_error', ...named(resource.id));
+      const run = expectOk(await t.api('POST', `/v1/deployments/${d.id}/run`));
+      expect([run.session_id, run.error?.type]).toEqual([null, error]);
     });
-    expectError(refused, 400, 'invalid_request_error', agent.id, 'archived');
-    const run = expectOk(await t.api('POST', `/v1/deployments/${d.id}/run`));
-    expect([run.session_id, run.error?.type]).toEqual([null, 'agent_archived_error']);
-  });
-
-  test('archiving the environment through the API makes a later create refuse it, and a fire record it', async () => {
-    const environment = await createEnvironment(t.api);
-    const d = await createDeployment(t.api, t.world.body({ environment_id: environment.id }));
-    await archive(t.api, 'environment', environment.id);
-    const refused = await eventually('the archive to reach the reference cache', async () => {
-      const response = await post(t.world.body({ environment_id: environment.id }));
-      return response.status === 200 ? undefined : response;
-    });
-    expectError(refused, 400, 'invalid_request_error', 'environment_id', environment.id);
-    const run = expectOk(await t.api('POST', `/v1/deployments/${d.id}/run`));
-    expect([run.session_id, run.error?.type]).toEqual([null, 'environment_archived_error']);
-  });
+  }
 
   test('updating an agent announces catalog.agent.updated, and `agent: id` then resolves to the new version', async () => {
     const agent = await createAgent(t.api);

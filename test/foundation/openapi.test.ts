@@ -124,12 +124,34 @@ const credentialBody = (target: string) => ({
 });
 const firstEventId = async (sessionId: string) => expectOk(await api('GET', `/v1/sessions/${sessionId}/events`)).data[0].id as string;
 
+type Example = [operation: string, request: () => Promise<ExampleRequest> | ExampleRequest];
+
+/**
+ * The examples of a resource's six operations, in this order: create, list, read, update, then
+ * archive and delete, each of those two on one made for it (`fresh` is told which, as its name).
+ */
+function resourceExamples(
+  collection: string,
+  idName: string,
+  examples: { create: () => ExampleRequest; update: () => ExampleRequest; fresh: (ending: 'archived' | 'deleted') => Promise<string> },
+): Example[] {
+  const one = `${collection}/{${idName}}`;
+  return [
+    [`POST ${collection}`, examples.create],
+    [`GET ${collection}`, () => ({})],
+    [`GET ${one}`, () => ({})],
+    [`POST ${one}`, examples.update],
+    [`POST ${one}/archive`, async () => ({ params: { [idName]: await examples.fresh('archived') } })],
+    [`DELETE ${one}`, async () => ({ params: { [idName]: await examples.fresh('deleted') } })],
+  ];
+}
+
 /**
  * A valid request for every operation, in an order that keeps each valid for the state the ones
  * before it leave (a work item is polled, acknowledged, heartbeaten, stopped). Operations that
  * end a resource act on one made for them. Every operation of the document must be here.
  */
-const EXAMPLES: Array<[operation: string, request: () => Promise<ExampleRequest> | ExampleRequest]> = [
+const EXAMPLES: Example[] = [
   ['GET /healthz', () => ({})],
   ['GET /readyz', () => ({})],
   ['GET /v1/openapi.json', () => ({})],
@@ -144,12 +166,11 @@ const EXAMPLES: Array<[operation: string, request: () => Promise<ExampleRequest>
   ['POST /v1/agents/{agent_id}/archive', async () => ({ params: { agent_id: (await createAgent(api)).id } })],
   ['GET /v1/agents/{agent_id}/versions', () => ({})],
 
-  ['POST /v1/environments', () => ({ body: { name: 'openapi environment', config: { type: 'cloud' } } })],
-  ['GET /v1/environments', () => ({})],
-  ['GET /v1/environments/{environment_id}', () => ({})],
-  ['POST /v1/environments/{environment_id}', () => ({ body: { description: 'updated' } })],
-  ['POST /v1/environments/{environment_id}/archive', async () => ({ params: { environment_id: (await createEnvironment(api)).id } })],
-  ['DELETE /v1/environments/{environment_id}', async () => ({ params: { environment_id: (await createEnvironment(api)).id } })],
+  ...resourceExamples('/v1/environments', 'environment_id', {
+    create: () => ({ body: { name: 'openapi environment', config: { type: 'cloud' } } }),
+    update: () => ({ body: { description: 'updated' } }),
+    fresh: async () => (await createEnvironment(api)).id,
+  }),
 
   ['GET /v1/environments/{environment_id}/work/poll', () => ({})],
   ['GET /v1/environments/{environment_id}/work/stats', () => ({})],
@@ -173,25 +194,22 @@ const EXAMPLES: Array<[operation: string, request: () => Promise<ExampleRequest>
   ['GET /v1/files/{file_id}/content', () => ({})],
   ['DELETE /v1/files/{file_id}', async () => ({ params: { file_id: (await uploadFile(api)).id } })],
 
-  ['POST /v1/memory_stores', () => ({ body: { name: 'openapi store' } })],
-  ['GET /v1/memory_stores', () => ({})],
-  ['GET /v1/memory_stores/{memory_store_id}', () => ({})],
-  ['POST /v1/memory_stores/{memory_store_id}', () => ({ body: { description: 'updated' } })],
-  ['POST /v1/memory_stores/{memory_store_id}/archive', async () => ({ params: { memory_store_id: (await createMemoryStore(api)).id } })],
-  ['DELETE /v1/memory_stores/{memory_store_id}', async () => ({ params: { memory_store_id: (await createMemoryStore(api)).id } })],
+  ...resourceExamples('/v1/memory_stores', 'memory_store_id', {
+    create: () => ({ body: { name: 'openapi store' } }),
+    update: () => ({ body: { description: 'updated' } }),
+    fresh: async () => (await createMemoryStore(api)).id,
+  }),
 
-  ['POST /v1/vaults', () => ({ body: { display_name: 'openapi vault' } })],
-  ['GET /v1/vaults', () => ({})],
-  ['GET /v1/vaults/{vault_id}', () => ({})],
-  ['POST /v1/vaults/{vault_id}', () => ({ body: { display_name: 'renamed' } })],
-  ['POST /v1/vaults/{vault_id}/archive', async () => ({ params: { vault_id: (await createVault(api)).id } })],
-  ['DELETE /v1/vaults/{vault_id}', async () => ({ params: { vault_id: (await createVault(api)).id } })],
-  ['POST /v1/vaults/{vault_id}/credentials', () => ({ body: credentialBody('created') })],
-  ['GET /v1/vaults/{vault_id}/credentials', () => ({})],
-  ['GET /v1/vaults/{vault_id}/credentials/{credential_id}', () => ({})],
-  ['POST /v1/vaults/{vault_id}/credentials/{credential_id}', () => ({ body: { display_name: 'renamed' } })],
-  ['POST /v1/vaults/{vault_id}/credentials/{credential_id}/archive', async () => ({ params: { credential_id: await newCredential('archived') } })],
-  ['DELETE /v1/vaults/{vault_id}/credentials/{credential_id}', async () => ({ params: { credential_id: await newCredential('deleted') } })],
+  ...resourceExamples('/v1/vaults', 'vault_id', {
+    create: () => ({ body: { display_name: 'openapi vault' } }),
+    update: () => ({ body: { display_name: 'renamed' } }),
+    fresh: async () => (await createVault(api)).id,
+  }),
+  ...resourceExamples('/v1/vaults/{vault_id}/credentials', 'credential_id', {
+    create: () => ({ body: credentialBody('created') }),
+    update: () => ({ body: { display_name: 'renamed' } }),
+    fresh: newCredential,
+  }),
 
   ['GET /v1/deployments', () => ({ query: { status: 'active' } })],
   ['POST /v1/deployments', () => ({ body: world.body({ schedule: { type: 'cron', expression: '0 9 * * *', timezone: 'UTC' } }) })],

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeEachSdk, SDKS, type SdkUnderTest } from '../support/sdk';
+import { describeEachSdk, SDKS, withEnvironmentWorker, type SdkUnderTest } from '../support/sdk';
 import { eventually } from '../support/eventually';
 import { expectOk } from '../support/expect';
 import { FakeModelApi } from '../support/fake-model-api';
@@ -51,17 +51,8 @@ afterAll(async () => {
 const sdk = () => new current.Anthropic({ baseURL: world.stack.url, apiKey: key, maxRetries: 0 });
 
 /** Runs the SDK's environment worker on `environmentId` until `until` resolves. */
-async function withWorker<T>(environmentId: string, until: () => Promise<T>): Promise<T> {
-  const stop = new AbortController();
-  const worker = sdk().beta.environments.work.worker({ environmentId, environmentKey: key, workdir, maxIdleMs: 300 });
-  const running = worker.run(stop.signal).catch(() => undefined);
-  try {
-    return await until();
-  } finally {
-    stop.abort();
-    await running;
-  }
-}
+const withWorker = <T>(environmentId: string, until: () => Promise<T>): Promise<T> =>
+  withEnvironmentWorker(sdk(), { environmentId, environmentKey: key, workdir, maxIdleMs: 300 }, until);
 
 async function scheduledSession(agentOverrides: Record<string, unknown>, deploymentOverrides: Record<string, unknown> = {}) {
   const agent = await createAgent(me.api, { tools: [{ type: 'agent_toolset_20260401' }], ...agentOverrides });

@@ -6,42 +6,29 @@
  * the result through the gateway with the item's sessions token; the model gets the result, the
  * session ends its turn, the process stops the item, and its directory is removed.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { beforeAll, expect, test } from 'bun:test';
 import { readdir } from 'node:fs/promises';
-import Anthropic from '@anthropic-ai/sdk';
-import type { ApiClient } from '../support/api';
 import { eventually } from '../support/eventually';
 import { expectOk } from '../support/expect';
-import { FakeModelApi } from '../support/fake-model-api';
 import { createAgent, createEnvironment, userMessage } from '../support/fixtures';
-import type { Stack, StackSandboxWorker } from '../support/stack';
-import { ONE_TOOL_TURN, startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
+import type { StackSandboxWorker } from '../support/stack';
+import { ONE_TOOL_TURN, useRuntimeWorld } from '../support/runtime-world';
 
 /** A process the tool leaves running, detached from its shell's group and session: it must not outlive the session. */
 const LEFT_RUNNING = '(setsid sleep 3031 </dev/null >/dev/null 2>&1 &)';
 const stillRunning = () => Bun.spawnSync(['pgrep', '-f', 'sleep 3031']).stdout.toString().trim();
 
-let stack: Stack;
-let model: FakeModelApi;
-let api: ApiClient;
-let sdk: Anthropic;
 let worker: StackSandboxWorker;
 
-let world: RuntimeWorld;
-
+const world = useRuntimeWorld();
+const sdk = () => world.sdk();
 beforeAll(async () => {
-  world = await startRuntimeWorld();
-  ({ stack, model, api } = world);
   // A short idle window: the session's process stops its item soon after the turn ends.
-  worker = await stack.startSandboxWorker({ SANDBOX_IDLE_MS: '300' });
-  sdk = new Anthropic({ baseURL: stack.url, apiKey: world.key, maxRetries: 0 });
+  worker = await world.stack.startSandboxWorker({ SANDBOX_IDLE_MS: '300' });
 }, 60_000);
-afterAll(async () => {
-  await world?.stop();
-});
 
 test('the bash tool runs in a sandbox process; the model gets its output; the item ends stopped and the scratch directory is gone', async () => {
-  model.reply(
+  world.model.reply(
     {
       content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: LEFT_RUNNING + '; echo "hello from $(basename "$PWD") as home $HOME"; tr "\\0" "\\n" < /proc/$PPID/environ | cut -d= -f1 | sort' } }],
       stop_reason: 'tool_use',
@@ -49,17 +36,17 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
     },
     { content: [{ type: 'text', text: 'The sandbox said hello.' }], stop_reason: 'end_turn', usage: { input_tokens: 150, output_tokens: 10 } },
   );
-  const agent = await createAgent(api, { tools: [{ type: 'agent_toolset_20260401' }] });
-  const environment = await createEnvironment(api);
+  const agent = await createAgent(world.api, { tools: [{ type: 'agent_toolset_20260401' }] });
+  const environment = await createEnvironment(world.api);
   expect(environment.config.type).toBe('cloud');
   const session = expectOk(
-    await api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environment.id, initial_events: [userMessage('Say hello from the sandbox')] } }),
+    await world.api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environment.id, initial_events: [userMessage('Say hello from the sandbox')] } }),
   );
 
   const log = await eventually(
     'the session to end its turn',
     async () => {
-      const events = (await sdk.beta.sessions.events.list(session.id, { limit: 1000 })).data;
+      const events = (await sdk().beta.sessions.events.list(session.id, { limit: 1000 })).data;
       const last = events.at(-1) as { type: string; stop_reason?: { type: string } } | undefined;
       return last?.type === 'session.status_idle' && last.stop_reason?.type === 'end_turn' ? events : undefined;
     },
@@ -88,13 +75,13 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
   ]);
 
   // The model got the tool's output as the answer to its own call.
-  expect(model.requests).toHaveLength(2);
-  expect(JSON.stringify(model.requests[1]!.messages)).toContain('hello from session-');
+  expect(world.model.requests).toHaveLength(2);
+  expect(JSON.stringify(world.model.requests[1]!.messages)).toContain('hello from session-');
 
   const item = await eventually(
     'the session process to stop its work item',
     async () => {
-      const [work] = (await sdk.beta.environments.work.list(environment.id)).data;
+      const [work] = (await sdk().beta.environments.work.list(environment.id)).data;
       return work?.state === 'stopped' ? work : undefined;
     },
     { timeoutMs: 20_000, intervalMs: 100 },
@@ -109,27 +96,27 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
 }, 90_000);
 
 test('an interrupt kills the running tool within 5 s, and what it left running when the session process ends; the item ends stopped', async () => {
-  const requests = model.requests.length;
+  const requests = world.model.requests.length;
   const foreground = `sleep 30.${Math.floor(1000 + Math.random() * 8999)}`;
   const detached = `sleep 3032.${Math.floor(1000 + Math.random() * 8999)}`;
   const running = (commandLine: string) => Bun.spawnSync(['pgrep', '-f', `^${commandLine}$`]).stdout.toString().trim();
-  model.reply({
+  world.model.reply({
     content: [{ type: 'tool_use', id: 'toolu_2', name: 'bash', input: { command: `(setsid ${detached} </dev/null >/dev/null 2>&1 &); ${foreground}` } }],
     stop_reason: 'tool_use',
     usage: { input_tokens: 10, output_tokens: 5 },
   });
-  const agent = await createAgent(api, { tools: [{ type: 'agent_toolset_20260401' }] });
-  const environment = await createEnvironment(api);
-  const session = expectOk(await api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environment.id, initial_events: [userMessage('Wait')] } }));
+  const agent = await createAgent(world.api, { tools: [{ type: 'agent_toolset_20260401' }] });
+  const environment = await createEnvironment(world.api);
+  const session = expectOk(await world.api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environment.id, initial_events: [userMessage('Wait')] } }));
   await eventually('the tool to run in the sandbox', () => (running(foreground) && running(detached) ? true : undefined), { timeoutMs: 45_000, intervalMs: 50 });
 
   const interruptedAt = Date.now();
-  await sdk.beta.sessions.events.send(session.id, { events: [{ type: 'user.interrupt' }] });
+  await sdk().beta.sessions.events.send(session.id, { events: [{ type: 'user.interrupt' }] });
   await eventually('the running tool to be killed', () => (running(foreground) ? undefined : true), { timeoutMs: 10_000, intervalMs: 50 });
   expect(Date.now() - interruptedAt).toBeLessThan(5_000);
   await eventually('what the tool left running to be killed with the session process', () => (running(detached) ? undefined : true), { timeoutMs: 20_000, intervalMs: 100 });
-  const [item] = (await sdk.beta.environments.work.list(environment.id)).data;
+  const [item] = (await sdk().beta.environments.work.list(environment.id)).data;
   expect(item?.state).toBe('stopped');
-  expect((await sdk.beta.sessions.retrieve(session.id)).status).toBe('idle');
-  expect(model.requests.length - requests).toBe(1);
+  expect((await sdk().beta.sessions.retrieve(session.id)).status).toBe('idle');
+  expect(world.model.requests.length - requests).toBe(1);
 }, 90_000);

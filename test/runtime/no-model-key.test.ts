@@ -5,44 +5,29 @@
  * notice driving the session again. Counted after the runtime has handled every notice
  * (test/support/runtime-settled.ts), so no wait decides the count.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import Anthropic from '@anthropic-ai/sdk';
-import type { ApiClient } from '../support/api';
-import { startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
+import { describe, expect, test } from 'bun:test';
+import type Anthropic from '@anthropic-ai/sdk';
+import { useRuntimeWorld } from '../support/runtime-world';
 import { eventually } from '../support/eventually';
 import { createAgent, createEnvironment } from '../support/fixtures';
 import { runtimeSettled } from '../support/runtime-settled';
-import type { Stack } from '../support/stack';
 
-let stack: Stack;
-let api: ApiClient;
-let key: string;
-
-let world: RuntimeWorld;
-
-beforeAll(async () => {
-  world = await startRuntimeWorld({ withModel: false });
-  ({ stack, api, key } = world);
-}, 60_000);
-afterAll(async () => {
-  await world?.stop();
-});
-
-const sdk = () => new Anthropic({ baseURL: stack.url, apiKey: key, maxRetries: 0 });
+const world = useRuntimeWorld({ withModel: false });
+const sdk = () => world.sdk();
 const types = async (sessionId: string) => (await sdk().beta.sessions.events.list(sessionId, { limit: 1000 })).data.map((e) => e.type);
 const say = (sessionId: string, text: string) => sdk().beta.sessions.events.send(sessionId, { events: [{ type: 'user.message', content: [{ type: 'text', text }] }] });
 
 describe('a runtime with no model key', () => {
   test('one error and idle per message, nothing more whatever else is sent', async () => {
-    const agent = await createAgent(api);
-    const environment = await createEnvironment(api);
+    const agent = await createAgent(world.api);
+    const environment = await createEnvironment(world.api);
     const session = await sdk().beta.sessions.create({ agent: agent.id, environment_id: environment.id });
     await say(session.id, 'Hello');
     await eventually('the session to rest', async () => ((await types(session.id)).at(-1) === 'session.status_idle' ? true : undefined), {
       timeoutMs: 20_000,
       intervalMs: 50,
     });
-    await runtimeSettled(stack);
+    await runtimeSettled(world.stack);
     expect(await types(session.id)).toEqual(['user.message', 'session.error', 'session.status_idle']);
     const log = (await sdk().beta.sessions.events.list(session.id, { limit: 1000 })).data;
     const error = (log[1] as Anthropic.Beta.Sessions.BetaManagedAgentsSessionErrorEvent).error;
@@ -53,12 +38,12 @@ describe('a runtime with no model key', () => {
 
     // An interrupt is no new input: it changes nothing for a session already at rest.
     await sdk().beta.sessions.events.send(session.id, { events: [{ type: 'user.interrupt' }] });
-    await runtimeSettled(stack);
+    await runtimeSettled(world.stack);
     expect(await types(session.id)).toEqual(['user.message', 'session.error', 'session.status_idle', 'user.interrupt']);
 
     // A new message is new input: one more error and rest, and no more.
     await say(session.id, 'Anyone there?');
-    await runtimeSettled(stack);
+    await runtimeSettled(world.stack);
     expect((await types(session.id)).slice(4)).toEqual(['user.message', 'session.error', 'session.status_idle']);
     expect((await sdk().beta.sessions.retrieve(session.id)).status).toBe('idle');
   }, 60_000);

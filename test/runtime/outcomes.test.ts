@@ -6,32 +6,16 @@
  * verdict; the log's `span.outcome_evaluation_*` events and the session's `outcome_evaluations`
  * say so, and the grader's tokens count against the session's usage.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import Anthropic from '@anthropic-ai/sdk';
-import type { ApiClient } from '../support/api';
-import { sessionLog, startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
+import { describe, expect, test } from 'bun:test';
+import { sessionLog, useRuntimeWorld } from '../support/runtime-world';
 import { eventually } from '../support/eventually';
-import { FakeModelApi, type ScriptedMessage } from '../support/fake-model-api';
+import type { ScriptedMessage } from '../support/fake-model-api';
 import { sdkShapeProblems } from '../support/sdk-shape';
 import { createAgent, createEnvironment } from '../support/fixtures';
-import { ALL_BACKEND_SERVICES, type Stack } from '../support/stack';
+import { ALL_BACKEND_SERVICES } from '../support/stack';
 
-let stack: Stack;
-let model: FakeModelApi;
-let api: ApiClient;
-let key: string;
-
-let world: RuntimeWorld;
-
-beforeAll(async () => {
-  world = await startRuntimeWorld({ services: ALL_BACKEND_SERVICES });
-  ({ stack, model, api, key } = world);
-}, 60_000);
-afterAll(async () => {
-  await world?.stop();
-});
-
-const sdk = () => new Anthropic({ baseURL: stack.url, apiKey: key, maxRetries: 0 });
+const world = useRuntimeWorld({ services: ALL_BACKEND_SERVICES });
+const sdk = () => world.sdk();
 
 const agentSays = (text: string, input_tokens = 100, output_tokens = 10): ScriptedMessage => ({
   content: [{ type: 'text', text }],
@@ -44,11 +28,15 @@ const graderSays = (result: string, explanation: string): ScriptedMessage => ({
   usage: { input_tokens: 50, output_tokens: 5 },
 });
 
+/** In a session's log: one request answered with a message, and one evaluation of the outcome. */
+const AGENT_REPLY = ['span.model_request_start', 'agent.message', 'span.model_request_end'];
+const EVALUATION = ['span.outcome_evaluation_start', 'span.outcome_evaluation_end'];
+
 const RUBRIC = 'The haiku has exactly three lines and mentions the sea.';
 
 async function sessionWithOutcome(maxIterations: number) {
-  const agent = await createAgent(api, { system: 'You write poems.' });
-  const environment = await createEnvironment(api);
+  const agent = await createAgent(world.api, { system: 'You write poems.' });
+  const environment = await createEnvironment(world.api);
   const session = await sdk().beta.sessions.create({ agent: agent.id, environment_id: environment.id });
   await sdk().beta.sessions.events.send(session.id, {
     events: [{ type: 'user.define_outcome', description: 'Write a haiku about the sea', rubric: { type: 'text', content: RUBRIC }, max_iterations: maxIterations }],
@@ -70,8 +58,8 @@ const rested = (sessionId: string) =>
 
 describe('an outcome is evaluated and revised', () => {
   test('needs_revision goes back to the agent with the grader’s feedback; satisfied rests the session', async () => {
-    const first = model.requests.length;
-    model.reply(
+    const first = world.model.requests.length;
+    world.model.reply(
       agentSays('Waves', 100, 10),
       graderSays('needs_revision', 'Only one line; it needs three.'),
       agentSays('Waves fold on the shore\nsalt wind carries the gulls home\nthe sea keeps its time', 200, 30),
@@ -80,21 +68,7 @@ describe('an outcome is evaluated and revised', () => {
     const sessionId = await sessionWithOutcome(3);
     const log = await rested(sessionId);
 
-    expect(log.map((e) => e.type)).toEqual([
-      'user.define_outcome',
-      'session.status_running',
-      'span.model_request_start',
-      'agent.message',
-      'span.model_request_end',
-      'span.outcome_evaluation_start',
-      'span.outcome_evaluation_end',
-      'span.model_request_start',
-      'agent.message',
-      'span.model_request_end',
-      'span.outcome_evaluation_start',
-      'span.outcome_evaluation_end',
-      'session.status_idle',
-    ]);
+    expect(log.map((e) => e.type)).toEqual(['user.define_outcome', 'session.status_running', ...AGENT_REPLY, ...EVALUATION, ...AGENT_REPLY, ...EVALUATION, 'session.status_idle']);
     const outcomeId = log[0].outcome_id;
     const [start0, end0, start1, end1] = [log[5], log[6], log[10], log[11]];
     expect(start0).toMatchObject({ outcome_id: outcomeId, iteration: 0 });
@@ -105,7 +79,7 @@ describe('an outcome is evaluated and revised', () => {
     expect(log.at(-1)!.stop_reason).toEqual({ type: 'end_turn' });
 
     // Four requests: agent, grader, agent (with the feedback), grader.
-    const requests = model.requests.slice(first);
+    const requests = world.model.requests.slice(first);
     expect(requests).toHaveLength(4);
     const grader = requests[1];
     expect(grader.tool_choice).toEqual({ type: 'tool', name: 'submit_verdict' });
@@ -135,36 +109,24 @@ describe('an outcome is evaluated and revised', () => {
   }, 60_000);
 
   test('at max_iterations the outcome ends unmet, the agent closes with one last turn, and no further evaluation runs', async () => {
-    const first = model.requests.length;
-    model.reply(agentSays('Waves'), graderSays('needs_revision', 'Only one line.'), agentSays('I could not finish the haiku.'));
+    const first = world.model.requests.length;
+    world.model.reply(agentSays('Waves'), graderSays('needs_revision', 'Only one line.'), agentSays('I could not finish the haiku.'));
     const sessionId = await sessionWithOutcome(1);
     const log = await rested(sessionId);
-    expect(log.map((e) => e.type)).toEqual([
-      'user.define_outcome',
-      'session.status_running',
-      'span.model_request_start',
-      'agent.message',
-      'span.model_request_end',
-      'span.outcome_evaluation_start',
-      'span.outcome_evaluation_end',
-      'span.model_request_start',
-      'agent.message',
-      'span.model_request_end',
-      'session.status_idle',
-    ]);
+    expect(log.map((e) => e.type)).toEqual(['user.define_outcome', 'session.status_running', ...AGENT_REPLY, ...EVALUATION, ...AGENT_REPLY, 'session.status_idle']);
     expect(log[6]).toMatchObject({ result: 'max_iterations_reached', iteration: 0 });
-    expect(model.requests.slice(first)).toHaveLength(3);
+    expect(world.model.requests.slice(first)).toHaveLength(3);
     const session = await sdk().beta.sessions.retrieve(sessionId);
     expect(session.outcome_evaluations[0]).toMatchObject({ result: 'max_iterations_reached', iteration: 0, explanation: 'Only one line.' });
     expect(session.outcome_evaluations[0].completed_at).toBe(log[6].processed_at);
   }, 60_000);
 
   test('an interrupt while the grader is out ends the outcome interrupted and rests the session', async () => {
-    const first = model.requests.length;
-    model.reply(agentSays('Waves'));
-    const releaseGrader = model.replyHeld(graderSays('satisfied', 'fine'));
+    const first = world.model.requests.length;
+    world.model.reply(agentSays('Waves'));
+    const releaseGrader = world.model.replyHeld(graderSays('satisfied', 'fine'));
     const sessionId = await sessionWithOutcome(3);
-    await model.received(first + 2);
+    await world.model.received(first + 2);
     const evaluating = await sdk().beta.sessions.retrieve(sessionId);
     expect(evaluating.outcome_evaluations[0].result).toBe('evaluating');
     await sdk().beta.sessions.events.send(sessionId, { events: [{ type: 'user.interrupt' }] });
@@ -174,6 +136,6 @@ describe('an outcome is evaluated and revised', () => {
     expect(log.at(-2)).toMatchObject({ result: 'interrupted', outcome_evaluation_start_id: log.at(-4)!.id });
     const session = await sdk().beta.sessions.retrieve(sessionId);
     expect(session.outcome_evaluations[0].result).toBe('interrupted');
-    expect(model.requests.slice(first)).toHaveLength(2);
+    expect(world.model.requests.slice(first)).toHaveLength(2);
   }, 60_000);
 });

@@ -57,6 +57,14 @@ async function queue(tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>, e
 const claim = (workerId = 'sandbox-test') =>
   sandbox.client.call(workSubjects.claim, systemContext(newId('request')), { worker_id: workerId, block_ms: 0 }) as Promise<Work | null>;
 
+/** A new tenant: its SDK client and a self-hosted environment of its own. */
+async function selfHostedTenant() {
+  const key = await stack.createKey();
+  const sdk = new Anthropic({ baseURL: stack.url, apiKey: key.secret, maxRetries: 0 });
+  const environment = await createEnvironment(apiClient(stack.url, key.secret), { config: { type: 'self_hosted' } });
+  return { tenant: key.tenant, sdk, environment };
+}
+
 const sessionOf = (item: Work | null) => item?.data.id;
 
 describe('runtime.work.claim: the sandbox workers take cloud items', () => {
@@ -121,10 +129,8 @@ describe('runtime.work.claim: the sandbox workers take cloud items', () => {
 
 describe('a stop its worker never finished', () => {
   test('an item left stopping by a worker that died is stopped once its lease lapses, and the session gets a new item', async () => {
-    const key = await stack.createKey();
-    const sdk = new Anthropic({ baseURL: stack.url, apiKey: key.secret, maxRetries: 0 });
-    const environment = await createEnvironment(apiClient(stack.url, key.secret), { config: { type: 'self_hosted' } });
-    const session = await queue(key.tenant, environment.id, 'self_hosted', clock.now());
+    const { tenant, sdk, environment } = await selfHostedTenant();
+    const session = await queue(tenant, environment.id, 'self_hosted', clock.now());
     const item = (await sdk.beta.environments.work.poll(environment.id))!;
     await sdk.beta.environments.work.ack(item.id, { environment_id: environment.id });
     await sdk.beta.environments.work.heartbeat(item.id, { environment_id: environment.id });
@@ -134,11 +140,11 @@ describe('a stop its worker never finished', () => {
     expect((await retrieve()).state).toBe('stopping');
 
     // Within the lease, the stopping item is still the session's: nothing new is queued.
-    await queueSessionWork(stack.service('runtime').database.db, key.tenant, environment.id, session, clock.now(), async () => 'self_hosted');
+    await queueSessionWork(stack.service('runtime').database.db, tenant, environment.id, session, clock.now(), async () => 'self_hosted');
     expect((await sdk.beta.environments.work.stats(environment.id)).depth).toBe(0);
 
     clock.advance(91_000); // past the work lease (WORK_LEASE_TTL_SECONDS, 8 s): the worker is gone
-    await queueSessionWork(stack.service('runtime').database.db, key.tenant, environment.id, session, clock.now(), async () => 'self_hosted');
+    await queueSessionWork(stack.service('runtime').database.db, tenant, environment.id, session, clock.now(), async () => 'self_hosted');
     expect(await retrieve()).toMatchObject({ state: 'stopped', stopped_at: clock.now().toISOString() });
     const next = (await sdk.beta.environments.work.poll(environment.id))!;
     expect(next.id).not.toBe(item.id);
@@ -169,11 +175,9 @@ describe("the runtime's cloud work gauge", () => {
 
 describe('self-hosted polls and cloud items', () => {
   test('a poll never hands out a cloud item, even of the environment it polls, nor takes one back; a claim never takes a self-hosted one', async () => {
-    const key = await stack.createKey();
-    const sdk = new Anthropic({ baseURL: stack.url, apiKey: key.secret, maxRetries: 0 });
-    const environment = await createEnvironment(apiClient(stack.url, key.secret), { config: { type: 'self_hosted' } });
-    const cloudSession = await queue(key.tenant, environment.id, 'cloud', clock.now());
-    const selfHostedSession = await queue(key.tenant, environment.id, 'self_hosted', new Date(clock.now().getTime() + 1));
+    const { tenant, sdk, environment } = await selfHostedTenant();
+    const cloudSession = await queue(tenant, environment.id, 'cloud', clock.now());
+    const selfHostedSession = await queue(tenant, environment.id, 'self_hosted', new Date(clock.now().getTime() + 1));
     // What the SDK's poll hands back when there is no item is empty, not null.
     const poll = async () => (await sdk.beta.environments.work.poll(environment.id, { reclaim_older_than_ms: 0 }))?.data?.id ?? null;
 
@@ -192,9 +196,7 @@ describe('self-hosted polls and cloud items', () => {
 
 describe('workers_polling', () => {
   test('counts the workers that polled with an id (the SDK\'s Anthropic-Worker-ID) in the last 30 s; null while none sent one', async () => {
-    const key = await stack.createKey();
-    const sdk = new Anthropic({ baseURL: stack.url, apiKey: key.secret, maxRetries: 0 });
-    const environment = await createEnvironment(apiClient(stack.url, key.secret), { config: { type: 'self_hosted' } });
+    const { sdk, environment } = await selfHostedTenant();
     const polling = async () => (await sdk.beta.environments.work.stats(environment.id)).workers_polling;
 
     expect(await polling()).toBeNull();
@@ -208,9 +210,8 @@ describe('workers_polling', () => {
     expect(await polling()).toBe(2);
 
     // Another tenant's environment knows none of them.
-    const other = await stack.createKey();
-    const otherEnvironment = await createEnvironment(apiClient(stack.url, other.secret), { config: { type: 'self_hosted' } });
-    expect((await new Anthropic({ baseURL: stack.url, apiKey: other.secret, maxRetries: 0 }).beta.environments.work.stats(otherEnvironment.id)).workers_polling).toBeNull();
+    const other = await selfHostedTenant();
+    expect((await other.sdk.beta.environments.work.stats(other.environment.id)).workers_polling).toBeNull();
 
     clock.advance(20_000);
     await sdk.beta.environments.work.poll(environment.id, { 'Anthropic-Worker-ID': 'worker-b' });
@@ -227,10 +228,8 @@ describe('workers_polling', () => {
 describe('heartbeats as SDK 1.x documents them', () => {
   /** A self-hosted item polled, acknowledged and beaten once; the SDK client and what it beat last. */
   async function servedItem() {
-    const key = await stack.createKey();
-    const sdk = new Anthropic({ baseURL: stack.url, apiKey: key.secret, maxRetries: 0 });
-    const environment = await createEnvironment(apiClient(stack.url, key.secret), { config: { type: 'self_hosted' } });
-    await queue(key.tenant, environment.id, 'self_hosted', clock.now());
+    const { tenant, sdk, environment } = await selfHostedTenant();
+    await queue(tenant, environment.id, 'self_hosted', clock.now());
     const item = (await sdk.beta.environments.work.poll(environment.id))!;
     const ids = { environment_id: environment.id };
     await sdk.beta.environments.work.ack(item.id, ids);

@@ -129,6 +129,9 @@ export const useDeploymentStack = (options: StackOptions = {}): DeploymentStack 
     return { stack, api, world: await deploymentWorld(api) };
   });
 
+/** A stack for the whole test file (see useStarted). */
+export const useStack = (options: StackOptions = {}) => useStarted(async () => ({ stack: await Stack.start(options) }));
+
 /** A stack and twoTenants in it, for the whole test file (see useStarted). */
 export const useTwoTenantStack = (options: StackOptions = {}) =>
   useStarted(async () => {

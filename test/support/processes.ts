@@ -79,3 +79,11 @@ export function spawnReplica(stack: Stack, service: ServiceName, env: Record<str
 
 /** The port a gateway process listens on, from its started line. */
 export const gatewayPort = (startedLine: string): number => JSON.parse(startedLine).port;
+
+/** The ids of the processes whose command line is exactly this (pgrep exits 1 when none). */
+export async function processesRunning(commandLine: string): Promise<number[]> {
+  const found = Bun.spawn(['pgrep', '-f', `^${commandLine}$`], { stdout: 'pipe' });
+  const out = await new Response(found.stdout).text();
+  await found.exited;
+  return out.split('\n').filter(Boolean).map(Number);
+}

@@ -3,7 +3,8 @@
  * at a local fake Messages API (none, to test a runtime with no model key), a tenant's key, and
  * its HTTP client. One definition, so every runtime suite starts the same world.
  */
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll } from 'bun:test';
 import { apiClient, type ApiClient } from './api';
 import { FakeModelApi } from './fake-model-api';
 import { Stack, type BackendService } from './stack';
@@ -39,6 +40,45 @@ export async function startRuntimeWorld(
       await stack.stop();
       model?.stop();
     },
+  };
+}
+
+/** A started world as a suite reads it, with a client of its API for the tenant's key. */
+export interface RuntimeWorldHandle extends Omit<RuntimeWorld, 'stop'> {
+  /** An unchanged SDK client of the world (of the class given: a suite may run each SDK version). */
+  sdk(Client?: typeof Anthropic): Anthropic;
+}
+
+/**
+ * Starts a runtime world before the file's (or the describe block's) tests and stops it after them.
+ * The handle reads the world started, so tests and hooks registered after this call may use it.
+ */
+export function useRuntimeWorld(options: Parameters<typeof startRuntimeWorld>[0] = {}): RuntimeWorldHandle {
+  let started: RuntimeWorld | undefined;
+  beforeAll(async () => {
+    started = await startRuntimeWorld(options);
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const world = () => {
+    if (!started) throw new Error('the runtime world is read before its beforeAll started it');
+    return started;
+  };
+  return {
+    get stack() {
+      return world().stack;
+    },
+    get model() {
+      return world().model;
+    },
+    get key() {
+      return world().key;
+    },
+    get api() {
+      return world().api;
+    },
+    sdk: (Client = Anthropic) => new Client({ baseURL: world().stack.url, apiKey: world().key, maxRetries: 0 }),
   };
 }
 

@@ -30,3 +30,23 @@ export const SDKS: readonly SdkUnderTest[] = [
 export function describeEachSdk(title: string, body: (sdk: SdkUnderTest) => void): void {
   for (const sdk of SDKS) describe(`${title} [SDK ${sdk.version}]`, () => body(sdk));
 }
+
+/** What the tests give the worker: the environment, its key, where tools run, how long it waits idle. */
+interface WorkerOptions {
+  environmentId: string;
+  environmentKey: string;
+  workdir: string;
+  maxIdleMs: number;
+}
+
+/** Runs the SDK's own environment worker (of the client's version) while `body` runs, and stops it after. */
+export async function withEnvironmentWorker<T>(client: Anthropic, options: WorkerOptions, body: () => Promise<T>): Promise<T> {
+  const stop = new AbortController();
+  const running = client.beta.environments.work.worker(options).run(stop.signal).catch(() => undefined);
+  try {
+    return await body();
+  } finally {
+    stop.abort();
+    await running;
+  }
+}

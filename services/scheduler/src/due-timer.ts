@@ -1,3 +1,4 @@
+import { wakeablePause } from '@shared/service-host/wakeable-pause';
 import { earliestFireAt } from './db/earliest-fire-at';
 import type { RoundOptions, RoundSummary } from './handlers/fire-due-schedules';
 import type { SchedulerDeps } from './deps';
@@ -43,15 +44,7 @@ export function startDueTimer(
   const rounds = new Set<Promise<void>>();
   let stopped = false;
   let failures = 0;
-  let wake: (() => void) | undefined;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const { pause: sleep, wake } = wakeablePause();
 
   async function untilNextClaim(): Promise<number> {
     const next = await earliestFireAt(db);
@@ -114,7 +107,7 @@ export function startDueTimer(
   return {
     async stop(): Promise<void> {
       stopped = true;
-      wake?.();
+      wake();
       await running;
     },
   };

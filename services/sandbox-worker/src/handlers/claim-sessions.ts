@@ -1,4 +1,5 @@
 import type { Work } from '@shared/schema/work';
+import { wakeablePause } from '@shared/service-host/wakeable-pause';
 import { claimBackoffMs } from '../domain/claim-backoff';
 import type { SessionOutcome } from '../domain/session-outcome';
 import type { SandboxWorkerDeps } from '../deps';
@@ -27,15 +28,7 @@ export function claimSessions(
   const logger = deps.logger.child({ worker: deps.config.SANDBOX_WORKER_ID });
   const kill = new AbortController();
   let stopping = false;
-  let wake: () => void = () => {};
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const { pause, wake } = wakeablePause();
 
   async function loop(): Promise<void> {
     let failures = 0;

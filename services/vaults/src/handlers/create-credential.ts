@@ -1,15 +1,13 @@
 import type { Handler } from '@shared/bus/bus-server';
-import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { unwrapDataKey } from '@shared/crypto/envelope';
-import { conflict, found, invalidRequest } from '@shared/errors/api-error';
+import { conflict, invalidRequest } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
+import { changeVault } from './locked-change';
 import { activeCredentialWithTarget, insertCredential } from '../db/credentials';
-import { findVault } from '../db/vaults';
 import { describeTarget, prepareAuth } from '../domain/credential-auth';
 import { presentCredential } from '../domain/present';
 import { sealAuth } from '../domain/sealed-auth';
-import { vaultNotFound } from '../domain/not-found';
 import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.create;
@@ -22,12 +20,10 @@ type S = typeof vaultCredentialSubjects.create;
 export const createCredential =
   (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential }, ctx) => {
-    const tenant = tenantOf(ctx);
     const now = deps.clock.now();
     const auth = prepareAuth(credential.auth, now, { expiryMustBeFuture: true, mcpUrls: deps.mcpUrls });
     const metadata = credential.metadata ?? {};
-    return deps.db.transaction(async (tx) => {
-      const vault = found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
+    return changeVault(deps, ctx, vault_id, async (tx, vault) => {
       if (vault.archivedAt) throw invalidRequest(`vault ${vault_id} is archived; it takes no new credentials`);
       if (await activeCredentialWithTarget(tx, vault_id, auth.target)) {
         throw conflict(`vault ${vault_id} already has an active credential for ${describeTarget(auth.target)}`);

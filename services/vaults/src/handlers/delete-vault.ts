@@ -1,13 +1,12 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
-import { found } from '@shared/errors/api-error';
 import { recordEvent } from '@shared/bus/outbox';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { vaultEvents } from '@shared/schema/vault';
+import { changeVault } from './locked-change';
 import { deleteCredentialsOfVault } from '../db/credentials';
 import { outbox } from '../db/schema';
-import { deleteVault as deleteVaultRow, findVault } from '../db/vaults';
-import { vaultNotFound } from '../domain/not-found';
+import { deleteVault as deleteVaultRow } from '../db/vaults';
 import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.delete;
@@ -22,8 +21,7 @@ export const deleteVault =
   async ({ vault_id }, ctx) => {
     const tenant = tenantOf(ctx);
     const now = deps.clock.now();
-    await deps.db.transaction(async (tx) => {
-      found(await findVault(tx, tenant, vault_id, { lock: true }), () => vaultNotFound(vault_id));
+    await changeVault(deps, ctx, vault_id, async (tx) => {
       await deleteCredentialsOfVault(tx, vault_id);
       await deleteVaultRow(tx, vault_id);
       await recordEvent(tx, outbox, vaultEvents.deleted, tenant, { vault_id, deleted_at: now.toISOString() }, now);

@@ -1,14 +1,13 @@
 import type { Handler } from '@shared/bus/bus-server';
-import { tenantOf } from '@shared/bus/call-context';
 import type { vaultCredentialSubjects } from '@shared/bus/subjects/vaults';
 import { unwrapDataKey } from '@shared/crypto/envelope';
 import { invalidRequest } from '@shared/errors/api-error';
-import { findVaultCredential, updateCredential as updateCredentialRow } from '../db/credentials';
+import { changeCredential } from './locked-change';
+import { updateCredential as updateCredentialRow } from '../db/credentials';
 import { mergeAuthUpdate, prepareAuth } from '../domain/credential-auth';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentCredential } from '../domain/present';
 import { openAuth, sealAuth } from '../domain/sealed-auth';
-import { foundVaultCredential } from '../domain/not-found';
 import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultCredentialSubjects.update;
@@ -20,11 +19,8 @@ type S = typeof vaultCredentialSubjects.update;
 export const updateCredential =
   (deps: VaultsDeps): Handler<S> =>
   async ({ vault_id, credential_id, update }, ctx) => {
-    const tenant = tenantOf(ctx);
     const now = deps.clock.now();
-    return deps.db.transaction(async (tx) => {
-      const found = await findVaultCredential(tx, tenant, vault_id, credential_id, { lock: true });
-      const { vault, credential: row } = foundVaultCredential(found, vault_id, credential_id);
+    return changeCredential(deps, ctx, { vault_id, credential_id }, async (tx, { vault, credential: row }) => {
       if (vault.archivedAt) throw invalidRequest(`vault ${vault_id} is archived and its credentials cannot be changed`);
       if (row.archivedAt || row.sealedSecret === null) {
         throw invalidRequest(`credential ${credential_id} is archived and cannot be changed`);

@@ -1,5 +1,5 @@
+import { rowWrites } from '@shared/db/row-writes';
 import type { PageRequest } from '@shared/db/keyset-page';
-import { eq } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
@@ -12,22 +12,8 @@ import { environments, type EnvironmentRow } from './schema';
 export const findEnvironment = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions) =>
   findOwnedRow(db, environments, tenant, id, options);
 
-export async function insertEnvironment(db: Executor, row: EnvironmentRow): Promise<void> {
-  await db.insert(environments).values(row);
-}
-
-export async function updateEnvironment(
-  tx: Executor,
-  id: string,
-  changes: Partial<Pick<EnvironmentRow, 'name' | 'description' | 'config' | 'metadata' | 'updatedAt'>>,
-): Promise<void> {
-  await tx.update(environments).set(changes).where(eq(environments.id, id));
-}
-
-/** Deletion is final: the row goes, and the id resolves as not found from then on. */
-export async function deleteEnvironment(tx: Executor, id: string): Promise<void> {
-  await tx.delete(environments).where(eq(environments.id, id));
-}
+/** New, changed and deleted environments; deletion is final: the id resolves as not found from then on. */
+export const environmentWrites = rowWrites<typeof environments, 'name' | 'description' | 'config' | 'metadata' | 'updatedAt'>(environments);
 
 export const listEnvironmentPage = <T>(
   db: Executor,

@@ -1,5 +1,5 @@
+import { rowWrites } from '@shared/db/row-writes';
 import type { PageRequest } from '@shared/db/keyset-page';
-import { eq } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
@@ -12,21 +12,8 @@ import { memoryStores, type MemoryStoreRow } from './schema';
 export const findMemoryStore = (db: Executor, tenant: Tenant, id: string, options?: ReadOptions) =>
   findOwnedRow(db, memoryStores, tenant, id, options);
 
-export async function insertMemoryStore(db: Executor, row: MemoryStoreRow): Promise<void> {
-  await db.insert(memoryStores).values(row);
-}
-
-export async function updateMemoryStore(
-  tx: Executor,
-  id: string,
-  changes: Partial<Pick<MemoryStoreRow, 'name' | 'description' | 'metadata' | 'updatedAt'>>,
-): Promise<void> {
-  await tx.update(memoryStores).set(changes).where(eq(memoryStores.id, id));
-}
-
-export async function deleteMemoryStore(tx: Executor, id: string): Promise<void> {
-  await tx.delete(memoryStores).where(eq(memoryStores.id, id));
-}
+/** New, changed (name, description, metadata) and deleted memory stores. */
+export const memoryStoreWrites = rowWrites<typeof memoryStores, 'name' | 'description' | 'metadata' | 'updatedAt'>(memoryStores);
 
 export const listMemoryStorePage = <T>(
   db: Executor,

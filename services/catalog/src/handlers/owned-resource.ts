@@ -8,9 +8,9 @@ import { found, type ApiError } from '@shared/errors/api-error';
 import { newId, type IdKind } from '@shared/ids/ids';
 import { archiveOwnedRow, deleteOwnedRow } from '../db/archive-and-delete';
 import type { CatalogDeps } from '../deps';
-import { deleteEnvironment, insertEnvironment, updateEnvironment } from '../db/environments';
+import { environmentWrites } from '../db/environments';
 import { deleteFile } from '../db/files';
-import { deleteMemoryStore, insertMemoryStore, updateMemoryStore } from '../db/memory-stores';
+import { memoryStoreWrites } from '../db/memory-stores';
 import { environments, files, memoryStores } from '../db/schema';
 import { environmentNotFound, fileNotFound, memoryStoreNotFound } from '../domain/not-found';
 import { presentEnvironment, presentFile, presentMemoryStore } from '../domain/present';
@@ -115,9 +115,9 @@ export const environmentResource = {
   deletedType: 'environment_deleted',
   notFound: environmentNotFound,
   present: presentEnvironment,
-  insert: insertEnvironment,
-  write: updateEnvironment,
-  remove: deleteEnvironment,
+  insert: environmentWrites.insert,
+  write: environmentWrites.update,
+  remove: environmentWrites.remove,
   events: environmentEvents,
 } as const satisfies EditableResource<typeof environments, Environment>;
 
@@ -128,9 +128,9 @@ export const memoryStoreResource = {
   deletedType: 'memory_store_deleted',
   notFound: memoryStoreNotFound,
   present: presentMemoryStore,
-  insert: insertMemoryStore,
-  write: updateMemoryStore,
-  remove: deleteMemoryStore,
+  insert: memoryStoreWrites.insert,
+  write: memoryStoreWrites.update,
+  remove: memoryStoreWrites.remove,
   events: memoryStoreEvents,
 } as const satisfies EditableResource<typeof memoryStores, MemoryStore>;
 

@@ -1,6 +1,7 @@
+import { rowWrites } from '@shared/db/row-writes';
 import type { PageRequest } from '@shared/db/keyset-page';
 import { archivedConditions } from '@shared/db/list-filters';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
@@ -39,19 +40,8 @@ export const listVaultPage = <T>(
   return readNewestFirstPage(db, vaults, [ownedBy(vaults, tenant), ...archived], request, present);
 };
 
-export async function insertVault(db: Executor, row: VaultRow): Promise<void> {
-  await db.insert(vaults).values(row);
-}
-
-export async function updateVault(
-  db: Executor,
-  id: string,
-  changes: Partial<Pick<VaultRow, 'displayName' | 'metadata' | 'updatedAt' | 'archivedAt'>>,
-): Promise<void> {
-  await db.update(vaults).set(changes).where(eq(vaults.id, id));
-}
-
-/** The row goes, and its wrapped data key with it: what was sealed under that key is unreadable from then on. */
-export async function deleteVault(db: Executor, id: string): Promise<void> {
-  await db.delete(vaults).where(eq(vaults.id, id));
-}
+/**
+ * New, changed and deleted vaults. Deleting the row takes its wrapped data key with it: what was
+ * sealed under that key is unreadable from then on.
+ */
+export const vaultWrites = rowWrites<typeof vaults, 'displayName' | 'metadata' | 'updatedAt' | 'archivedAt'>(vaults);

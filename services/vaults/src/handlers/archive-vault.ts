@@ -3,7 +3,7 @@ import type { Handler } from '@shared/bus/bus-server';
 
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { changeVault } from './locked-change';
-import { updateVault } from '../db/vaults';
+import { vaultWrites } from '../db/vaults';
 import { presentVault } from '../domain/present';
 import type { VaultsDeps } from '../deps';
 
@@ -16,6 +16,6 @@ export const archiveVault =
     changeVault(deps, ctx, vault_id, async (tx, row) => {
       if (row.archivedAt) return presentVault(row);
       const now = deps.clock.now();
-      await updateVault(tx, vault_id, { archivedAt: now, updatedAt: now });
+      await vaultWrites.update(tx, vault_id, { archivedAt: now, updatedAt: now });
       return presentVault({ ...row, archivedAt: now, updatedAt: now });
     });

@@ -4,7 +4,7 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { generateDataKey, wrapDataKey } from '@shared/crypto/envelope';
 import { newId } from '@shared/ids/ids';
-import { insertVault } from '../db/vaults';
+import { vaultWrites } from '../db/vaults';
 import { presentVault } from '../domain/present';
 import type { VaultsDeps } from '../deps';
 
@@ -27,6 +27,6 @@ export const createVault =
       dataKeyId: wrapped.keyId,
       wrappedDataKey: wrapped.wrapped,
     };
-    await insertVault(deps.db, row);
+    await vaultWrites.insert(deps.db, row);
     return presentVault(row);
   };

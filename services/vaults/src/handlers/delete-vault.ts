@@ -6,7 +6,7 @@ import { vaultEvents } from '@shared/schema/vault';
 import { changeVault } from './locked-change';
 import { deleteCredentialsOfVault } from '../db/credentials';
 import { outbox } from '../db/schema';
-import { deleteVault as deleteVaultRow } from '../db/vaults';
+import { vaultWrites } from '../db/vaults';
 import type { VaultsDeps } from '../deps';
 
 type S = typeof vaultSubjects.delete;
@@ -23,7 +23,7 @@ export const deleteVault =
     const now = deps.clock.now();
     await changeVault(deps, ctx, vault_id, async (tx) => {
       await deleteCredentialsOfVault(tx, vault_id);
-      await deleteVaultRow(tx, vault_id);
+      await vaultWrites.remove(tx, vault_id);
       await recordEvent(tx, outbox, vaultEvents.deleted, tenant, { vault_id, deleted_at: now.toISOString() }, now);
     });
     deps.eventsRecorded();

@@ -2,7 +2,7 @@ import type { Handler } from '@shared/bus/bus-server';
 import type { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { invalidRequest } from '@shared/errors/api-error';
 import { changeVault } from './locked-change';
-import { updateVault as updateVaultRow } from '../db/vaults';
+import { vaultWrites } from '../db/vaults';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
 import { presentVault } from '../domain/present';
 import type { VaultsDeps } from '../deps';
@@ -21,7 +21,7 @@ export const updateVault =
         metadata: applyMetadataPatch(row.metadata, update.metadata),
         updatedAt: deps.clock.now(),
       };
-      await updateVaultRow(tx, vault_id, {
+      await vaultWrites.update(tx, vault_id, {
         displayName: next.displayName,
         metadata: next.metadata,
         updatedAt: next.updatedAt,

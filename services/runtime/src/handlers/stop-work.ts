@@ -1,10 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
-import { tenantOf } from '@shared/bus/call-context';
 import type { workSubjects } from '@shared/bus/subjects/runtime';
-import { retryTransient } from '@shared/db/retry-transient';
-import { found } from '@shared/errors/api-error';
-import { findWorkItem, updateWorkItem } from '../db/work-items';
-import { workNotFound } from '../domain/not-found';
+import { changeWorkItem } from './work-change';
 import { presentWork, stop } from '../domain/work-lifecycle';
 import type { RuntimeDeps } from '../deps';
 
@@ -12,12 +8,6 @@ import type { RuntimeDeps } from '../deps';
 export const stopWork =
   (deps: RuntimeDeps): Handler<typeof workSubjects.stop> =>
   async ({ environment_id, work_id, force }, ctx) => {
-    const tenant = tenantOf(ctx);
-    const row = await retryTransient(() =>
-      deps.db.transaction(async (tx) => {
-        const item = found(await findWorkItem(tx, tenant, environment_id, work_id, { lock: true }), () => workNotFound(work_id));
-        return updateWorkItem(tx, item, stop(item, force ?? false, deps.clock.now()));
-      }),
-    );
+    const { after: row } = await changeWorkItem(deps, ctx, { environment_id, work_id }, (item) => stop(item, force ?? false, deps.clock.now()));
     return presentWork(row);
   };

@@ -115,25 +115,23 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
         ["--set", "mysql.host=db", "--set", "nats.url=nats://nats:4222", "--set", "masterKeyId=k1"],
         "secrets.mysqlPassword is required when environment=production (or set secrets.existingSecret)",
       ],
-      ["existingSecret and literal secrets together", ["-f", DEFAULT_VALUES, "--set", "secrets.existingSecret=agents-secrets"], "set either secrets.existingSecret or the values"],
-      ["the development key in production", ["-f", DEFAULT_VALUES, "--set", "gateway.allowDevKey=true"], "gateway.allowDevKey=true is not allowed with environment=production"],
-      ["an active key id that is not among MASTER_KEYS", ["-f", DEFAULT_VALUES, "--set", "masterKeyId=k9"], 'masterKeyId "k9" is not one of the key ids in secrets.masterKeys (k1, k0)'],
-      [
-        "a MySQL wait that outlasts the bus timeout (the caller would hear 504, not 503)",
-        ["-f", DEFAULT_VALUES, "--set", "mysql.acquireTimeoutMs=5000"],
-        "mysql.acquireTimeoutMs (5000) must be below nats.busTimeoutMs (5000)",
-      ],
-      ["the gateway's metrics on its public port", ["-f", DEFAULT_VALUES, "--set", "gateway.healthPort=8080"], "gateway.healthPort (8080) must differ from gateway.port"],
-      ["a grace period shorter than the drain", ["-f", DEFAULT_VALUES, "--set", "terminationGracePeriodSeconds=10"], "terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs"],
-      ["a sandbox group without its user", ["-f", DEFAULT_VALUES, "--set", "sandbox-worker.runAsGid=2000"], "sandbox-worker.runAsGid needs sandbox-worker.runAsUid"],
-      [
-        "a sandbox session outliving its token",
-        ["-f", DEFAULT_VALUES, "--set", "sandbox-worker.maxLifetimeMs=7200000"],
-        "sandbox-worker.maxLifetimeMs (7200000) must not exceed runtime.sessionsTokenTtlSeconds (3600 s)",
-      ],
+    ];
+    /** One value set over the CI defaults (`set`), and what the refusal must say. */
+    const overDefaults: Array<{ name: string; set: string; message: string }> = [
+      { name: "existingSecret and literal secrets together", set: "secrets.existingSecret=agents-secrets", message: "set either secrets.existingSecret or the values" },
+      { name: "the development key in production", set: "gateway.allowDevKey=true", message: "gateway.allowDevKey=true is not allowed with environment=production" },
+      { name: "an active key id that is not among MASTER_KEYS", set: "masterKeyId=k9", message: 'masterKeyId "k9" is not one of the key ids in secrets.masterKeys (k1, k0)' },
+      { name: "a MySQL wait that outlasts the bus timeout (the caller would hear 504, not 503)", set: "mysql.acquireTimeoutMs=5000", message: "mysql.acquireTimeoutMs (5000) must be below nats.busTimeoutMs (5000)" },
+      { name: "the gateway's metrics on its public port", set: "gateway.healthPort=8080", message: "gateway.healthPort (8080) must differ from gateway.port" },
+      { name: "a grace period shorter than the drain", set: "terminationGracePeriodSeconds=10", message: "terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs" },
+      { name: "a sandbox group without its user", set: "sandbox-worker.runAsGid=2000", message: "sandbox-worker.runAsGid needs sandbox-worker.runAsUid" },
+      { name: "a sandbox session outliving its token", set: "sandbox-worker.maxLifetimeMs=7200000", message: "sandbox-worker.maxLifetimeMs (7200000) must not exceed runtime.sessionsTokenTtlSeconds (3600 s)" },
     ];
     for (const [name, args, message] of refusals) {
       test(name, () => expectRefused(template(...args), message));
+    }
+    for (const { name, set, message } of overDefaults) {
+      test(name, () => expectRefused(template("-f", DEFAULT_VALUES, "--set", set), message));
     }
   });
 

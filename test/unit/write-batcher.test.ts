@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { Database } from '@shared/db/connect';
-import { createWriteBatcher } from '@shared/db/write-batcher';
+import { createWriteBatcher, type WriteBatcher } from '@shared/db/write-batcher';
 
 /**
  * The batcher's grouping and failure rules, against a stand-in for the database's transaction
@@ -35,17 +35,26 @@ function recordingDb(failWhen: (items: number[]) => boolean = () => false) {
 /** The end of the current event-loop turn, where an idle batcher starts its batch. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Writes `first`, lets it start its batch alone (held open), then writes `rest`, which queue
+ * behind it for the next batch, and releases the transaction.
+ */
+async function loneThenQueued(rec: ReturnType<typeof recordingDb>, batcher: WriteBatcher<number>, first: number, rest: number[]) {
+  rec.hold();
+  const lone = batcher.write(first);
+  await nextTurn();
+  const queued = rest.map((i) => batcher.write(i));
+  rec.open();
+  return { lone, queued };
+}
+
 describe('write batcher', () => {
   test('a lone item is written at the end of its turn; items arriving meanwhile share the next transaction', async () => {
     const rec = recordingDb();
     const committed: number[][] = [];
     const batcher = createWriteBatcher(rec.db, rec.write, { committed: (items) => committed.push(items) });
-    rec.hold();
-    const first = batcher.write(1);
-    await nextTurn();
-    const rest = [2, 3, 4].map((i) => batcher.write(i));
-    rec.open();
-    await Promise.all([first, ...rest]);
+    const { lone, queued } = await loneThenQueued(rec, batcher, 1, [2, 3, 4]);
+    await Promise.all([lone, ...queued]);
     expect(rec.transactions).toEqual([[1], [2, 3, 4]]);
     expect(committed).toEqual([[1], [2, 3, 4]]);
   });
@@ -71,13 +80,9 @@ describe('write batcher', () => {
     const rec = recordingDb((items) => items.includes(3));
     const committed: number[][] = [];
     const batcher = createWriteBatcher(rec.db, rec.write, { committed: (items) => committed.push(items) });
-    rec.hold();
-    const first = batcher.write(1);
-    await nextTurn();
-    const others = [2, 3, 4].map((i) => batcher.write(i));
-    rec.open();
-    await first;
-    const outcomes = await Promise.allSettled(others);
+    const { lone, queued } = await loneThenQueued(rec, batcher, 1, [2, 3, 4]);
+    await lone;
+    const outcomes = await Promise.allSettled(queued);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('refused 3');
     expect(rec.transactions).toEqual([[1], [2], [4]]);
@@ -98,13 +103,9 @@ describe('write batcher', () => {
   test('a failed batch is written again item by item, the lanes taken in turn', async () => {
     const rec = recordingDb((items) => items.length > 1);
     const batcher = createWriteBatcher(rec.db, rec.write, { laneOf: (item) => (item < 10 ? 'a' : 'b') });
-    rec.hold();
-    const first = batcher.write(0);
-    await nextTurn();
     // Tenant a's backlog and tenant b's one item share the next batch, which fails.
-    const rest = [1, 2, 3, 4, 10].map((i) => batcher.write(i));
-    rec.open();
-    await Promise.all([first, ...rest]);
+    const { lone, queued } = await loneThenQueued(rec, batcher, 0, [1, 2, 3, 4, 10]);
+    await Promise.all([lone, ...queued]);
     // b's item is written second, not after all of a's.
     expect(rec.transactions).toEqual([[0], [1], [10], [2], [3], [4]]);
   });

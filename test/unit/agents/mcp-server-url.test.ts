@@ -18,13 +18,20 @@ const message = (url: string, rules = strict) => {
     return (err as Error).message;
   }
 };
+const NOT_HTTPS = 'mcp_servers.0.url: must be an absolute https:// URL';
+const CREDENTIALS = 'mcp_servers.0.url: must not carry credentials';
+
+/** Each URL passes the rules; a failure names the URL. */
+function expectAccepted(urls: string[], rules = strict) {
+  for (const url of urls) expect({ url, said: message(url, rules) }).toEqual({ url, said: 'accepted' });
+}
 
 describe('refused by default', () => {
   test('plain http, other schemes, credentials', () => {
     for (const url of ['http://mcp.example.com/sse', 'ftp://mcp.example.com', 'ws://mcp.example.com', 'not a url', 'https://']) {
-      expect(message(url)).toBe('mcp_servers.0.url: must be an absolute https:// URL');
+      expect(message(url)).toBe(NOT_HTTPS);
     }
-    expect(message('https://user:pw@mcp.example.com/')).toStartWith('mcp_servers.0.url: must not carry credentials');
+    expect(message('https://user:pw@mcp.example.com/')).toStartWith(CREDENTIALS);
   });
 
   test('loopback, private, link-local, unspecified and metadata addresses, however spelled', () => {
@@ -55,7 +62,7 @@ describe('refused by default', () => {
       'https://metadata.google.internal/',
     ]) {
       const said = message(url);
-      if (said === 'mcp_servers.0.url: must be an absolute https:// URL') continue; // the URL parser refused the spelling itself
+      if (said === NOT_HTTPS) continue; // the URL parser refused the spelling itself
       expect({ url, said }).toEqual({ url, said: expect.stringMatching(/^mcp_servers\.0\.url: must not name a loopback, private or link-local address or localhost \(/) });
     }
     expect(refusedMcpHost('169.254.169.254')).toContain('link-local');
@@ -63,7 +70,7 @@ describe('refused by default', () => {
   });
 
   test('public addresses and names are accepted', () => {
-    for (const url of [
+    expectAccepted([
       'https://mcp.example.com/sse',
       'https://8.8.8.8/',
       'https://172.32.0.1/',
@@ -72,18 +79,14 @@ describe('refused by default', () => {
       'https://[2001:4860:4860::8888]/',
       'https://localhost.example.com/',
       'https://mcp.example.com:8443/mcp?x=1',
-    ]) {
-      expect({ url, said: message(url) }).toEqual({ url, said: 'accepted' });
-    }
+    ]);
   });
 });
 
 test('ALLOW_PRIVATE_MCP_URLS accepts loopback, private addresses and plain http, still not credentials or other schemes', () => {
-  for (const url of ['http://127.0.0.1:9000/mcp', 'https://localhost/', 'http://10.0.0.5/sse', 'https://[::1]:8443/']) {
-    expect({ url, said: message(url, allowed) }).toEqual({ url, said: 'accepted' });
-  }
-  expect(message('ftp://127.0.0.1/', allowed)).toBe('mcp_servers.0.url: must be an absolute https:// URL');
-  expect(message('http://u:p@127.0.0.1/', allowed)).toStartWith('mcp_servers.0.url: must not carry credentials');
+  expectAccepted(['http://127.0.0.1:9000/mcp', 'https://localhost/', 'http://10.0.0.5/sse', 'https://[::1]:8443/'], allowed);
+  expect(message('ftp://127.0.0.1/', allowed)).toBe(NOT_HTTPS);
+  expect(message('http://u:p@127.0.0.1/', allowed)).toStartWith(CREDENTIALS);
 });
 
 test("an agent's servers name the failing index", () => {

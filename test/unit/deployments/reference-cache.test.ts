@@ -113,19 +113,22 @@ describe('the reference cache', () => {
     expect(cache.entries).toBe(0);
   });
 
-  test('entries are per tenant: another tenant asks for itself', async () => {
+  /** The same request resolved once for `tenant` and once for `other`. */
+  async function resolvedForBothTenants() {
     const { cache } = liveCache();
     const catalog = fakeCatalog();
     await cache.resolve(tenant, request(), catalog.ask);
     await cache.resolve(other, request(), catalog.ask);
+    return { cache, catalog };
+  }
+
+  test('entries are per tenant: another tenant asks for itself', async () => {
+    const { catalog } = await resolvedForBothTenants();
     expect(catalog.asked).toHaveLength(2);
   });
 
   test('forgetting a tenant drops its entries only, and a new agent version is then seen', async () => {
-    const { cache } = liveCache();
-    const catalog = fakeCatalog();
-    await cache.resolve(tenant, request(), catalog.ask);
-    await cache.resolve(other, request(), catalog.ask);
+    const { cache, catalog } = await resolvedForBothTenants();
     catalog.setVersion(4);
     cache.forgetTenant(tenant);
     expect((await cache.resolve(tenant, request(), catalog.ask)).agent?.version).toBe(4);

@@ -101,66 +101,30 @@ describe('classifyReferences', () => {
 describe('a problem as creation answers it and as a fire records it', () => {
   const agentModel = model({ id: 'claude-x' });
   const resolved = { id: 'agent_a', version: 3, model: agentModel };
-  const cases: Array<[ReferenceProblem, { status: number; type: string; message: string }, { type: string; message: string }]> = [
-    [
-      { kind: 'agent', state: 'not_found', id: 'agent_a', version: null, path: 'agent' },
-      { status: 404, type: 'not_found_error', message: "agent: agent 'agent_a' not found" },
-      { type: 'session_resource_not_found_error', message: "agent 'agent_a' version null no longer exists" },
-    ],
-    [
-      { kind: 'agent', state: 'not_found', id: 'agent_a', version: 2, path: 'agent' },
-      { status: 404, type: 'not_found_error', message: "agent: agent 'agent_a' version 2 not found" },
-      { type: 'session_resource_not_found_error', message: "agent 'agent_a' version 2 no longer exists" },
-    ],
-    [
-      { kind: 'agent', state: 'archived', id: 'agent_a', version: 2, path: 'agent' },
-      { status: 400, type: 'invalid_request_error', message: "agent: agent 'agent_a' is archived" },
-      { type: 'agent_archived_error', message: "agent 'agent_a' is archived" },
-    ],
-    [
-      { kind: 'environment', state: 'not_found', id: 'env_e', path: 'environment_id' },
-      { status: 404, type: 'not_found_error', message: "environment_id: environment 'env_e' not found" },
-      { type: 'environment_not_found_error', message: "environment 'env_e' no longer exists" },
-    ],
-    [
-      { kind: 'environment', state: 'archived', id: 'env_e', path: 'environment_id' },
-      { status: 400, type: 'invalid_request_error', message: "environment_id: environment 'env_e' is archived" },
-      { type: 'environment_archived_error', message: "environment 'env_e' is archived" },
-    ],
-    [
-      { kind: 'vault', state: 'not_found', id: 'vlt_v', path: 'vault_ids.1' },
-      { status: 404, type: 'not_found_error', message: "vault_ids.1: vault 'vlt_v' not found" },
-      { type: 'vault_not_found_error', message: "vault 'vlt_v' no longer exists" },
-    ],
-    [
-      { kind: 'vault', state: 'archived', id: 'vlt_v', path: 'vault_ids.0' },
-      { status: 400, type: 'invalid_request_error', message: "vault_ids.0: vault 'vlt_v' is archived" },
-      { type: 'vault_archived_error', message: "vault 'vlt_v' is archived" },
-    ],
-    [
-      { kind: 'file', state: 'archived', id: 'file_f', path: 'resources.2.file_id' },
-      { status: 400, type: 'invalid_request_error', message: "resources.2.file_id: file 'file_f' is archived" },
-      { type: 'file_not_found_error', message: "file 'file_f' no longer exists" },
-    ],
-    [
-      { kind: 'memory_store', state: 'not_found', id: 'memstore_m', path: 'resources.0.memory_store_id' },
-      { status: 404, type: 'not_found_error', message: "resources.0.memory_store_id: memory store 'memstore_m' not found" },
-      { type: 'session_resource_not_found_error', message: "memory store 'memstore_m' no longer exists" },
-    ],
-    [
-      { kind: 'memory_store', state: 'archived', id: 'memstore_m', path: 'resources.0.memory_store_id' },
-      { status: 400, type: 'invalid_request_error', message: "resources.0.memory_store_id: memory store 'memstore_m' is archived" },
-      { type: 'memory_store_archived_error', message: "memory store 'memstore_m' is archived" },
-    ],
+  type Refusal = { status: number; type: string; message: string };
+  const notFound = (message: string): Refusal => ({ status: 404, type: 'not_found_error', message });
+  const invalid = (message: string): Refusal => ({ status: 400, type: 'invalid_request_error', message });
+  const run = (type: string, message: string) => ({ type, message });
+  const cases: Array<[ReferenceProblem, Refusal, { type: string; message: string }]> = [
+    [{ kind: 'agent', state: 'not_found', id: 'agent_a', version: null, path: 'agent' }, notFound("agent: agent 'agent_a' not found"), run('session_resource_not_found_error', "agent 'agent_a' version null no longer exists")],
+    [{ kind: 'agent', state: 'not_found', id: 'agent_a', version: 2, path: 'agent' }, notFound("agent: agent 'agent_a' version 2 not found"), run('session_resource_not_found_error', "agent 'agent_a' version 2 no longer exists")],
+    [{ kind: 'agent', state: 'archived', id: 'agent_a', version: 2, path: 'agent' }, invalid("agent: agent 'agent_a' is archived"), run('agent_archived_error', "agent 'agent_a' is archived")],
+    [{ kind: 'environment', state: 'not_found', id: 'env_e', path: 'environment_id' }, notFound("environment_id: environment 'env_e' not found"), run('environment_not_found_error', "environment 'env_e' no longer exists")],
+    [{ kind: 'environment', state: 'archived', id: 'env_e', path: 'environment_id' }, invalid("environment_id: environment 'env_e' is archived"), run('environment_archived_error', "environment 'env_e' is archived")],
+    [{ kind: 'vault', state: 'not_found', id: 'vlt_v', path: 'vault_ids.1' }, notFound("vault_ids.1: vault 'vlt_v' not found"), run('vault_not_found_error', "vault 'vlt_v' no longer exists")],
+    [{ kind: 'vault', state: 'archived', id: 'vlt_v', path: 'vault_ids.0' }, invalid("vault_ids.0: vault 'vlt_v' is archived"), run('vault_archived_error', "vault 'vlt_v' is archived")],
+    [{ kind: 'file', state: 'archived', id: 'file_f', path: 'resources.2.file_id' }, invalid("resources.2.file_id: file 'file_f' is archived"), run('file_not_found_error', "file 'file_f' no longer exists")],
+    [{ kind: 'memory_store', state: 'not_found', id: 'memstore_m', path: 'resources.0.memory_store_id' }, notFound("resources.0.memory_store_id: memory store 'memstore_m' not found"), run('session_resource_not_found_error', "memory store 'memstore_m' no longer exists")],
+    [{ kind: 'memory_store', state: 'archived', id: 'memstore_m', path: 'resources.0.memory_store_id' }, invalid("resources.0.memory_store_id: memory store 'memstore_m' is archived"), run('memory_store_archived_error', "memory store 'memstore_m' is archived")],
     [
       { kind: 'model', rule: 'system_message', agent: resolved, path: 'initial_events.1' },
-      { status: 400, type: 'invalid_request_error', message: "initial_events.1: model 'claude-x' of agent 'agent_a' does not accept system.message events" },
-      { type: 'unknown_error', message: "model 'claude-x' does not accept the deployment's system.message event" },
+      invalid("initial_events.1: model 'claude-x' of agent 'agent_a' does not accept system.message events"),
+      run('unknown_error', "model 'claude-x' does not accept the deployment's system.message event"),
     ],
     [
       { kind: 'model', rule: 'budget', agent: { ...resolved, model: null }, path: 'budget' },
-      { status: 400, type: 'invalid_request_error', message: "budget: the agent's model of agent 'agent_a' has no public list price, so a budget cannot be set" },
-      { type: 'unknown_error', message: "the agent's model has no public list price, so the deployment's budget cannot be applied" },
+      invalid("budget: the agent's model of agent 'agent_a' has no public list price, so a budget cannot be set"),
+      run('unknown_error', "the agent's model has no public list price, so the deployment's budget cannot be applied"),
     ],
   ];
   for (const [problem, refusal, runError] of cases) {

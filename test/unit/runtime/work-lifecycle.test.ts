@@ -1,6 +1,7 @@
 /** The work item's state machine (services/runtime/src/domain/work-lifecycle.ts), with nothing but its inputs. */
 import { describe, expect, test } from 'bun:test';
 import type { WorkItemRow } from '../../../services/runtime/src/db/schema';
+import { newWorkItem } from '../../../services/runtime/src/db/work-items';
 import {
   acknowledge,
   claimFor,
@@ -16,26 +17,10 @@ const T0 = new Date('2026-06-01T08:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const LEASE_MS = 8_000;
 
+/** A freshly queued item, as the runtime first stores it, with the fields a case sets. */
 function item(overrides: Partial<WorkItemRow> = {}): WorkItemRow {
-  return {
-    id: 'work_1',
-    organizationId: 'org_a',
-    workspaceId: 'ws_a',
-    environmentId: 'env_1',
-    sessionId: 'sesn_1',
-    state: 'queued',
-    metadata: {},
-    workerId: null,
-    createdAt: T0,
-    acknowledgedAt: null,
-    startedAt: null,
-    latestHeartbeatAt: null,
-    leaseExpiresAt: null,
-    stopRequestedAt: null,
-    stoppedAt: null,
-    pool: 'self_hosted',
-    ...overrides,
-  };
+  const owner = { organization_id: 'org_a', workspace_id: 'ws_a' };
+  return { ...newWorkItem(owner, 'env_1', 'sesn_1', 'self_hosted', T0), id: 'work_1', ...overrides };
 }
 
 /** What a rule threw: status, message and details, or undefined when it did not throw. */

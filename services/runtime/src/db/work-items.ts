@@ -75,7 +75,14 @@ export async function stopSessionWork(db: Database, sessionId: string, now: Date
 }
 
 async function insertWorkItem(db: Executor, owner: TenantIds, environmentId: string, sessionId: string, pool: WorkPool, now: Date): Promise<WorkItemRow> {
-  const row: WorkItemRow = {
+  const row = newWorkItem(owner, environmentId, sessionId, pool, now);
+  await db.insert(workItems).values(row);
+  return row;
+}
+
+/** A session's item as it is first stored: queued, with no worker, and nothing acknowledged, started or stopped yet. */
+export function newWorkItem(owner: TenantIds, environmentId: string, sessionId: string, pool: WorkPool, now: Date): WorkItemRow {
+  return {
     id: newId('work'),
     organizationId: owner.organization_id,
     workspaceId: owner.workspace_id,
@@ -93,8 +100,6 @@ async function insertWorkItem(db: Executor, owner: TenantIds, environmentId: str
     stoppedAt: null,
     pool,
   };
-  await db.insert(workItems).values(row);
-  return row;
 }
 
 /** The tenant's item of this environment, or undefined (missing, another tenant's or another environment's). */

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { readRawBody, RawBody } from '../http/raw-body';
 import { ensureAnswerable, requestState } from '../http/request-state';
 import { clientAddress } from '../domain/client-address';
@@ -58,7 +59,11 @@ export function createGuard(deps: GatewayDeps) {
       // The caller's limits, as soon as it is known: a request it is not allowed is refused before
       // anything else is decided or read, and every answer from here on says how much is left.
       state.responseHeaders = await deps.rateLimits.admitCaller(tenant);
-      if (sessionScope) checkSessionScope(sessionScope, operation, params);
+      if (sessionScope) {
+        await checkSessionScope(sessionScope, operation, params, () =>
+          deps.bus.call(sessionSubjects.get, { request_id: state.id, tenant }, { session_id: sessionScope.session_id }),
+        );
+      }
       checkPermission(tenant, request.method, request.headers);
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);
       checkStrayQueryParameters(request.method, route, url);

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, gte, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
+import { findOwnedRow } from '@shared/db/find-owned-row';
 import { ownedBy } from '@shared/db/owned-by';
 import type { MemoryPagePosition } from '@shared/schema/memory';
 import type { Tenant } from '@shared/schema/tenant';

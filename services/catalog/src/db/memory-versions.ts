@@ -3,6 +3,7 @@ import type { Executor, ReadOptions } from '@shared/db/executor';
 import type { PageRequest } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
+import { findOwnedRow } from '@shared/db/find-owned-row';
 import { ownedBy } from '@shared/db/owned-by';
 import type { WriteActor } from '@shared/schema/memory';
 import type { MemoryVersionListFilters } from '@shared/schema/memory-version';

@@ -10,6 +10,10 @@ export const ID_PREFIXES = {
   environment: 'env_',
   file: 'file_',
   memoryStore: 'memstore_',
+  /** A memory in a memory store (the SDK's `mem_…`). */
+  memory: 'mem_',
+  /** One recorded change of a memory (the SDK's `memver_…`). */
+  memoryVersion: 'memver_',
   session: 'sesn_',
   /** A resource mounted into a session (the SDK's `sesrsc_…`). */
   sessionResource: 'sesrsc_',

@@ -89,6 +89,7 @@ beforeAll(async () => {
   world = await deploymentWorld(api);
   const file = await uploadFile(api);
   const store = await createMemoryStore(api);
+  const memory = expectOk(await api('POST', `/v1/memory_stores/${store.id}/memories`, { body: { path: '/openapi/notes.md', content: 'first' } }));
   const vault = await createVault(api);
   const credential = expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials`, { body: credentialBody('main') }));
   const deployment = await createDeployment(api, world.body());
@@ -105,6 +106,8 @@ beforeAll(async () => {
     work_id: work.id,
     file_id: file.id,
     memory_store_id: store.id,
+    memory_id: memory.id,
+    memory_version_id: memory.memory_version_id,
     vault_id: vault.id,
     credential_id: credential.id,
     deployment_id: deployment.id,
@@ -179,6 +182,14 @@ const EXAMPLES: Array<[operation: string, request: () => Promise<ExampleRequest>
   ['POST /v1/memory_stores/{memory_store_id}', () => ({ body: { description: 'updated' } })],
   ['POST /v1/memory_stores/{memory_store_id}/archive', async () => ({ params: { memory_store_id: (await createMemoryStore(api)).id } })],
   ['DELETE /v1/memory_stores/{memory_store_id}', async () => ({ params: { memory_store_id: (await createMemoryStore(api)).id } })],
+  ['POST /v1/memory_stores/{memory_store_id}/memories', () => ({ query: { view: 'full' }, body: { path: '/openapi/created.md', content: 'made' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memories', () => ({ query: { path_prefix: '/openapi/', depth: '1' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memories/{memory_id}', () => ({ query: { view: 'basic' } })],
+  ['POST /v1/memory_stores/{memory_store_id}/memories/{memory_id}', () => ({ body: { content: 'second' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memory_versions', () => ({ query: { operation: 'created' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}', () => ({})],
+  ['POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact', () => ({})],
+  ['DELETE /v1/memory_stores/{memory_store_id}/memories/{memory_id}', () => ({})],
 
   ['POST /v1/vaults', () => ({ body: { display_name: 'openapi vault' } })],
   ['GET /v1/vaults', () => ({})],

@@ -7,30 +7,39 @@ import {
   modelSubjects,
   referenceSubjects,
 } from '@shared/bus/subjects/catalog';
+import { memorySubjects, memoryVersionSubjects } from '@shared/bus/subjects/memories';
 import { archiveAgent } from './handlers/archive-agent';
 import { archiveEnvironment } from './handlers/archive-environment';
 import { archiveMemoryStore } from './handlers/archive-memory-store';
 import { createAgent } from './handlers/create-agent';
 import { createEnvironment } from './handlers/create-environment';
+import { createMemory } from './handlers/create-memory';
 import { createMemoryStore } from './handlers/create-memory-store';
 import { deleteEnvironment } from './handlers/delete-environment';
 import { deleteFile } from './handlers/delete-file';
+import { deleteMemory } from './handlers/delete-memory';
 import { deleteMemoryStore } from './handlers/delete-memory-store';
 import { downloadFile } from './handlers/download-file';
 import { getAgent } from './handlers/get-agent';
 import { getEnvironment } from './handlers/get-environment';
 import { getFile } from './handlers/get-file';
+import { getMemory } from './handlers/get-memory';
 import { getMemoryStore } from './handlers/get-memory-store';
+import { getMemoryVersion } from './handlers/get-memory-version';
 import { getModel } from './handlers/get-model';
 import { listAgentVersions } from './handlers/list-agent-versions';
 import { listAgents } from './handlers/list-agents';
 import { listEnvironments } from './handlers/list-environments';
 import { listFiles } from './handlers/list-files';
+import { listMemories } from './handlers/list-memories';
 import { listMemoryStores } from './handlers/list-memory-stores';
+import { listMemoryVersions } from './handlers/list-memory-versions';
+import { redactMemoryVersion } from './handlers/redact-memory-version';
 import { listModels } from './handlers/list-models';
 import { resolveReferences } from './handlers/resolve-references';
 import { updateAgent } from './handlers/update-agent';
 import { updateEnvironment } from './handlers/update-environment';
+import { updateMemory } from './handlers/update-memory';
 import { updateMemoryStore } from './handlers/update-memory-store';
 import { uploadFile } from './handlers/upload-file';
 import type { CatalogDeps } from './deps';
@@ -69,6 +78,18 @@ export function registerCatalogHandlers(server: BusServer, deps: CatalogDeps): v
       update: updateMemoryStore(deps),
       archive: archiveMemoryStore(deps),
       delete: deleteMemoryStore(deps),
+    })
+    .serve(memorySubjects, {
+      create: createMemory(deps),
+      get: getMemory(deps),
+      list: listMemories(deps),
+      update: updateMemory(deps),
+      delete: deleteMemory(deps),
+    })
+    .serve(memoryVersionSubjects, {
+      get: getMemoryVersion(deps),
+      list: listMemoryVersions(deps),
+      redact: redactMemoryVersion(deps),
     })
     .serve(referenceSubjects, { resolve: resolveReferences(deps) });
 }

@@ -10,6 +10,7 @@ import { deploymentsModule } from './modules/deployments';
 import { environmentWorkModule } from './modules/environment-work';
 import { environmentsModule } from './modules/environments';
 import { filesModule } from './modules/files';
+import { memoriesModule } from './modules/memories';
 import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
 import { sessionEventsModule } from './modules/session-events';
@@ -56,6 +57,7 @@ export function createGatewayService(deps: GatewayDeps) {
     environmentsModule(deps),
     filesModule(deps),
     memoryStoresModule(deps),
+    memoriesModule(deps),
     vaultsModule(deps),
     deploymentsModule(deps),
     deploymentRunsModule(deps),

@@ -162,6 +162,9 @@ describe('the server refuses what the worker would refuse', () => {
     expect(listed.data.map((m) => m.path)).toEqual(['/refunds.md']);
     const created = await asSession.beta.memoryStores.memories.create(setup.notes.id, { path: '/from-token.md', content: 'ok' });
     expect(created.path).toBe('/from-token.md');
+    // Recorded as the session's write, not as some key's.
+    const [version] = (await sdk().beta.memoryStores.memoryVersions.list(setup.notes.id, { memory_id: created.id } as never)).data;
+    expect(version?.created_by).toEqual({ type: 'session_actor', session_id: setup.session.id });
     await expect(asSession.beta.memoryStores.memories.create(setup.policies.id, { path: '/x.md', content: 'no' })).rejects.toMatchObject({ status: 403 });
     await expect(asSession.beta.memoryStores.memories.list(other.id)).rejects.toMatchObject({ status: 403 });
     await expect(asSession.beta.memoryStores.memoryVersions.list(setup.notes.id)).rejects.toMatchObject({ status: 403 });

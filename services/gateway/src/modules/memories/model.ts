@@ -70,12 +70,14 @@ export const memoryVersionListRoute = pageRoute({
 });
 
 /**
- * Who a write is by, as the catalog records it: the calling API key. A sessions token's calls
- * will be recorded as their session's (`session_actor`) once such a token may reach these routes
- * (routing/session-scope.ts); the bus request already carries either.
+ * Who a write is by, as the catalog records it: the calling API key (`api_actor`), or, for a work
+ * item's sessions token (which routing/session-scope.ts lets reach its session's stores), the
+ * session it speaks for (`session_actor`).
  */
-export const callerActor = (call: CallContext, sessionId?: string): WriteActor =>
-  sessionId === undefined ? { type: 'api_actor', api_key_id: call.tenant?.key_id ?? '' } : { type: 'session_actor', session_id: sessionId };
+export const callerActor = (call: CallContext): WriteActor => {
+  const sessionId = call.tenant?.session_id;
+  return sessionId === undefined ? { type: 'api_actor', api_key_id: call.tenant?.key_id ?? '' } : { type: 'session_actor', session_id: sessionId };
+};
 
 /** The 409s of a memory's own (SDK `BetaManagedAgentsMemory...ErrorObject`), beside the envelope every 409 may be. */
 const memoryErrorEnvelope = (error: ReturnType<typeof Closed>) => Closed({ type: Type.Literal('error'), error, request_id: Type.String() });

@@ -7,6 +7,7 @@ import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './su
 import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, modelSubjects, referenceSubjects } from './subjects/catalog';
 import { deploymentRunSubjects, deploymentSubjects } from './subjects/deployments';
 import { memorySubjects, memoryVersionSubjects } from './subjects/memories';
+import { skillSubjects, skillVersionSubjects } from './subjects/skills';
 import { workSubjects } from './subjects/runtime';
 import { sessionEventSubjects } from './subjects/session-events';
 import { sessionResourceSubjects, sessionSubjects } from './subjects/sessions';
@@ -25,6 +26,8 @@ export const ALL_SUBJECTS: readonly Subject[] = [
   memoryStoreSubjects,
   memorySubjects,
   memoryVersionSubjects,
+  skillSubjects,
+  skillVersionSubjects,
   referenceSubjects,
   deploymentSubjects,
   deploymentRunSubjects,

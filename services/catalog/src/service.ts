@@ -42,6 +42,17 @@ import { updateEnvironment } from './handlers/update-environment';
 import { updateMemory } from './handlers/update-memory';
 import { updateMemoryStore } from './handlers/update-memory-store';
 import { uploadFile } from './handlers/upload-file';
+import { skillSubjects, skillVersionSubjects } from '@shared/bus/subjects/skills';
+import { createSkill } from './handlers/create-skill';
+import { createSkillVersion } from './handlers/create-skill-version';
+import { deleteSkill } from './handlers/delete-skill';
+import { deleteSkillVersion } from './handlers/delete-skill-version';
+import { downloadSkillVersion } from './handlers/download-skill-version';
+import { getSkill } from './handlers/get-skill';
+import { getSkillVersion } from './handlers/get-skill-version';
+import { listSkills } from './handlers/list-skills';
+import { listSkillVersions } from './handlers/list-skill-versions';
+import { resolveSkills } from './handlers/resolve-skills';
 import type { CatalogDeps } from './deps';
 
 /** Wires the catalog's bus subjects to their handlers; nothing else. */
@@ -90,6 +101,20 @@ export function registerCatalogHandlers(server: BusServer, deps: CatalogDeps): v
       get: getMemoryVersion(deps),
       list: listMemoryVersions(deps),
       redact: redactMemoryVersion(deps),
+    })
+    .serve(skillSubjects, {
+      create: createSkill(deps),
+      get: getSkill(deps),
+      list: listSkills(deps),
+      delete: deleteSkill(deps),
+      resolve: resolveSkills(deps),
+    })
+    .serve(skillVersionSubjects, {
+      create: createSkillVersion(deps),
+      get: getSkillVersion(deps),
+      list: listSkillVersions(deps),
+      delete: deleteSkillVersion(deps),
+      download: downloadSkillVersion(deps),
     })
     .serve(referenceSubjects, { resolve: resolveReferences(deps) });
 }

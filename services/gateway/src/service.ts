@@ -11,6 +11,7 @@ import { environmentWorkModule } from './modules/environment-work';
 import { environmentsModule } from './modules/environments';
 import { filesModule } from './modules/files';
 import { memoriesModule } from './modules/memories';
+import { skillsModule } from './modules/skills';
 import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
 import { sessionEventsModule } from './modules/session-events';
@@ -58,6 +59,7 @@ export function createGatewayService(deps: GatewayDeps) {
     filesModule(deps),
     memoryStoresModule(deps),
     memoriesModule(deps),
+    skillsModule(deps),
     vaultsModule(deps),
     deploymentsModule(deps),
     deploymentRunsModule(deps),

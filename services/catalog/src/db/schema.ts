@@ -99,11 +99,42 @@ export const memoryStores = mysqlTable(
   (t) => [index('memory_stores_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
 );
 
+/** Custom skills: the newest version's id is what `latest` resolves to. */
+export const skills = mysqlTable(
+  'skills',
+  {
+    ...ownedRowColumns(),
+    displayName: varchar('display_name', { length: 255 }).notNull(),
+    /** The slug every version's files sit under; fixed by the first upload. */
+    name: varchar('name', { length: 64 }).notNull(),
+    latestVersionId: rowId('latest_version_id').notNull(),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+  },
+  (t) => [index('skills_tenant_created').on(t.organizationId, t.workspaceId, t.createdAt, t.id)],
+);
+
+/** A skill's uploads, each kept whole as the archive its download serves. */
+export const skillVersions = mysqlTable(
+  'skill_versions',
+  {
+    ...ownedRowColumns(),
+    skillId: rowId('skill_id').notNull(),
+    name: varchar('name', { length: 64 }).notNull(),
+    description: text('description').notNull(),
+    archive: mediumblob('archive').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [index('skill_versions_skill_created').on(t.skillId, t.createdAt, t.id)],
+);
+
 export type AgentRow = typeof agents.$inferSelect;
 export type AgentVersionRow = typeof agentVersions.$inferSelect;
 export type EnvironmentRow = typeof environments.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
 export type MemoryStoreRow = typeof memoryStores.$inferSelect;
+export type SkillRow = typeof skills.$inferSelect;
+export type SkillVersionRow = typeof skillVersions.$inferSelect;
 
 /**
  * A memory's path, stored as its UTF-8 bytes: a VARBINARY has no collation, so paths compare

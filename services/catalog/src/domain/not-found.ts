@@ -10,3 +10,5 @@ export const memoryNotFound = (id: string) => resourceNotFound('memory', id);
 export const memoryVersionNotFound = (id: string) => resourceNotFound('memory version', id);
 export const fileNotFound = (id: string) => resourceNotFound('file', id);
 export const modelNotFound = (id: string) => resourceNotFound('model', id);
+export const skillNotFound = (id: string) => resourceNotFound('skill', id);
+export const skillVersionNotFound = (version: string) => resourceNotFound('skill version', version);

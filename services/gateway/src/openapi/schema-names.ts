@@ -15,6 +15,7 @@ import * as health from '@shared/schema/health';
 import * as memory from '@shared/schema/memory';
 import * as memoryStore from '@shared/schema/memory-store';
 import * as memoryVersion from '@shared/schema/memory-version';
+import * as skill from '@shared/schema/skill';
 import * as model from '@shared/schema/model';
 import * as references from '@shared/schema/references';
 import * as resourceShapes from '@shared/schema/resource-shapes';
@@ -53,6 +54,7 @@ export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   memory,
   'memory-store': memoryStore,
   'memory-version': memoryVersion,
+  skill,
   model,
   references,
   'resource-shapes': resourceShapes,

@@ -13,10 +13,10 @@ import { checkPathEncoding } from './path-id';
 import { checkSessionScope } from './session-scope';
 
 /**
- * Routes whose body is a file upload: multipart, limited by FILE_MAX_BYTES plus room for the
+ * Routes whose body is a file upload (a file, a skill's files): multipart, limited by FILE_MAX_BYTES plus room for the
  * form's boundaries and part headers. Every other body is limited by MAX_BODY_BYTES.
  */
-const UPLOAD_ROUTES = new Set(['POST /v1/files']);
+const UPLOAD_ROUTES = new Set(['POST /v1/files', 'POST /v1/skills', 'POST /v1/skills/:skill_id/versions']);
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 /**

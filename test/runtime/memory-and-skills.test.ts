@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import { describeEachSdk, SDKS, type SdkUnderTest } from '../support/sdk';
 import { eventually } from '../support/eventually';
+import { sdkFailure } from '../support/expect';
 import { createAgent, createEnvironment, userMessage } from '../support/fixtures';
 import { sessionLog, startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
 
@@ -165,8 +166,11 @@ describe('the server refuses what the worker would refuse', () => {
     // Recorded as the session's write, not as some key's.
     const [version] = (await sdk().beta.memoryStores.memoryVersions.list(setup.notes.id, { memory_id: created.id } as never)).data;
     expect(version?.created_by).toEqual({ type: 'session_actor', session_id: setup.session.id });
-    await expect(asSession.beta.memoryStores.memories.create(setup.policies.id, { path: '/x.md', content: 'no' })).rejects.toMatchObject({ status: 403 });
-    await expect(asSession.beta.memoryStores.memories.list(other.id)).rejects.toMatchObject({ status: 403 });
-    await expect(asSession.beta.memoryStores.memoryVersions.list(setup.notes.id)).rejects.toMatchObject({ status: 403 });
+    const readOnly = await sdkFailure(asSession.beta.memoryStores.memories.create(setup.policies.id, { path: '/x.md', content: 'no' }));
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.error.error.message).toBe(`memory store '${setup.policies.id}' is mounted read-only in session '${setup.session.id}'`);
+    expect((await sdkFailure(asSession.beta.memoryStores.memories.list(other.id))).status).toBe(403);
+    expect((await sdkFailure(asSession.beta.memoryStores.memoryVersions.list(setup.notes.id))).status).toBe(403);
+    expect((await sdkFailure(asSession.beta.skills.list())).status).toBe(403);
   }, 60_000);
 });

@@ -27,7 +27,7 @@ export async function callModel(
   const startId = await openSpan(deps, ctx, cursor, session, { type: 'span.model_request_start' }, openStartId);
   if (!startId) return true;
   const { tools, permissions } = modelTools(session.agent, deps.toolset);
-  const mounted = mountedSections(session.resources, []);
+  const mounted = mountedSections(session.resources, await deps.skills.of(ctx, session.agent.skills));
   const answer = await requestModel(deps, ctx, cursor, buildModelRequest(session.agent, log, tools, deps.config.MODEL_MAX_TOKENS, mounted));
   switch (answer.kind) {
     case 'given_up':

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { apiClient, type ApiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
-import { createAgent, MODELS, twoTenants } from '../support/fixtures';
+import { createAgent, createSkill, MODELS, twoTenants } from '../support/fixtures';
 import { allPages } from '../support/pages';
 import { Stack } from '../support/stack';
 
@@ -15,6 +15,7 @@ let api: ApiClient;
 let other: ApiClient;
 /** A read-only key of `api`'s tenant. */
 let readOnly: ApiClient;
+let releaseSkill: { type: 'custom'; skill_id: string; version: string };
 
 beforeAll(async () => {
   stack = await Stack.start({ services: ['catalog'] });
@@ -22,6 +23,8 @@ beforeAll(async () => {
   ({ api, other } = tenants);
   const { organization_id: org, workspace_id: workspace } = tenants.mine.tenant;
   readOnly = apiClient(stack.url, (await stack.createKey({ org, workspace, scope: 'read_only' })).secret);
+  const skill = await createSkill(api);
+  releaseSkill = { type: 'custom', skill_id: skill.id, version: skill.latest_version_id };
 });
 afterAll(() => stack?.stop());
 
@@ -61,10 +64,10 @@ const releaseAgent = {
     },
   ],
   mcp_servers: [{ type: 'url', name: 'github', url: 'https://api.githubcopilot.com/mcp/' }],
-  skills: [
-    { type: 'anthropic', skill_id: 'xlsx' },
-    { type: 'custom', skill_id: 'skill_01XJ5abcdef', version: '3' },
-  ],
+  /** The custom one is a skill of the tenant's own, pinned to its version (agents' skills must exist). */
+  get skills() {
+    return [{ type: 'anthropic', skill_id: 'xlsx' }, releaseSkill];
+  },
 };
 
 /** What the agent above is returned as: every default filled in, shorthands as objects. */
@@ -114,10 +117,7 @@ describe('tools, MCP servers and skills', () => {
     expect(agent).toMatchObject({ version: 1, name: 'release captain', model: { id: MODELS.priced, effort: { type: 'high' } } });
     expect(agent.tools).toEqual(releaseAgentTools);
     expect(agent.mcp_servers).toEqual([{ type: 'url', name: 'github', url: 'https://api.githubcopilot.com/mcp/' }]);
-    expect(agent.skills).toEqual([
-      { type: 'anthropic', skill_id: 'xlsx', version: 'latest' },
-      { type: 'custom', skill_id: 'skill_01XJ5abcdef', version: '3' },
-    ]);
+    expect(agent.skills).toEqual([{ type: 'anthropic', skill_id: 'xlsx', version: 'latest' }, releaseSkill]);
     expect(agent.multiagent).toBeNull();
     expect(expectOk(await api('GET', `/v1/agents/${agent.id}`))).toEqual(agent);
   });

@@ -19,6 +19,8 @@ import {
   createDeployment,
   createEnvironment,
   createMemoryStore,
+  createSkill,
+  skillForm,
   createVault,
   deploymentWorld,
   MODELS,
@@ -90,6 +92,7 @@ beforeAll(async () => {
   const file = await uploadFile(api);
   const store = await createMemoryStore(api);
   const memory = expectOk(await api('POST', `/v1/memory_stores/${store.id}/memories`, { body: { path: '/openapi/notes.md', content: 'first' } }));
+  const skill = await createSkill(api);
   const vault = await createVault(api);
   const credential = expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials`, { body: credentialBody('main') }));
   const deployment = await createDeployment(api, world.body());
@@ -108,6 +111,8 @@ beforeAll(async () => {
     memory_store_id: store.id,
     memory_id: memory.id,
     memory_version_id: memory.memory_version_id,
+    skill_id: skill.id,
+    version: skill.latest_version_id,
     vault_id: vault.id,
     credential_id: credential.id,
     deployment_id: deployment.id,
@@ -190,6 +195,16 @@ const EXAMPLES: Array<[operation: string, request: () => Promise<ExampleRequest>
   ['GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}', () => ({})],
   ['POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact', () => ({})],
   ['DELETE /v1/memory_stores/{memory_store_id}/memories/{memory_id}', () => ({})],
+
+  ['POST /v1/skills', () => ({ form: skillForm('openapi-skill', 'Made by the document check', { 'run.sh': 'echo hi' }, 'OpenAPI skill') })],
+  ['GET /v1/skills', () => ({ query: { source: 'custom' } })],
+  ['GET /v1/skills/{skill_id}', () => ({})],
+  ['POST /v1/skills/{skill_id}/versions', () => ({ form: skillForm() })],
+  ['GET /v1/skills/{skill_id}/versions', () => ({ query: { limit: '5' } })],
+  ['GET /v1/skills/{skill_id}/versions/{version}', () => ({})],
+  ['GET /v1/skills/{skill_id}/versions/{version}/content', () => ({})],
+  ['DELETE /v1/skills/{skill_id}/versions/{version}', () => ({})],
+  ['DELETE /v1/skills/{skill_id}', async () => ({ params: { skill_id: (await createSkill(api)).id } })],
 
   ['POST /v1/vaults', () => ({ body: { display_name: 'openapi vault' } })],
   ['GET /v1/vaults', () => ({})],

@@ -3,7 +3,7 @@ import { instant, lifecycleColumns, ownedRowColumns, rowId } from '@shared/db/co
 import { defineOutboxDeadLetterTable, defineOutboxTable } from '@shared/db/outbox-table';
 import { jsonColumn } from '@shared/db/json-column';
 import type { AgentModelConfig, ExecutionIdentity } from '@shared/schema/agent';
-import type { AgentTool, McpServer, Skill } from '@shared/schema/agent-tools';
+import type { AgentTool, McpServer, AgentSkill } from '@shared/schema/agent-tools';
 import type { Multiagent } from '@shared/schema/agent-multiagent';
 import type { EnvironmentConfig } from '@shared/schema/environment';
 
@@ -42,7 +42,7 @@ export const agentVersions = mysqlTable(
     /** In their response form (defaults filled in, agents named pinned to versions), as the version is shown. */
     tools: jsonColumn<AgentTool[]>('tools').notNull(),
     mcpServers: jsonColumn<McpServer[]>('mcp_servers').notNull(),
-    skills: jsonColumn<Skill[]>('skills').notNull(),
+    skills: jsonColumn<AgentSkill[]>('skills').notNull(),
     multiagent: jsonColumn<Multiagent>('multiagent'),
     createdAt: instant('created_at').notNull(),
   },

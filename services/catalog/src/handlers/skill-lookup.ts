@@ -1,5 +1,5 @@
 import { found, invalidRequest } from '@shared/errors/api-error';
-import type { Skill } from '@shared/schema/agent-tools';
+import type { AgentSkill } from '@shared/schema/agent-tools';
 import { LATEST } from '@shared/schema/skill';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import type { TenantIds } from '@shared/schema/tenant';
@@ -26,7 +26,7 @@ export async function skillVersionOf(db: Executor, tenant: TenantIds, skillId: s
  * or one of that skill's versions): else 400 naming `skills.N.skill_id` or `skills.N.version`.
  * Anthropic's skills (`xlsx`, `pdf`) are not stored here and pass as they are.
  */
-export async function checkAgentSkills(db: Executor, tenant: TenantIds, skills: readonly Skill[]): Promise<void> {
+export async function checkAgentSkills(db: Executor, tenant: TenantIds, skills: readonly AgentSkill[]): Promise<void> {
   const custom = skills.flatMap((s, i) => (s.type === 'custom' ? [{ ...s, at: i }] : []));
   if (custom.length === 0) return;
   const stored = new Map((await findSkills(db, tenant, custom.map((s) => s.skill_id))).map((s) => [s.id, s]));

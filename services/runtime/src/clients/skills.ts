@@ -1,12 +1,12 @@
 import type { BusClient } from '@shared/bus/bus-client';
 import type { CallContext } from '@shared/bus/call-context';
 import { skillSubjects } from '@shared/bus/subjects/skills';
-import type { Skill } from '@shared/schema/agent-tools';
+import type { AgentSkill } from '@shared/schema/agent-tools';
 import type { SkillSummary } from '../domain/system-prompt';
 
 /** What the system prompt says of a session's skills, asked of the catalog, which stores them. */
 export interface SkillSummaries {
-  of(ctx: CallContext, skills: readonly Skill[]): Promise<SkillSummary[]>;
+  of(ctx: CallContext, skills: readonly AgentSkill[]): Promise<SkillSummary[]>;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type McpServer,
   type McpServerParams,
   type PermissionPolicy,
-  type Skill,
+  type AgentSkill,
   type SkillParams,
   type ToolsetDefaultConfig,
   type ToolsetDefaultConfigParams,
@@ -53,7 +53,7 @@ export function resolveMcpServers(params: McpServerParams[], urls: McpUrlRules):
   return params.map((s) => ({ name: s.name, type: 'url', url: s.url }));
 }
 
-export function resolveSkills(params: SkillParams[]): Skill[] {
+export function resolveSkills(params: SkillParams[]): AgentSkill[] {
   refuseDuplicates(params.map((s, i) => ({ name: `${s.type}:${s.skill_id}`, path: `skills.${i}.skill_id` })), 'skill');
   return params.map((s) => ({ skill_id: s.skill_id, type: s.type, version: s.version ?? LATEST_SKILL_VERSION }));
 }

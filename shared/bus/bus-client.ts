@@ -61,7 +61,8 @@ export class BusClient {
       if (!envelope.ok) {
         const type = isApiErrorType(envelope.error.type) ? envelope.error.type : 'api_error';
         status = type;
-        throw new ApiError(type, envelope.error.message, { status: envelope.error.status, details: envelope.error.details });
+        const { status: errorStatus, details, fields } = envelope.error;
+        throw new ApiError(type, envelope.error.message, { status: errorStatus, details, fields });
       }
       if (this.options.checkReplies !== false && !isValid(subject.reply, envelope.result)) {
         // A reply that breaks its declared schema is a bug in the server; never pass it on.

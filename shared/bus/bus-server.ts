@@ -108,8 +108,8 @@ export class BusServer {
           error: apiError.cause,
         });
       }
-      const { type, message, status, details } = apiError;
-      envelope = { ok: false, error: { type, message, status, ...(details ? { details } : {}) } };
+      const { type, message, status, details, fields } = apiError;
+      envelope = { ok: false, error: { type, message, status, ...(details ? { details } : {}), ...(fields ? { fields } : {}) } };
     }
     try {
       const { data, headers } = await this.codec.encode(envelope);

@@ -16,6 +16,7 @@ const H = {
   workspace: 'tenant-workspace',
   scope: 'tenant-scope',
   key: 'tenant-key',
+  session: 'tenant-session',
 } as const;
 
 export function contextToHeaders(ctx: CallContext, into: MsgHdrs = natsHeaders()): MsgHdrs {
@@ -25,6 +26,7 @@ export function contextToHeaders(ctx: CallContext, into: MsgHdrs = natsHeaders()
     into.set(H.workspace, ctx.tenant.workspace_id);
     into.set(H.scope, ctx.tenant.scope);
     into.set(H.key, ctx.tenant.key_id);
+    if (ctx.tenant.session_id) into.set(H.session, ctx.tenant.session_id);
   }
   return into;
 }
@@ -32,6 +34,7 @@ export function contextToHeaders(ctx: CallContext, into: MsgHdrs = natsHeaders()
 export function contextFromHeaders(h: MsgHdrs | undefined): CallContext {
   const org = h?.get(H.org);
   const scope = h?.get(H.scope);
+  const session = h?.get(H.session);
   return {
     request_id: h?.get(H.requestId) || 'req_unknown',
     tenant: org
@@ -40,6 +43,7 @@ export function contextFromHeaders(h: MsgHdrs | undefined): CallContext {
           workspace_id: h?.get(H.workspace) ?? '',
           scope: scope === 'read_only' ? 'read_only' : 'read_write',
           key_id: h?.get(H.key) ?? '',
+          ...(session ? { session_id: session } : {}),
         }
       : null,
   };

@@ -6,6 +6,8 @@ import { eventSubject, STREAMS, streamName, streamsOf, type StreamKey } from './
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity, type Subject } from './subject';
 import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, modelSubjects, referenceSubjects } from './subjects/catalog';
 import { deploymentRunSubjects, deploymentSubjects } from './subjects/deployments';
+import { memorySubjects, memoryVersionSubjects } from './subjects/memories';
+import { skillSubjects, skillVersionSubjects } from './subjects/skills';
 import { workSubjects } from './subjects/runtime';
 import { sessionEventSubjects } from './subjects/session-events';
 import { sessionResourceSubjects, sessionSubjects } from './subjects/sessions';
@@ -22,6 +24,10 @@ export const ALL_SUBJECTS: readonly Subject[] = [
   environmentSubjects,
   fileSubjects,
   memoryStoreSubjects,
+  memorySubjects,
+  memoryVersionSubjects,
+  skillSubjects,
+  skillVersionSubjects,
   referenceSubjects,
   deploymentSubjects,
   deploymentRunSubjects,

@@ -7,6 +7,8 @@ export const BusError = Type.Object({
   message: Type.String(),
   status: Type.Integer(),
   details: Type.Optional(ErrorDetails),
+  /** `ApiError.fields`: the error object's own extra fields (a memory path conflict's). */
+  fields: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type BusError = Static<typeof BusError>;
 

@@ -1,3 +1,4 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { invalidRequest } from '../errors/api-error';
 import { canonicalJson } from '../json/canonical-json';
@@ -23,7 +24,7 @@ function bindingDigest(binding: CursorBinding): Buffer {
  * associated data, so a cursor that was altered, forged, or reused with other filters, another
  * limit, endpoint or tenant fails authentication and is refused.
  */
-export function sealCursor(key: Buffer, binding: CursorBinding, position: PagePosition): string {
+export function sealCursor(key: Buffer, binding: CursorBinding, position: PagePosition | object): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(bindingDigest(binding));
@@ -31,7 +32,8 @@ export function sealCursor(key: Buffer, binding: CursorBinding, position: PagePo
   return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
 }
 
-export function openCursor(key: Buffer, binding: CursorBinding, token: string): PagePosition {
+/** `schema`: what a position of this list is (a creation-time keyset's unless the list says otherwise). */
+export function openCursor<S extends TSchema = typeof PagePosition>(key: Buffer, binding: CursorBinding, token: string, schema?: S): Static<S> {
   if (!/^[A-Za-z0-9_-]{40,2048}$/.test(token)) throw invalidRequest(INVALID);
   const raw = Buffer.from(token, 'base64url');
   try {
@@ -40,7 +42,7 @@ export function openCursor(key: Buffer, binding: CursorBinding, token: string): 
     decipher.setAuthTag(raw.subarray(raw.length - 16));
     const text = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
     const position = JSON.parse(text) as unknown;
-    if (!isValid(PagePosition, position)) throw new Error('bad position');
+    if (!isValid(schema ?? PagePosition, position)) throw new Error('bad position');
     return position;
   } catch {
     throw invalidRequest(INVALID);

@@ -14,6 +14,9 @@ export const API_ERROR_TYPES = [
   'timeout_error',
   'api_error',
   'overloaded_error',
+  // A memory's own 409s (SDK BetaManagedAgentsMemoryPreconditionFailedError, ...PathConflictError).
+  'memory_precondition_failed_error',
+  'memory_path_conflict_error',
 ] as const;
 export type ApiErrorType = (typeof API_ERROR_TYPES)[number];
 
@@ -27,6 +30,8 @@ export const DEFAULT_STATUS: Record<ApiErrorType, number> = {
   timeout_error: 504,
   api_error: 500,
   overloaded_error: 503,
+  memory_precondition_failed_error: 409,
+  memory_path_conflict_error: 409,
 };
 
 export const DEFAULT_MESSAGE: Record<ApiErrorType, string> = {
@@ -39,6 +44,8 @@ export const DEFAULT_MESSAGE: Record<ApiErrorType, string> = {
   timeout_error: 'Request timeout',
   api_error: 'Internal server error',
   overloaded_error: 'Overloaded',
+  memory_precondition_failed_error: 'The precondition does not hold for the memory',
+  memory_path_conflict_error: 'The path conflicts with another memory',
 };
 
 export class ApiError extends Error {
@@ -51,11 +58,17 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>> | undefined;
   /** `error.details` of the envelope (an `error_code` the SDK maps to a class); the bus carries it. */
   readonly details: ErrorDetails | undefined;
+  /**
+   * Fields of the envelope's `error` object itself, beside `type` and `message`, where the SDK
+   * declares some for the type (a memory path conflict's `conflicting_memory_id` and
+   * `conflicting_path`); the bus carries them like `details`.
+   */
+  readonly fields: Readonly<Record<string, string>> | undefined;
 
   constructor(
     type: ApiErrorType,
     message?: string,
-    options?: { status?: number; cause?: unknown; headers?: Record<string, string>; details?: ErrorDetails },
+    options?: { status?: number; cause?: unknown; headers?: Record<string, string>; details?: ErrorDetails; fields?: Record<string, string> },
   ) {
     super(message ?? DEFAULT_MESSAGE[type], { cause: options?.cause });
     this.name = 'ApiError';
@@ -63,6 +76,7 @@ export class ApiError extends Error {
     this.status = options?.status ?? DEFAULT_STATUS[type];
     this.headers = options?.headers;
     this.details = options?.details;
+    this.fields = options?.fields;
   }
 }
 

@@ -10,6 +10,14 @@ export const ID_PREFIXES = {
   environment: 'env_',
   file: 'file_',
   memoryStore: 'memstore_',
+  /** A memory in a memory store (the SDK's `mem_…`). */
+  memory: 'mem_',
+  /** One recorded change of a memory (the SDK's `memver_…`). */
+  memoryVersion: 'memver_',
+  /** A custom skill (the SDK's `skill_…`). */
+  skill: 'skill_',
+  /** One uploaded version of a skill; its id pins it in an agent's `skills`. */
+  skillVersion: 'skillver_',
   session: 'sesn_',
   /** A resource mounted into a session (the SDK's `sesrsc_…`). */
   sessionResource: 'sesrsc_',

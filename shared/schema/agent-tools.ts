@@ -214,5 +214,5 @@ export const SkillsParams = Type.Array(SkillParams, { maxItems: SKILLS_MAX });
 export const LATEST_SKILL_VERSION = 'latest';
 const skillResponse = <T extends 'anthropic' | 'custom'>(type: T) =>
   Closed({ skill_id: Type.String(), type: Type.Literal(type), version: Type.String() });
-export const Skill = Type.Union([skillResponse('anthropic'), skillResponse('custom')]);
-export type Skill = Static<typeof Skill>;
+export const AgentSkill = Type.Union([skillResponse('anthropic'), skillResponse('custom')]);
+export type AgentSkill = Static<typeof AgentSkill>;

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
 import { ArchivableListFilters, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
-import { AgentTool, AgentToolsParams, McpServer, McpServersParams, Skill, SkillsParams } from './agent-tools';
+import { AgentTool, AgentToolsParams, McpServer, McpServersParams, AgentSkill, SkillsParams } from './agent-tools';
 import { Multiagent, MultiagentParam } from './agent-multiagent';
 
 /**
@@ -97,7 +97,7 @@ export const Agent = Closed({
   execution_identity: ExecutionIdentity,
   tools: Type.Array(AgentTool),
   mcp_servers: Type.Array(McpServer),
-  skills: Type.Array(Skill),
+  skills: Type.Array(AgentSkill),
   multiagent: Nullable(Multiagent),
   ...LifecycleTimestamps,
 });

@@ -11,6 +11,14 @@ export const ReferenceState = Type.Union([Type.Literal('ok'), Type.Literal('not_
 export type ReferenceState = Static<typeof ReferenceState>;
 
 const Checked = Closed({ id: Type.String(), state: ReferenceState });
+/** A memory store also says what a session snapshots of it when it attaches the store. */
+const CheckedMemoryStore = Closed({
+  id: Type.String(),
+  state: ReferenceState,
+  name: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+});
+export type CheckedMemoryStore = Static<typeof CheckedMemoryStore>;
 
 export const ResolveReferencesRequest = Closed({
   /** `version: null` resolves the latest version. */
@@ -28,7 +36,7 @@ export const ResolveReferencesReply = Closed({
   ),
   environment: Nullable(Checked),
   files: Type.Array(Checked),
-  memory_stores: Type.Array(Checked),
+  memory_stores: Type.Array(CheckedMemoryStore),
 });
 export type ResolveReferencesReply = Static<typeof ResolveReferencesReply>;
 

@@ -88,12 +88,26 @@ export const MemoryStoreResourceParams = Closed({
   access: Type.Optional(orNull(MemoryStoreAccess, 'must be one of "read_write", "read_only" or null')),
   instructions: Type.Optional(orNull(Type.String({ maxLength: 4096 }))),
 });
+/**
+ * A memory store as mounted. `name`, `description` and `mount_path` are the SDK's output-only
+ * snapshot of the store taken when a session attaches it (created, fired, or the resource added):
+ * later edits to the store do not reach a running session. A deployment's own list has none of them.
+ */
 export const MemoryStoreResourceConfig = Closed({
   type: Type.Literal('memory_store'),
   memory_store_id: Type.String(),
   access: MemoryStoreAccess,
   instructions: Nullable(Type.String()),
+  name: Type.Optional(Nullable(Type.String())),
+  description: Type.Optional(Type.String()),
+  mount_path: Type.Optional(Nullable(Type.String())),
 });
+export type MemoryStoreResourceConfig = Static<typeof MemoryStoreResourceConfig>;
+
+/** Where the SDK's worker mounts a session's memory stores (SDK: "e.g. /mnt/memory/user-preferences"). */
+export const MEMORY_MOUNT_ROOT = '/mnt/memory';
+/** Most memory stores one session mounts (the API's limit). */
+export const SESSION_MEMORY_STORES_MAX = 8;
 
 export const SessionResourceParams = Type.Union(
   [repositoryParams('hosted_repository'), repositoryParams('github_repository'), FileResourceParams, MemoryStoreResourceParams],

@@ -10,6 +10,8 @@ export const Tenant = Closed({
   workspace_id: Type.String({ minLength: 1 }),
   scope: KeyScope,
   key_id: Type.String({ minLength: 1 }),
+  /** Set when a work item's sessions token calls: the one session it speaks for (what it writes is that session's). */
+  session_id: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Tenant = Static<typeof Tenant>;
 

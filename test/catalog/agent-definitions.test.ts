@@ -6,16 +6,19 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { apiClient, type ApiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
-import { createAgent, MODELS, useTwoTenantStack } from '../support/fixtures';
+import { createAgent, createSkill, MODELS, useTwoTenantStack } from '../support/fixtures';
 import { allPages } from '../support/pages';
 
 const t = useTwoTenantStack({ services: ['catalog'] });
 /** A read-only key of `t.api`'s tenant. */
 let readOnly: ApiClient;
+let releaseSkill: { type: 'custom'; skill_id: string; version: string };
 
 beforeAll(async () => {
   const { organization_id: org, workspace_id: workspace } = t.mine.tenant;
   readOnly = apiClient(t.stack.url, (await t.stack.createKey({ org, workspace, scope: 'read_only' })).secret);
+  const skill = await createSkill(t.api);
+  releaseSkill = { type: 'custom', skill_id: skill.id, version: skill.latest_version_id };
 });
 
 const updateAgent = async (id: string, body: Record<string, unknown>) => expectOk(await t.api('POST', `/v1/agents/${id}`, { body }));
@@ -54,10 +57,10 @@ const releaseAgent = {
     },
   ],
   mcp_servers: [{ type: 'url', name: 'github', url: 'https://api.githubcopilot.com/mcp/' }],
-  skills: [
-    { type: 'anthropic', skill_id: 'xlsx' },
-    { type: 'custom', skill_id: 'skill_01XJ5abcdef', version: '3' },
-  ],
+  /** The custom one is a skill of the tenant's own, pinned to its version (agents' skills must exist). */
+  get skills() {
+    return [{ type: 'anthropic', skill_id: 'xlsx' }, releaseSkill];
+  },
 };
 
 /** What the agent above is returned as: every default filled in, shorthands as objects. */
@@ -107,10 +110,7 @@ describe('tools, MCP servers and skills', () => {
     expect(agent).toMatchObject({ version: 1, name: 'release captain', model: { id: MODELS.priced, effort: { type: 'high' } } });
     expect(agent.tools).toEqual(releaseAgentTools);
     expect(agent.mcp_servers).toEqual([{ type: 'url', name: 'github', url: 'https://api.githubcopilot.com/mcp/' }]);
-    expect(agent.skills).toEqual([
-      { type: 'anthropic', skill_id: 'xlsx', version: 'latest' },
-      { type: 'custom', skill_id: 'skill_01XJ5abcdef', version: '3' },
-    ]);
+    expect(agent.skills).toEqual([{ type: 'anthropic', skill_id: 'xlsx', version: 'latest' }, releaseSkill]);
     expect(agent.multiagent).toBeNull();
     expect(expectOk(await t.api('GET', `/v1/agents/${agent.id}`))).toEqual(agent);
   });

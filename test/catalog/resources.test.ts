@@ -251,9 +251,10 @@ describe('catalog.references.resolve', () => {
       { id: foreignFile.id, state: 'not_found' },
       { id: 'file_000000000000000000000000', state: 'not_found' },
     ]);
+    // With what a session snapshots of a store it attaches (name, description), where there is a store.
     expect(reply.memory_stores).toEqual([
-      { id: store.id, state: 'ok' },
-      { id: archivedStore.id, state: 'archived' },
+      { id: store.id, state: 'ok', name: store.name, description: store.description },
+      { id: archivedStore.id, state: 'archived', name: archivedStore.name, description: archivedStore.description },
       { id: 'memstore_000000000000000000000000', state: 'not_found' },
     ]);
 

@@ -19,6 +19,8 @@ import {
   createDeployment,
   createEnvironment,
   createMemoryStore,
+  createSkill,
+  skillForm,
   createVault,
   deploymentWorld,
   MODELS,
@@ -89,6 +91,8 @@ beforeAll(async () => {
   world = await deploymentWorld(api);
   const file = await uploadFile(api);
   const store = await createMemoryStore(api);
+  const memory = expectOk(await api('POST', `/v1/memory_stores/${store.id}/memories`, { body: { path: '/openapi/notes.md', content: 'first' } }));
+  const skill = await createSkill(api);
   const vault = await createVault(api);
   const credential = expectOk(await api('POST', `/v1/vaults/${vault.id}/credentials`, { body: credentialBody('main') }));
   const deployment = await createDeployment(api, world.body());
@@ -105,6 +109,10 @@ beforeAll(async () => {
     work_id: work.id,
     file_id: file.id,
     memory_store_id: store.id,
+    memory_id: memory.id,
+    memory_version_id: memory.memory_version_id,
+    skill_id: skill.id,
+    version: skill.latest_version_id,
     vault_id: vault.id,
     credential_id: credential.id,
     deployment_id: deployment.id,
@@ -199,6 +207,24 @@ const EXAMPLES: Example[] = [
     update: () => ({ body: { description: 'updated' } }),
     fresh: async () => (await createMemoryStore(api)).id,
   }),
+  ['POST /v1/memory_stores/{memory_store_id}/memories', () => ({ query: { view: 'full' }, body: { path: '/openapi/created.md', content: 'made' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memories', () => ({ query: { path_prefix: '/openapi/', depth: '1' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memories/{memory_id}', () => ({ query: { view: 'basic' } })],
+  ['POST /v1/memory_stores/{memory_store_id}/memories/{memory_id}', () => ({ body: { content: 'second' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memory_versions', () => ({ query: { operation: 'created' } })],
+  ['GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}', () => ({})],
+  ['POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact', () => ({})],
+  ['DELETE /v1/memory_stores/{memory_store_id}/memories/{memory_id}', () => ({})],
+
+  ['POST /v1/skills', () => ({ form: skillForm('openapi-skill', 'Made by the document check', { 'run.sh': 'echo hi' }, 'OpenAPI skill') })],
+  ['GET /v1/skills', () => ({ query: { source: 'custom' } })],
+  ['GET /v1/skills/{skill_id}', () => ({})],
+  ['POST /v1/skills/{skill_id}/versions', () => ({ form: skillForm() })],
+  ['GET /v1/skills/{skill_id}/versions', () => ({ query: { limit: '5' } })],
+  ['GET /v1/skills/{skill_id}/versions/{version}', () => ({})],
+  ['GET /v1/skills/{skill_id}/versions/{version}/content', () => ({})],
+  ['DELETE /v1/skills/{skill_id}/versions/{version}', () => ({})],
+  ['DELETE /v1/skills/{skill_id}', async () => ({ params: { skill_id: (await createSkill(api)).id } })],
 
   ...resourceExamples('/v1/vaults', 'vault_id', {
     create: () => ({ body: { display_name: 'openapi vault' } }),

@@ -43,6 +43,19 @@ export async function uploadFile(api: ApiClient, name = 'notes.txt', content = '
   return expectOk(await api('POST', '/v1/files', { rawBody: form }), 'creating file');
 }
 
+/** A form of a skill's files: `<name>/SKILL.md` with its front matter, plus whatever else is given. */
+export function skillForm(name = 'fixture-skill', description = 'A fixture skill', more: Record<string, string> = {}, displayName?: string): FormData {
+  const form = new FormData();
+  form.append('files[]', new File([`---\nname: ${name}\ndescription: ${description}\n---\n`], `${name}/SKILL.md`));
+  for (const [path, text] of Object.entries(more)) form.append('files[]', new File([text], `${name}/${path}`));
+  if (displayName !== undefined) form.append('display_name', displayName);
+  return form;
+}
+
+export async function createSkill(api: ApiClient, name?: string) {
+  return expectOk(await api('POST', '/v1/skills', { rawBody: skillForm(name) }), 'creating skill');
+}
+
 export async function createMemoryStore(api: ApiClient, overrides: Record<string, unknown> = {}) {
   return expectOk(await api('POST', '/v1/memory_stores', { body: { name: 'fixture store', ...overrides } }), 'creating memory store');
 }

@@ -10,6 +10,8 @@ import { deploymentsModule } from './modules/deployments';
 import { environmentWorkModule } from './modules/environment-work';
 import { environmentsModule } from './modules/environments';
 import { filesModule } from './modules/files';
+import { memoriesModule } from './modules/memories';
+import { skillsModule } from './modules/skills';
 import { memoryStoresModule } from './modules/memory-stores';
 import { modelsModule } from './modules/models';
 import { sessionEventsModule } from './modules/session-events';
@@ -56,6 +58,8 @@ export function createGatewayService(deps: GatewayDeps) {
     environmentsModule(deps),
     filesModule(deps),
     memoryStoresModule(deps),
+    memoriesModule(deps),
+    skillsModule(deps),
     vaultsModule(deps),
     deploymentsModule(deps),
     deploymentRunsModule(deps),

@@ -4,6 +4,7 @@ import type { Clock } from '@shared/time/clock';
 import type { EnvironmentsClient } from './clients/environments';
 import type { ModelApi, Sleep } from './clients/model-api';
 import type { ModelPrices } from './clients/model-prices';
+import type { SkillSummaries } from './clients/skills';
 import type { Rubrics } from './clients/rubrics';
 import type { SessionsClient } from './clients/sessions';
 import type { RuntimeConfig } from './config';
@@ -21,6 +22,8 @@ export interface RuntimeDeps {
   /** An environment's type, which decides the pool a session's work item is queued in. */
   environments: EnvironmentsClient;
   prices: ModelPrices;
+  /** The names and descriptions of a session's skills, for its system prompt. */
+  skills: SkillSummaries;
   model: ModelApi;
   /** Outcome rubrics as text (a file rubric is read from the catalog). */
   rubrics: Rubrics;

@@ -6,6 +6,7 @@ import type { Clock } from '@shared/time/clock';
 import { environmentsClient } from './clients/environments';
 import { modelApi } from './clients/model-api';
 import { modelPrices } from './clients/model-prices';
+import { skillSummaries } from './clients/skills';
 import { rubrics } from './clients/rubrics';
 import { sessionsClient } from './clients/sessions';
 import type { RuntimeConfig } from './config';
@@ -38,6 +39,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     sessions: sessionsClient(runtime.client),
     environments: environmentsClient(runtime.client),
     prices: modelPrices(runtime.client),
+    skills: skillSummaries(runtime.client),
     model: modelApi(config),
     // A file's content crosses the bus through the object store: more time than a plain call.
     rubrics: rubrics(runtime.client, config.BUS_TIMEOUT_MS * 6),

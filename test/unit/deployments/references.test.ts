@@ -53,7 +53,7 @@ const problemOf = (set: ReferenceSet, r: ReturnType<typeof replies>) => {
 
 describe('classifyReferences', () => {
   test('all usable: ok with the agent resolved to the version the catalog answered', () => {
-    expect(classifyReferences(refs(), replies())).toEqual({ ok: true, agent: { id: 'agent_a', version: 3, model: model() } });
+    expect(classifyReferences(refs(), replies())).toEqual({ ok: true, agent: { id: 'agent_a', version: 3, model: model() }, memoryStores: new Map() });
   });
 
   test('the first problem in request order: agent, environment, vaults, files, memory stores', () => {
@@ -89,11 +89,11 @@ describe('classifyReferences', () => {
 
   test('a kept agent (update) is asked about for its model only: its state is not a problem', () => {
     const kept = refs({ agent: { id: 'agent_a', version: 2, check: false }, environment: null });
-    expect(classifyReferences(kept, replies({ agent_a: 'archived' }))).toEqual({ ok: true, agent: { id: 'agent_a', version: 3, model: model() } });
+    expect(classifyReferences(kept, replies({ agent_a: 'archived' }))).toEqual({ ok: true, agent: { id: 'agent_a', version: 3, model: model() }, memoryStores: new Map() });
     const nothing = { catalog: { agent: null, environment: null, files: [], memory_stores: [] }, vaults: { vaults: [] } };
     const empty = refs({ agent: { id: 'agent_a', version: 2, check: false }, environment: null, vaults: [], files: [], memoryStores: [], modelRules: null });
     expect(asksOwners(empty)).toBe(false);
-    expect(classifyReferences(empty, nothing)).toEqual({ ok: true, agent: { id: 'agent_a', version: 2, model: null } });
+    expect(classifyReferences(empty, nothing)).toEqual({ ok: true, agent: { id: 'agent_a', version: 2, model: null }, memoryStores: new Map() });
     expect(asksOwners({ ...empty, modelRules: { systemMessageAt: undefined, hasBudget: false } })).toBe(true);
   });
 });

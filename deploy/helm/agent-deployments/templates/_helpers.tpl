@@ -424,6 +424,10 @@ volumes:
   - name: sandboxes
     emptyDir:
       sizeLimit: {{ (index $root.Values "sandbox-worker").scratchSizeLimit }}
+  {{- /* Where the SDK's worker mounts a session's memory stores (the resource's mount_path, /mnt/memory/<name>): writable under a read-only root. */}}
+  - name: memory
+    emptyDir:
+      sizeLimit: {{ (index $root.Values "sandbox-worker").scratchSizeLimit }}
   {{- end }}
   {{- with $root.Values.nats.tls.existingSecret }}
   - name: nats-tls
@@ -460,6 +464,8 @@ volumeMounts:
   {{- if $sandbox }}
   - name: sandboxes
     mountPath: {{ include "agent-deployments.sandboxRoot" $root }}
+  - name: memory
+    mountPath: /mnt/memory
   {{- end }}
   {{- if $root.Values.nats.tls.existingSecret }}
   - name: nats-tls

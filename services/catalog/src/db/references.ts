@@ -4,14 +4,15 @@ import { ownedBy } from '@shared/db/owned-by';
 import type { Tenant } from '@shared/schema/tenant';
 import { files, memoryStores } from './schema';
 
-/** Which of `ids` exist in the tenant, with their archive time: one IN query, however many ids. */
+/** Which of `ids` exist in the tenant, with their archive time and what a session snapshots: one IN query, however many ids. */
 export async function findMemoryStoreStates(db: Executor, tenant: Tenant, ids: string[]) {
-  if (ids.length === 0) return new Map<string, Date | null>();
+  type Found = { archivedAt: Date | null; name: string; description: string };
+  if (ids.length === 0) return new Map<string, Found>();
   const rows = await db
-    .select({ id: memoryStores.id, archivedAt: memoryStores.archivedAt })
+    .select({ id: memoryStores.id, archivedAt: memoryStores.archivedAt, name: memoryStores.name, description: memoryStores.description })
     .from(memoryStores)
     .where(and(ownedBy(memoryStores, tenant), inArray(memoryStores.id, [...new Set(ids)])));
-  return new Map(rows.map((r) => [r.id, r.archivedAt]));
+  return new Map<string, Found>(rows.map(({ id, ...found }) => [id, found]));
 }
 
 /** Which of `ids` exist in the tenant (files cannot be archived). */

@@ -8,7 +8,7 @@ import type {
   EffortObject,
   ExecutionIdentity,
 } from '@shared/schema/agent';
-import type { AgentTool, AgentToolParams, McpServer, McpServerParams, Skill, SkillParams } from '@shared/schema/agent-tools';
+import type { AgentTool, AgentToolParams, McpServer, McpServerParams, AgentSkill, SkillParams } from '@shared/schema/agent-tools';
 import type { Multiagent, MultiagentParams } from '@shared/schema/agent-multiagent';
 import type { Model } from '@shared/schema/model';
 import { applyMetadataPatch } from '@shared/metadata/apply-metadata-patch';
@@ -28,7 +28,7 @@ export interface AgentDefinition {
   executionIdentity: ExecutionIdentity;
   tools: AgentTool[];
   mcpServers: McpServer[];
-  skills: Skill[];
+  skills: AgentSkill[];
   multiagent: Multiagent | null;
 }
 

@@ -1,10 +1,13 @@
 import type { Agent } from '@shared/schema/agent';
 import type { Environment } from '@shared/schema/environment';
 import type { FileMetadata } from '@shared/schema/file';
+import type { Memory, MemoryView } from '@shared/schema/memory';
 import type { MemoryStore } from '@shared/schema/memory-store';
+import type { MemoryVersion } from '@shared/schema/memory-version';
 import { toTimestamp } from '@shared/time/clock';
 import { lifecycleTimestamps } from '@shared/time/lifecycle-timestamps';
-import type { AgentRow, AgentVersionRow, EnvironmentRow, FileRow, MemoryStoreRow } from '../db/schema';
+import type { AgentRow, AgentVersionRow, EnvironmentRow, FileRow, MemoryRow, MemoryStoreRow, MemoryVersionRow } from '../db/schema';
+import { actorOf } from './memory';
 
 /** Rows as the API shows them. */
 
@@ -68,3 +71,38 @@ export const presentFile = (row: FileRow): FileMetadata => ({
   created_at: toTimestamp(row.createdAt),
   downloadable: FILE_UPLOADS_DOWNLOADABLE,
 });
+
+/** A memory; `basic` leaves out the content (its hash and size stay, so clients can diff). */
+export const presentMemory = (view: MemoryView) => (row: MemoryRow): Memory => ({
+  type: 'memory',
+  id: row.id,
+  memory_store_id: row.memoryStoreId,
+  path: row.path,
+  content: view === 'full' ? row.content : null,
+  content_sha256: row.contentSha256,
+  content_size_bytes: row.contentSizeBytes,
+  memory_version_id: row.memoryVersionId,
+  created_at: toTimestamp(row.createdAt),
+  updated_at: toTimestamp(row.updatedAt),
+});
+
+/** A version; a redacted one (its content and path cleared in the row) shows them null. */
+export const presentMemoryVersion = (view: MemoryView) => (row: MemoryVersionRow): MemoryVersion => {
+  const createdBy = actorOf(row.createdByType, row.createdById);
+  const redactedBy = actorOf(row.redactedByType, row.redactedById);
+  return {
+    type: 'memory_version',
+    id: row.id,
+    memory_id: row.memoryId,
+    memory_store_id: row.memoryStoreId,
+    operation: row.operation,
+    content: view === 'full' ? row.content : null,
+    content_sha256: row.contentSha256,
+    content_size_bytes: row.contentSizeBytes,
+    path: row.path,
+    created_at: toTimestamp(row.createdAt),
+    ...(createdBy ? { created_by: createdBy } : {}),
+    redacted_at: row.redactedAt ? toTimestamp(row.redactedAt) : null,
+    ...(redactedBy ? { redacted_by: redactedBy } : {}),
+  };
+};

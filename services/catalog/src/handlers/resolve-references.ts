@@ -35,10 +35,12 @@ export const resolveReferences =
         : null,
       environment: request.environment_id ? { id: request.environment_id, state: referenceState(environment) } : null,
       files: request.file_ids.map((id) => ({ id, state: fileIds.has(id) ? ('ok' as const) : ('not_found' as const) })),
-      memory_stores: request.memory_store_ids.map((id) => ({
-        id,
-        state: memoryStores.has(id) ? referenceState({ archivedAt: memoryStores.get(id)! }) : ('not_found' as const),
-      })),
+      memory_stores: request.memory_store_ids.map((id) => {
+        const store = memoryStores.get(id);
+        return store
+          ? { id, state: referenceState(store), name: store.name, description: store.description }
+          : { id, state: 'not_found' as const };
+      }),
     };
     return reply;
   };

@@ -8,6 +8,7 @@ import { applyAgentUpdate, checkAgentUpdatable, definitionOf, multiagentToResolv
 import { agentNotFound } from '../domain/not-found';
 import { presentAgent } from '../domain/present';
 import type { CatalogDeps } from '../deps';
+import { checkAgentSkills } from './skill-lookup';
 
 type S = typeof agentSubjects.update;
 /** Adds version N+1 under the agent's row lock and announces it; an update that changes nothing adds no version and announces nothing. */
@@ -24,6 +25,7 @@ export const updateAgent =
       const named = await findNamedAgents(tx, tenant, agentsNamed(multiagentToResolve(before, patch) ?? null, id));
       const after = applyAgentUpdate(before, patch, deps.models, { self: { id, version }, lookup: rosterLookup(named) }, deps.mcpUrls);
       if (sameDefinition(before, after, id)) return false;
+      if (patch.skills) await checkAgentSkills(tx, tenant, after.skills);
       await insertAgentVersion(tx, { id, tenant, version, definition: after, now: deps.clock.now() });
       return true;
     });

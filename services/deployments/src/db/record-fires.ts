@@ -13,6 +13,7 @@ import { ownRow } from '../domain/row-tenant';
 import { newSessionRow, sessionFromDeployment } from '../domain/session-create';
 import { applyLockedChange } from './deployments';
 import { findRunForOccurrence, insertRuns, lockDeployments, setLastRunAtOf, type FireRecord } from './runs';
+import type { MemoryStoreSnapshots } from '../domain/references';
 import type { DeploymentRow } from './schema';
 
 /** What the fire's write (its step 3, handlers/fire-deployment.ts) needs of one fire. */
@@ -26,6 +27,8 @@ export interface FireWrite {
   error: RunError | null;
   /** The session's agent snapshot (of the revision checked); null with an error. */
   agent: SessionAgent | null;
+  /** What the session snapshots of the memory stores it mounts (of the revision checked). */
+  memoryStores: MemoryStoreSnapshots;
 }
 
 /** One fire's write: its reply (null: start over) and whether it recorded anything, or what it throws. */
@@ -81,7 +84,7 @@ async function recordFires(tx: Executor, writes: FireWrite[], now: Date): Promis
       outcomes.push({ ok: true, reply: existing ? firedReply(existing) : (late ?? null), recorded: false });
       continue;
     }
-    const session = w.error || !w.agent ? null : newSessionRow(newId('session'), sessionFromDeployment(current!, w.agent), now);
+    const session = w.error || !w.agent ? null : newSessionRow(newId('session'), sessionFromDeployment(current!, w.agent, w.memoryStores), now);
     const run = newRun(current!, { run: newId('deploymentRun'), session: session?.id ?? null }, w.trigger, w.scheduledAt, w.error, now);
     records.push({ run, session });
     // Manual runs never move last_run_at (the SDK: "Manual runs do not update this").

@@ -57,7 +57,10 @@ export type ReferenceProblem =
   | { kind: 'model'; rule: 'system_message'; agent: ResolvedAgent; path: string }
   | { kind: 'model'; rule: 'budget'; agent: ResolvedAgent; path: 'budget' };
 
-export type ReferenceVerdict = { ok: true; agent: ResolvedAgent } | { ok: false; problem: ReferenceProblem };
+/** What a session snapshots of each memory store it mounts, by id (from the catalog's answer). */
+export type MemoryStoreSnapshots = ReadonlyMap<string, { name: string; description: string }>;
+
+export type ReferenceVerdict = { ok: true; agent: ResolvedAgent; memoryStores: MemoryStoreSnapshots } | { ok: false; problem: ReferenceProblem };
 
 /** A set that names nothing to check asks no other service (an update of name, metadata, schedule). */
 export function asksOwners(refs: ReferenceSet): boolean {
@@ -153,7 +156,8 @@ export function classifyReferences(refs: ReferenceSet, replies: ReferenceReplies
   if (rules?.hasBudget && !resolved.model?.list_price) {
     return { ok: false, problem: { kind: 'model', rule: 'budget', agent: resolved, path: 'budget' } };
   }
-  return { ok: true, agent: resolved };
+  const memoryStores = new Map(catalog.memory_stores.flatMap((m) => (m.name === undefined ? [] : [[m.id, { name: m.name, description: m.description ?? '' }] as const])));
+  return { ok: true, agent: resolved, memoryStores };
 }
 
 const KIND_NAMES: Record<ReferenceKind, string> = {

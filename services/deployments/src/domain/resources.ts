@@ -1,6 +1,7 @@
 import { invalidRequest } from '@shared/errors/api-error';
 import {
   MOUNT_PATH_RULE,
+  SESSION_MEMORY_STORES_MAX,
   MOUNT_ROOTS,
   REPOSITORY_RESOURCE_TYPES,
   type SessionResourceConfig,
@@ -96,6 +97,13 @@ export function checkRepositoryUrl(url: string, field: string, rules: Repository
   throw invalidRequest(`${field}: must be an https:// URL${parsed.protocol === 'http:' ? ' (plain http:// is not allowed)' : ''}`);
 }
 
+/** One more memory store mount: at most SESSION_MEMORY_STORES_MAX in a list (the API's limit). */
+export function checkMemoryStoreMount(mounted: readonly unknown[], field: string): void {
+  if (mounted.length >= SESSION_MEMORY_STORES_MAX) {
+    throw invalidRequest(`${field}: a session mounts at most ${SESSION_MEMORY_STORES_MAX} memory stores`);
+  }
+}
+
 /**
  * Fills in the documented defaults, rejects two resources mounted at the same path, and
  * separates the write-only tokens from what is stored and returned.
@@ -135,6 +143,7 @@ export function resolveResources(
       out.configs.push({ type: 'file', file_id: resource.file_id, mount_path: mountPath });
       out.files.push({ id: resource.file_id, path: `resources.${index}.file_id` });
     } else {
+      checkMemoryStoreMount(out.memoryStores, `resources.${index}.memory_store_id`);
       out.configs.push({
         type: 'memory_store',
         memory_store_id: resource.memory_store_id,

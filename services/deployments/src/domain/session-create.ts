@@ -5,10 +5,10 @@ import type { SessionAgent, SessionCreated, SessionCreateRequest } from '@shared
 import type { Tenant } from '@shared/schema/tenant';
 import type { DeploymentRow, DeploymentRunRow, SessionRow } from '../db/schema';
 import { checkSystemMessagePlacement, eventFileReferences, resolveInitialEvents } from './initial-events';
-import type { ReferenceSet } from './references';
+import type { MemoryStoreSnapshots, ReferenceSet } from './references';
 import { outcomeEvaluationsOf } from './outcome-evaluations';
 import { resolveResources, type RepositoryToken, type RepositoryUrlRules } from './resources';
-import { derivedResourceId } from './session-resources';
+import { attachMemoryStores, derivedResourceId } from './session-resources';
 import { tenantOfRow } from './row-tenant';
 
 /**
@@ -60,14 +60,14 @@ export function newSessionRow(id: string, source: SessionSource, now: Date): Ses
  * A fire's session is the deployment as it stands, budget copied: later changes never reach it.
  * Its repository tokens stay sealed with the deployment (deployment_secrets).
  */
-export function sessionFromDeployment(row: DeploymentRow, agent: SessionAgent): SessionSource {
+export function sessionFromDeployment(row: DeploymentRow, agent: SessionAgent, memoryStores: MemoryStoreSnapshots = new Map()): SessionSource {
   return {
     tenant: tenantOfRow(row),
     deploymentId: row.id,
     agent,
     environmentId: row.environmentId,
     vaultIds: row.vaultIds,
-    resources: row.resources,
+    resources: attachMemoryStores(row.resources, memoryStores),
     budget: row.budget,
     initialEvents: row.initialEvents,
     metadata: row.metadata,

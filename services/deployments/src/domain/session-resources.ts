@@ -1,9 +1,10 @@
 import { invalidRequest, notFound } from '@shared/errors/api-error';
 import { derivedId, newId } from '@shared/ids/ids';
-import { REPOSITORY_RESOURCE_TYPES, type SessionResourceConfig, type SessionResourceParams } from '@shared/schema/deployment';
+import { MEMORY_MOUNT_ROOT, REPOSITORY_RESOURCE_TYPES, type SessionResourceConfig, type SessionResourceParams } from '@shared/schema/deployment';
 import type { PagePosition } from '@shared/schema/common';
 import type { SessionResource, StoredSessionResource } from '@shared/schema/session';
-import { normaliseMountPath, resolveResources, type RepositoryUrlRules } from './resources';
+import type { MemoryStoreSnapshots } from './references';
+import { checkMemoryStoreMount, normaliseMountPath, resolveResources, type RepositoryUrlRules } from './resources';
 
 /** Most resources one session may hold: the interface's `resources` limit, for every way of adding them. */
 export const SESSION_RESOURCES_MAX = 500;
@@ -55,8 +56,10 @@ export function planResourceAdd(
     throw err;
   }
   const config: SessionResourceConfig = resolved.configs[0]!;
-  if ('mount_path' in config) {
-    const taken = current.find((r) => 'mount_path' in r && normaliseMountPath(r.mount_path, 'mount_path') === config.mount_path);
+  if (config.type === 'memory_store') {
+    checkMemoryStoreMount(current.filter((r) => r.type === 'memory_store'), 'memory_store_id');
+  } else {
+    const taken = current.find((r) => typeof (r as { mount_path?: unknown }).mount_path === 'string' && normaliseMountPath((r as { mount_path: string }).mount_path, 'mount_path') === config.mount_path);
     if (taken) throw invalidRequest(`mount_path: '${config.mount_path.slice(0, 200)}' is already used by resource '${taken.id}'`);
   }
   const at = now.toISOString();
@@ -101,4 +104,34 @@ export function resourcePage(
   const data = all.slice(start, start + limit);
   const last = data[data.length - 1];
   return { data, next: last && start + limit < all.length ? { created_at: last.created_at, id: last.id } : null };
+}
+
+/** A store's directory name under MEMORY_MOUNT_ROOT: its name as one safe path segment ("User prefs" -> "user-prefs"). */
+function memoryDirectory(name: string): string {
+  return name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 64);
+}
+
+/**
+ * The memory stores of a session's list as attached: each with the snapshot of its name and
+ * description (SDK: "snapshotted at attach time") and the directory the SDK's worker mounts it at,
+ * `/mnt/memory/<name>` (the store's id where the name gives no segment or another store of the
+ * session has it). `others` are the session's resources already attached, whose directories are taken.
+ */
+export function attachMemoryStores<T extends { type: string }>(resources: T[], snapshots: MemoryStoreSnapshots, others: ReadonlyArray<{ type: string }> = []): T[] {
+  const taken = new Set(others.flatMap((r) => (r.type === 'memory_store' && 'mount_path' in r && typeof r.mount_path === 'string' ? [r.mount_path] : [])));
+  return resources.map((resource) => {
+    if (resource.type !== 'memory_store' || !('memory_store_id' in resource)) return resource;
+    const id = resource.memory_store_id as string;
+    const snapshot = snapshots.get(id);
+    if (!snapshot) return resource;
+    let mountPath = `${MEMORY_MOUNT_ROOT}/${memoryDirectory(snapshot.name) || id}`;
+    if (taken.has(mountPath)) mountPath = `${MEMORY_MOUNT_ROOT}/${id}`;
+    taken.add(mountPath);
+    return { ...resource, name: snapshot.name, description: snapshot.description, mount_path: mountPath };
+  });
 }

@@ -5,9 +5,9 @@ import { found } from '@shared/errors/api-error';
 import { askAboutReferences } from '../clients/references';
 import { changeSessionResources, findSession, putSessionSecret, updateSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
-import { classifyReferences, type ReferenceSet } from '../domain/references';
+import { classifyReferences, type MemoryStoreSnapshots, type ReferenceSet } from '../domain/references';
 import { sealSessionTokens } from '../domain/repository-tokens';
-import { planResourceAdd } from '../domain/session-resources';
+import { attachMemoryStores, planResourceAdd } from '../domain/session-resources';
 import { sessionReferenceRefusal } from '../domain/session-update';
 import type { DeploymentsDeps } from '../deps';
 
@@ -31,13 +31,17 @@ export const addSessionResource =
       memoryStores: probe.memoryStore ? [{ id: probe.memoryStore, path: 'memory_store_id' }] : [],
       modelRules: null,
     };
+    let snapshots: MemoryStoreSnapshots = new Map();
     if (probe.file || probe.memoryStore) {
       const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
       if (!verdict.ok) throw sessionReferenceRefusal(verdict.problem);
+      snapshots = verdict.memoryStores;
     }
     const added = await changeSessionResources(deps.db, tenant, id, 'changed', async (tx, row, resources) => {
       const now = deps.clock.now();
-      const { resource, token } = planResourceAdd(resources, params, deps.repositoryUrls, now);
+      const planned = planResourceAdd(resources, params, deps.repositoryUrls, now);
+      const [resource] = attachMemoryStores([planned.resource], snapshots, resources);
+      const token = planned.token;
       const existingKey = row.dataKeyId && row.dataKeyWrapped ? { keyId: row.dataKeyId, wrapped: row.dataKeyWrapped } : null;
       const sealed = sealSessionTokens(deps.masterKeys, row.id, token ? [{ resourceId: resource.id, token }] : [], existingKey);
       await updateSession(tx, row, {

@@ -6,6 +6,7 @@ import { askAboutReferences } from '../clients/references';
 import { presentSession } from '../domain/present';
 import { classifyReferences } from '../domain/references';
 import { sealSessionTokens } from '../domain/repository-tokens';
+import { attachMemoryStores } from '../domain/session-resources';
 import { newSessionRow, planSessionCreate, sessionFromRequest, tokenResourceIds } from '../domain/session-create';
 import { sessionReferenceRefusal } from '../domain/session-update';
 import type { DeploymentsDeps } from '../deps';
@@ -30,7 +31,8 @@ export const createSession =
     // Write-only tokens: sealed under this session's own data key, bound to their resources' ids.
     const id = newId('session');
     const { dataKey, secrets } = sealSessionTokens(deps.masterKeys, id, tokenResourceIds(id, plan.tokens), null);
-    const row = newSessionRow(id, sessionFromRequest(tenant, request, plan, agent, dataKey), deps.clock.now());
+    const attached = { ...plan, resources: attachMemoryStores(plan.resources, verdict.memoryStores) };
+    const row = newSessionRow(id, sessionFromRequest(tenant, request, attached, agent, dataKey), deps.clock.now());
     // The group commit holds one connection for the batch: the wait needs no slot of the tenant's.
     ctx.releaseTenantSlot?.();
     await deps.sessionCreations.write({ session: row, run: null, secrets });

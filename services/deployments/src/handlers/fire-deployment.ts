@@ -107,7 +107,8 @@ async function tryFire(
   let error = verdict.ok ? null : referenceRunError(verdict.problem);
   const agent = error ? null : await agentSnapshot(deps, ctx, seen!);
   if (!error && !agent) error = { type: 'session_resource_not_found_error', message: `agent '${seen!.agentId}' version ${seen!.agentVersion} no longer exists` };
-  return deps.fires.writer.call({ tenant, id, seenRevision: seen!.revision, trigger, scheduledAt, error, agent });
+  const memoryStores = verdict.ok ? verdict.memoryStores : new Map();
+  return deps.fires.writer.call({ tenant, id, seenRevision: seen!.revision, trigger, scheduledAt, error, agent, memoryStores });
 }
 
 /**

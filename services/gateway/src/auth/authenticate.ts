@@ -51,6 +51,7 @@ export function createAuthenticator(
           workspace_id: claims.workspace_id,
           scope: 'read_write',
           key_id: `work:${claims.work_id}`,
+          session_id: claims.session_id,
         };
         return { tenant, sessionScope: claims };
       }

@@ -1,7 +1,16 @@
 import { invalidRequest } from '@shared/errors/api-error';
 
 /** Item routes that declare a query schema (`route.get(path, { query })`, routing/route.ts). */
-const ITEM_ROUTES_WITH_QUERY = new Set(['GET /v1/agents/:agent_id', 'POST /v1/environments/:environment_id/work/:work_id/heartbeat']);
+const ITEM_ROUTES_WITH_QUERY = new Set([
+  'GET /v1/agents/:agent_id',
+  'POST /v1/environments/:environment_id/work/:work_id/heartbeat',
+  // A memory's and a version's `view`, a memory delete's `expected_content_sha256`.
+  'POST /v1/memory_stores/:memory_store_id/memories',
+  'GET /v1/memory_stores/:memory_store_id/memories/:memory_id',
+  'POST /v1/memory_stores/:memory_store_id/memories/:memory_id',
+  'DELETE /v1/memory_stores/:memory_store_id/memories/:memory_id',
+  'GET /v1/memory_stores/:memory_store_id/memory_versions/:memory_version_id',
+]);
 
 /**
  * Unknown query parameters are 400 (PRODUCT.md section 1). List routes (a GET on a collection)

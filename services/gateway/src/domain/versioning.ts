@@ -24,9 +24,13 @@ const STRICT_PREFIXES = ['/v1/deployments', '/v1/deployment_runs'];
 
 /**
  * Betas a present header may name instead, by route: the SDK sends its memory-store calls under
- * `agent-memory-2026-07-22` alone, and must work unchanged.
+ * `agent-memory-2026-07-22` alone (and may send its skills calls under `skills-2025-10-02`), and
+ * must work unchanged.
  */
-const ROUTE_BETAS: Array<[prefix: string, betas: string[]]> = [['/v1/memory_stores', ['agent-memory-2026-07-22']]];
+const ROUTE_BETAS: Array<[prefix: string, betas: string[]]> = [
+  ['/v1/memory_stores', ['agent-memory-2026-07-22']],
+  ['/v1/skills', ['skills-2025-10-02']],
+];
 
 const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + '/');
 

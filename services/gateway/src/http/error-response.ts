@@ -5,7 +5,7 @@ import type { ErrorEnvelope } from '@shared/schema/common';
 export function errorResponse(error: ApiError, requestId: string): Response {
   const body: ErrorEnvelope = {
     type: 'error',
-    error: { type: error.type, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    error: { type: error.type, message: error.message, ...error.fields, ...(error.details ? { details: error.details } : {}) },
     request_id: requestId,
   };
   return new Response(JSON.stringify(body), {

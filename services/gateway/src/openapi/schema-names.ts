@@ -12,7 +12,10 @@ import * as deploymentRun from '@shared/schema/deployment-run';
 import * as environment from '@shared/schema/environment';
 import * as file from '@shared/schema/file';
 import * as health from '@shared/schema/health';
+import * as memory from '@shared/schema/memory';
 import * as memoryStore from '@shared/schema/memory-store';
+import * as memoryVersion from '@shared/schema/memory-version';
+import * as skill from '@shared/schema/skill';
 import * as model from '@shared/schema/model';
 import * as references from '@shared/schema/references';
 import * as resourceShapes from '@shared/schema/resource-shapes';
@@ -48,7 +51,10 @@ export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   environment,
   file,
   health,
+  memory,
   'memory-store': memoryStore,
+  'memory-version': memoryVersion,
+  skill,
   model,
   references,
   'resource-shapes': resourceShapes,

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { readRawBody, RawBody } from '../http/raw-body';
 import { ensureAnswerable, requestState } from '../http/request-state';
 import { clientAddress } from '../domain/client-address';
@@ -12,10 +13,10 @@ import { checkPathEncoding } from './path-id';
 import { checkSessionScope } from './session-scope';
 
 /**
- * Routes whose body is a file upload: multipart, limited by FILE_MAX_BYTES plus room for the
+ * Routes whose body is a file upload (a file, a skill's files): multipart, limited by FILE_MAX_BYTES plus room for the
  * form's boundaries and part headers. Every other body is limited by MAX_BODY_BYTES.
  */
-const UPLOAD_ROUTES = new Set(['POST /v1/files']);
+const UPLOAD_ROUTES = new Set(['POST /v1/files', 'POST /v1/skills', 'POST /v1/skills/:skill_id/versions']);
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 /**
@@ -58,7 +59,11 @@ export function createGuard(deps: GatewayDeps) {
       // The caller's limits, as soon as it is known: a request it is not allowed is refused before
       // anything else is decided or read, and every answer from here on says how much is left.
       state.responseHeaders = await deps.rateLimits.admitCaller(tenant);
-      if (sessionScope) checkSessionScope(sessionScope, operation, params);
+      if (sessionScope) {
+        await checkSessionScope(sessionScope, operation, params, () =>
+          deps.bus.call(sessionSubjects.get, { request_id: state.id, tenant }, { session_id: sessionScope.session_id }),
+        );
+      }
       checkPermission(tenant, request.method, request.headers);
       checkVersioning(url, request.headers, deps.config.API_HEADER_PREFIX);
       checkStrayQueryParameters(request.method, route, url);

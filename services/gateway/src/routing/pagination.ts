@@ -22,9 +22,9 @@ export const pagedQuery = <P extends TProperties>(filters: P, maxLimit = 100) =>
 const DEFAULT_LIMIT = 20;
 
 /** A list subject: request `ListRequest(filters)`, reply `ListReply(item)` (shared/schema/common.ts). */
-export type ListSubject<F extends TSchema, T extends TSchema> = Subject<
-  ReturnType<typeof ListRequest<F>>,
-  ReturnType<typeof ListReply<T>>
+export type ListSubject<F extends TSchema, T extends TSchema, Pos extends TSchema = typeof PagePosition> = Subject<
+  Pos extends typeof PagePosition ? ReturnType<typeof ListRequest<F>> : TObject<{ filters: F; limit: TInteger; after: TUnion<[Pos, TNull]> }>,
+  Pos extends typeof PagePosition ? ReturnType<typeof ListReply<T>> : TObject<{ data: TArray<T>; next: TUnion<[Pos, TNull]> }>
 >;
 
 /** What pages need from the gateway's deps. */
@@ -38,16 +38,20 @@ export interface PagingDeps {
  * page served carries the subject's items. Declare it with `pageRoute({...})`, which infers the
  * types from the subject.
  */
-export interface PageRoute<F extends TSchema, T extends TSchema, Q extends TObject, P = unknown> {
+export interface PageRoute<F extends TSchema, T extends TSchema, Q extends TObject, P = unknown, Pos extends TSchema = typeof PagePosition> {
   /** Names the list a cursor belongs to; a cursor from any other list is refused. */
   endpoint: string;
   query: Q;
-  subject: ListSubject<F, T>;
+  subject: ListSubject<F, T, Pos>;
+  /** Where a page stops, when the list is not in creation-time order (memories: in path order). */
+  position?: Pos;
   /** The bus filters of a parsed query (and the route's path parameters, e.g. the vault of its credentials). */
   toFilters: (query: Static<Q>, params: P) => Static<F>;
 }
 
-export const pageRoute = <F extends TSchema, T extends TSchema, Q extends TObject, P = unknown>(route: PageRoute<F, T, Q, P>) => route;
+export const pageRoute = <F extends TSchema, T extends TSchema, Q extends TObject, P = unknown, Pos extends TSchema = typeof PagePosition>(
+  route: PageRoute<F, T, Q, P, Pos>,
+) => route;
 
 /**
  * Serves one page: the cursor is opened against the endpoint, tenant, filters and limit it was
@@ -55,14 +59,17 @@ export const pageRoute = <F extends TSchema, T extends TSchema, Q extends TObjec
  * Returned as the route's `route.list` entry: its query, its reply (`Page` of the subject's
  * items) and what serves it.
  */
-export function servePage<T extends TSchema, Q extends TObject, P>(route: PageRoute<TSchema, T, Q, P>, deps: PagingDeps): SelfParsingRoute<P> {
+export function servePage<T extends TSchema, Q extends TObject, P, Pos extends TSchema = typeof PagePosition>(
+  route: PageRoute<TSchema, T, Q, P, Pos>,
+  deps: PagingDeps,
+): SelfParsingRoute<P> {
   const serve = async ({ call, url, params }: GuardedContext<P>) => {
     const query: { limit?: number; page?: string } & Static<Q> = parseQuery(url, route.query);
     const filters = route.toFilters(query, params);
     const limit = query.limit ?? DEFAULT_LIMIT;
     const binding = cursorBinding(route.endpoint, call, filters, limit);
-    const after = query.page === undefined ? null : openCursor(deps.config.cursorKey, binding, query.page);
-    const page = await deps.bus.call(route.subject, call, { filters, limit, after });
+    const after = query.page === undefined ? null : openCursor(deps.config.cursorKey, binding, query.page, route.position);
+    const page = await deps.bus.call(route.subject as ListSubject<TSchema, T, Pos>, call, { filters, limit, after } as never);
     return { data: page.data, next_page: page.next ? sealCursor(deps.config.cursorKey, binding, page.next) : null };
   };
   return { query: route.query, reply: Page(route.subject.reply.properties.data.items), serve };

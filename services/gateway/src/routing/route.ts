@@ -36,6 +36,8 @@ export interface RouteSchemas {
   reply: TSchema | Media;
   /** Error statuses of this route's own (a 409 for a concurrent update), beyond every route's. */
   errors?: readonly ErrorStatus[];
+  /** Answers beside the envelope every error status may be (a memory's own 409 error objects). */
+  otherReplies?: RouteContract['otherReplies'];
   /**
    * Request headers the handler reads beyond credentials and versioning (the work poll's worker
    * id), by lower-case name: documented; the handler reads them from `headers`.
@@ -135,6 +137,7 @@ function define<Path extends string, S extends RouteSchemas>(method: Method, pat
     body: bodyMedia(schemas.body),
     reply: mediaOf(schemas.reply),
     errors: schemas.errors ?? [],
+    otherReplies: schemas.otherReplies,
     handle,
   };
 }

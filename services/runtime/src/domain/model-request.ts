@@ -50,15 +50,17 @@ function userContent(content: ReadonlyArray<{ type: string }>): Block[] {
  * message; tool calls are the log's events (their event ids are the tool_use ids), answered by
  * the tool results that name them. A `system.message` (which follows a user.message) joins the
  * system prompt, after the agent's own, since the Messages API has no system turn mid-conversation.
+ * `mounted` are the sections about what the session mounts (system-prompt.ts), after the agent's prompt.
  */
 export function buildModelRequest(
   agent: SessionAgent,
   log: readonly LoggedEvent[],
   tools: readonly ToolDefinition[],
   maxTokens: number,
+  mounted: readonly string[] = [],
 ): MessageCreateParamsNonStreaming {
   const messages: MessageParam[] = [];
-  const system: string[] = agent.system ? [agent.system] : [];
+  const system: string[] = [...(agent.system ? [agent.system] : []), ...mounted];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
     if (blocks.length === 0) return;
     const last = messages.at(-1);

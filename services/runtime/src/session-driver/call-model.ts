@@ -5,6 +5,7 @@ import type { ListPrice } from '@shared/usage/list-cost';
 import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { buildModelRequest, modelTools } from '../domain/model-request';
 import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { mountedSections } from '../domain/system-prompt';
 import type { LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
 import { appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
@@ -26,7 +27,8 @@ export async function callModel(
   const startId = await openSpan(deps, ctx, cursor, session, { type: 'span.model_request_start' }, openStartId);
   if (!startId) return true;
   const { tools, permissions } = modelTools(session.agent, deps.toolset);
-  const answer = await requestModel(deps, ctx, cursor, buildModelRequest(session.agent, log, tools, deps.config.MODEL_MAX_TOKENS));
+  const mounted = mountedSections(session.resources, await deps.skills.of(ctx, session.agent.skills));
+  const answer = await requestModel(deps, ctx, cursor, buildModelRequest(session.agent, log, tools, deps.config.MODEL_MAX_TOKENS, mounted));
   switch (answer.kind) {
     case 'given_up':
       // The log moved on while the request was retried: the session is read again.

@@ -18,23 +18,18 @@ import { describeEachSdk, SDKS, type SdkUnderTest } from '../support/sdk';
 import { eventually } from '../support/eventually';
 import { sdkFailure } from '../support/expect';
 import { createAgent, createEnvironment, userMessage } from '../support/fixtures';
-import { sessionLog, startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
+import { sessionLog, useRuntimeWorld } from '../support/runtime-world';
 
 let current: SdkUnderTest = SDKS[0]!;
-let world: RuntimeWorld;
+const world = useRuntimeWorld();
 let workdir: string;
-
 beforeAll(async () => {
-  world = await startRuntimeWorld();
   workdir = await mkdtemp(join(tmpdir(), 'memory-skills-'));
   await world.stack.startSandboxWorker({ SANDBOX_IDLE_MS: '300' });
-}, 60_000);
-afterAll(async () => {
-  await world?.stop();
-  await rm(workdir, { recursive: true, force: true });
 });
+afterAll(() => rm(workdir, { recursive: true, force: true }));
 
-const sdk = () => new current.Anthropic({ baseURL: world.stack.url, apiKey: world.key, maxRetries: 0 }) as unknown as Anthropic;
+const sdk = () => world.sdk(current.Anthropic) as unknown as Anthropic;
 
 const SKILL_MD = '---\nname: greeter\ndescription: Greets people by name in three languages\n---\n\nRun ./hello.sh NAME.\n';
 

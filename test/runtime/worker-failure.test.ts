@@ -14,22 +14,17 @@ import { randomUUID } from 'node:crypto';
 import { describeEachSdk, SDKS, type SdkUnderTest } from '../support/sdk';
 import { eventually } from '../support/eventually';
 import { createAgent, createEnvironment, createMemoryStore, userMessage } from '../support/fixtures';
-import { sessionLog, startRuntimeWorld, type RuntimeWorld } from '../support/runtime-world';
+import { sessionLog, useRuntimeWorld } from '../support/runtime-world';
 
 let current: SdkUnderTest = SDKS[0]!;
-let world: RuntimeWorld;
+const world = useRuntimeWorld();
 let workdir: string;
-
 beforeAll(async () => {
-  world = await startRuntimeWorld();
   workdir = await mkdtemp(join(tmpdir(), 'worker-failure-'));
-}, 60_000);
-afterAll(async () => {
-  await world?.stop();
-  await rm(workdir, { recursive: true, force: true });
 });
+afterAll(() => rm(workdir, { recursive: true, force: true }));
 
-const sdk = () => new current.Anthropic({ baseURL: world.stack.url, apiKey: world.key, maxRetries: 0 });
+const sdk = () => world.sdk(current.Anthropic);
 
 describeEachSdk('a worker that fails its item', (under) => {
   beforeAll(() => {

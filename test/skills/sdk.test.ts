@@ -9,23 +9,18 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { beforeAll, expect, test } from 'bun:test';
 import { ManualClock } from '@shared/time/clock';
 import { sdkFailure } from '../support/expect';
-import { MODELS } from '../support/fixtures';
+import { MODELS, useStack } from '../support/fixtures';
 import { describeEachSdk } from '../support/sdk';
 import { expectSdkShape } from '../support/sdk-shape';
-import { Stack } from '../support/stack';
 
 const clock = new ManualClock('2026-03-01T09:00:00.000Z');
-let stack: Stack;
+const t = useStack({ services: ['catalog'], clock });
+/** A client of one tenant, and one of another. */
 let client: Anthropic;
 let otherClient: Anthropic;
-
-beforeAll(async () => {
-  stack = await Stack.start({ services: ['catalog'], clock });
-});
-afterAll(() => stack?.stop());
 
 const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: "${description}"\n---\n\n# ${name}\n`;
 const file = (path: string, text: string) => new File([text], path);
@@ -33,8 +28,8 @@ const greeter = (description = 'Greets people') => [file('greeter/SKILL.md', ski
 
 describeEachSdk('skills through the SDK', (sdk) => {
   beforeAll(async () => {
-    client = new sdk.Anthropic({ apiKey: (await stack.createKey()).secret, baseURL: stack.url, maxRetries: 0 });
-    otherClient = new sdk.Anthropic({ apiKey: (await stack.createKey()).secret, baseURL: stack.url, maxRetries: 0 });
+    const tenantClient = async () => new sdk.Anthropic({ apiKey: (await t.stack.createKey()).secret, baseURL: t.stack.url, maxRetries: 0 });
+    [client, otherClient] = [await tenantClient(), await tenantClient()];
   });
   const create = (files: File[], display_name?: string) => {
     clock.advance(1000);

@@ -23,7 +23,7 @@ const MISSING: Record<string, string> = {
   store: 'memstore_auditMissing000000', memory: 'mem_auditMissing000000000', memoryVersion: 'memver_auditMissing0000000',
   session: 'sesn_auditMissing00000000', resource: 'sesrsc_auditMissing000000', thread: 'sthr_auditMissing00000000',
   work: 'work_auditMissing00000000', deployment: 'depl_auditMissing00000000', run: 'drun_auditMissing00000000',
-  skill: 'skill_auditMissing0000000', skillVersion: '1', model: 'claude-opus-4-5',
+  skill: 'skill_auditMissing0000000', skillVersion: 'skillver_auditMissing0000000', model: 'claude-opus-4-5',
 };
 const id = (ids: Ids, kind: string): string => String(ids[kind] ?? MISSING[kind]);
 
@@ -163,7 +163,7 @@ export function auditCalls(run: string): Call[] {
     c('beta.skills.create', (a, ids) => a.beta.skills.create({ display_name: name('skill'), files: skillFiles() }).then(keep(ids, 'skill'))),
     c('beta.skills.retrieve', (a, ids) => a.beta.skills.retrieve(id(ids, 'skill'))),
     c('beta.skills.list', (a) => a.beta.skills.list({ limit: 5 })),
-    c('beta.skills.versions.create', (a, ids) => a.beta.skills.versions.create(id(ids, 'skill'), { files: skillFiles() })),
+    c('beta.skills.versions.create', (a, ids) => a.beta.skills.versions.create(id(ids, 'skill'), { files: skillFiles() }).then(keep(ids, 'skillVersion'))),
     c('beta.skills.versions.list', (a, ids) => a.beta.skills.versions.list(id(ids, 'skill'))),
     c('beta.skills.versions.retrieve', (a, ids) => a.beta.skills.versions.retrieve(id(ids, 'skillVersion'), { skill_id: id(ids, 'skill') })),
     c('beta.skills.versions.download', async (a, ids) => (await a.beta.skills.versions.download(id(ids, 'skillVersion'), { skill_id: id(ids, 'skill') })).text()),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
-import { ArchivableListFilters, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { ArchivableListFilters, IdRequest, ReturnedResource, UpdateRequest } from './resource-shapes';
 import { AgentTool, AgentToolsParams, McpServer, McpServersParams, AgentSkill, SkillsParams } from './agent-tools';
 import { Multiagent, MultiagentParam } from './agent-multiagent';
 
@@ -85,9 +85,7 @@ export const AgentUpdateBody = Closed({
 });
 export type AgentUpdateBody = Static<typeof AgentUpdateBody>;
 
-export const Agent = Closed({
-  type: Type.Literal('agent'),
-  id: Type.String(),
+export const Agent = ReturnedResource('agent', {
   version: Type.Integer(),
   name: Type.String(),
   description: Nullable(Type.String()),
@@ -99,7 +97,6 @@ export const Agent = Closed({
   mcp_servers: Type.Array(McpServer),
   skills: Type.Array(AgentSkill),
   multiagent: Nullable(Multiagent),
-  ...LifecycleTimestamps,
 });
 export type Agent = Static<typeof Agent>;
 

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Closed, IdOf, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata, Timestamp } from './common';
 import { AgentReference, PAUSING_RUN_ERRORS } from './deployment-run';
-import { IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { IdRequest, ReturnedResource, UpdateRequest } from './resource-shapes';
 import { orNull } from './or-null';
 import { FileId, SessionResourceConfig, SessionResourceParamsList } from './session-resource';
 
@@ -217,9 +217,7 @@ export const RunConfiguration = {
 };
 
 /** As returned: every field present except `budget`, which is omitted when none is set. */
-export const Deployment = Closed({
-  type: Type.Literal('deployment'),
-  id: Type.String(),
+export const Deployment = ReturnedResource('deployment', {
   name: Type.String(),
   description: Nullable(Type.String()),
   ...RunConfiguration,
@@ -227,7 +225,6 @@ export const Deployment = Closed({
   status: DeploymentStatus,
   paused_reason: Nullable(PausedReason),
   budget: Type.Optional(Budget),
-  ...LifecycleTimestamps,
 });
 export type Deployment = Static<typeof Deployment>;
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
-import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { ArchivableListFilters, Deleted, IdRequest, ReturnedResource, UpdateRequest } from './resource-shapes';
 
 /**
  * The environment resource (SDK `BetaEnvironment`): where sessions run. Its config is `cloud`
@@ -99,14 +99,11 @@ export const EnvironmentUpdateBody = Closed({
 });
 export type EnvironmentUpdateBody = Static<typeof EnvironmentUpdateBody>;
 
-export const Environment = Closed({
-  type: Type.Literal('environment'),
-  id: Type.String(),
+export const Environment = ReturnedResource('environment', {
   name: Type.String(),
   description: Nullable(Type.String()),
   config: EnvironmentConfig,
   metadata: StoredMetadata,
-  ...LifecycleTimestamps,
 });
 export type Environment = Static<typeof Environment>;
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, IdParam, InclusiveCreatedAtBounds, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, StoredMetadata } from './common';
-import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { ArchivableListFilters, Deleted, IdRequest, ReturnedResource, UpdateRequest } from './resource-shapes';
 
 /** The memory store resource (SDK `BetaManagedAgentsMemoryStore`); its contents are not served here. */
 
@@ -23,14 +23,11 @@ export const MemoryStoreUpdateBody = Closed({
 });
 export type MemoryStoreUpdateBody = Static<typeof MemoryStoreUpdateBody>;
 
-export const MemoryStore = Closed({
-  type: Type.Literal('memory_store'),
-  id: Type.String(),
+export const MemoryStore = ReturnedResource('memory_store', {
   name: Type.String(),
   /** Always a string per the SDK; empty when none was given. */
   description: Type.String(),
   metadata: StoredMetadata,
-  ...LifecycleTimestamps,
 });
 export type MemoryStore = Static<typeof MemoryStore>;
 

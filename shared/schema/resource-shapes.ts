@@ -1,4 +1,4 @@
-import { Type, type TBoolean, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type TBoolean, type TLiteral, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 import type { IdKind } from '../ids/ids';
 import { Closed, IdOf, Nullable, Timestamp } from './common';
 
@@ -27,6 +27,17 @@ export const LifecycleTimestamps = {
   updated_at: Timestamp,
   archived_at: Nullable(Timestamp),
 };
+
+/**
+ * A resource as returned: `{ type: '<type>', id, ...its own properties, ...LifecycleTimestamps }`,
+ * closed (agents, environments, memory stores, vaults, credentials, deployments, sessions).
+ */
+export const ReturnedResource = <T extends string, P extends TProperties>(type: T, properties: P) =>
+  Closed({ type: Type.Literal(type), id: Type.String(), ...properties, ...LifecycleTimestamps } as {
+    type: TLiteral<T>;
+    id: TString;
+  } & P &
+    typeof LifecycleTimestamps);
 
 /**
  * The list filters of a resource that can be archived: its own filters first, then

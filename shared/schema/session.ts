@@ -1,7 +1,7 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, CreatedAtBounds, IdOf, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, PagePosition, StoredMetadata, Timestamp } from './common';
-import { Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { Deleted, IdRequest, ReturnedResource, UpdateRequest } from './resource-shapes';
 import { Agent, AgentCreateBody } from './agent';
 import { Advisor, Multiagent20261001 } from './agent-multiagent';
 import {
@@ -120,9 +120,7 @@ export const SessionUsage = Closed({
 
 export type SessionUsage = Static<typeof SessionUsage>;
 
-export const Session = Closed({
-  type: Type.Literal('session'),
-  id: Type.String(),
+export const Session = ReturnedResource('session', {
   deployment_id: Nullable(Type.String()),
   agent: SessionAgent,
   environment_id: Type.String(),
@@ -137,7 +135,6 @@ export const Session = Closed({
   outcome_evaluations: Type.Array(OutcomeEvaluation),
   stats: SessionStats,
   usage: SessionUsage,
-  ...LifecycleTimestamps,
 });
 export type Session = Static<typeof Session>;
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, IdOf, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
-import { ArchivableListFilters, Deleted, LifecycleTimestamps } from './resource-shapes';
+import { ArchivableListFilters, Deleted, ReturnedResource } from './resource-shapes';
 import { ReferenceState } from './references';
 
 /**
@@ -110,14 +110,11 @@ export const CredentialAuth = Type.Union([
 ]);
 export type CredentialAuth = Static<typeof CredentialAuth>;
 
-export const VaultCredential = Closed({
-  type: Type.Literal('vault_credential'),
-  id: Type.String(),
+export const VaultCredential = ReturnedResource('vault_credential', {
   vault_id: Type.String(),
   display_name: Nullable(Type.String()),
   auth: CredentialAuth,
   metadata: Metadata,
-  ...LifecycleTimestamps,
 });
 export type VaultCredential = Static<typeof VaultCredential>;
 

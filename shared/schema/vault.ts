@@ -1,15 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, IdParam, ListReply, ListRequest, Metadata, MetadataPatch, Nullable, Timestamp } from './common';
-import { ArchivableListFilters, Deleted, IdRequest, LifecycleTimestamps, UpdateRequest } from './resource-shapes';
+import { ArchivableListFilters, Deleted, IdRequest, ReturnedResource, UpdateRequest } from './resource-shapes';
 
 /** A vault: a named, tenant-owned container of credentials (shape of the SDK's `BetaManagedAgentsVault`). */
-export const Vault = Closed({
-  type: Type.Literal('vault'),
-  id: Type.String(),
+export const Vault = ReturnedResource('vault', {
   display_name: Type.String(),
   metadata: Metadata,
-  ...LifecycleTimestamps,
 });
 export type Vault = Static<typeof Vault>;
 

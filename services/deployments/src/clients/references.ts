@@ -4,7 +4,16 @@ import { referenceSubjects } from '@shared/bus/subjects/catalog';
 import { vaultSubjects } from '@shared/bus/subjects/vaults';
 import { isIdOf } from '@shared/ids/ids';
 import type { CheckVaultsReply, ResolveReferencesRequest } from '@shared/schema/references';
-import { asksOwners, referenceIds, type ReferenceReplies, type ReferenceSet } from '../domain/references';
+import type { ApiError } from '@shared/errors/api-error';
+import {
+  asksOwners,
+  classifyReferences,
+  referenceIds,
+  type ReferenceProblem,
+  type ReferenceReplies,
+  type ReferenceSet,
+  type ReferenceVerdict,
+} from '../domain/references';
 import type { ReferenceCache } from './reference-cache';
 
 const NOTHING_ASKED: ReferenceReplies = {
@@ -52,4 +61,21 @@ export async function askAboutReferences(bus: ReferenceBus, ctx: CallContext, re
       : bus.client.call(vaultSubjects.check, ctx, { vault_ids }),
   ]);
   return { catalog, vaults };
+}
+
+/** The owners' replies about `refs`, classified (domain/references.ts): the agent resolved, or the first problem. */
+export async function checkReferences(bus: ReferenceBus, ctx: CallContext, refs: ReferenceSet): Promise<ReferenceVerdict> {
+  return classifyReferences(refs, await askAboutReferences(bus, ctx, refs));
+}
+
+/** For a request the first problem refuses: throws what `refuse` makes of it, else answers what resolved (the agent, the memory stores' snapshots). */
+export async function requireReferences(
+  bus: ReferenceBus,
+  ctx: CallContext,
+  refs: ReferenceSet,
+  refuse: (problem: ReferenceProblem) => ApiError,
+): Promise<Extract<ReferenceVerdict, { ok: true }>> {
+  const verdict = await checkReferences(bus, ctx, refs);
+  if (!verdict.ok) throw refuse(verdict.problem);
+  return verdict;
 }

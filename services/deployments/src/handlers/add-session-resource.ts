@@ -2,10 +2,10 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionResourceSubjects } from '@shared/bus/subjects/sessions';
 import { found } from '@shared/errors/api-error';
-import { askAboutReferences } from '../clients/references';
+import { requireReferences } from '../clients/references';
 import { changeSessionResources, findSession, putSessionSecret, updateSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
-import { classifyReferences, type MemoryStoreSnapshots, type ReferenceSet } from '../domain/references';
+import type { MemoryStoreSnapshots, ReferenceSet } from '../domain/references';
 import { sealSessionTokens } from '../domain/repository-tokens';
 import { attachMemoryStores, planResourceAdd } from '../domain/session-resources';
 import { sessionReferenceRefusal } from '../domain/session-update';
@@ -33,9 +33,7 @@ export const addSessionResource =
     };
     let snapshots: MemoryStoreSnapshots = new Map();
     if (probe.file || probe.memoryStore) {
-      const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
-      if (!verdict.ok) throw sessionReferenceRefusal(verdict.problem);
-      snapshots = verdict.memoryStores;
+      snapshots = (await requireReferences(deps.bus, ctx, references, sessionReferenceRefusal)).memoryStores;
     }
     const added = await changeSessionResources(deps.db, tenant, id, 'changed', async (tx, row, resources) => {
       const now = deps.clock.now();

@@ -2,11 +2,11 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { newId } from '@shared/ids/ids';
-import { askAboutReferences } from '../clients/references';
+import { requireReferences } from '../clients/references';
 import { newDeployment } from '../db/deployments';
 import { newDeploymentRow, planDeploymentCreate } from '../domain/deployment-create';
 import { presentDeployment } from '../domain/present';
-import { classifyReferences, referenceRefusal } from '../domain/references';
+import { referenceRefusal } from '../domain/references';
 import { sealRepositoryTokens } from '../domain/repository-tokens';
 import type { DeploymentsDeps } from '../deps';
 
@@ -19,17 +19,15 @@ import type { DeploymentsDeps } from '../deps';
 export const createDeployment =
   (deps: DeploymentsDeps): Handler<typeof deploymentSubjects.create> =>
   async (request, ctx) => {
-    const tenant = tenantOf(ctx);
     const plan = planDeploymentCreate(request, deps.repositoryUrls);
-    const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));
-    if (!verdict.ok) throw referenceRefusal(verdict.problem);
-    await deps.agents.warm(ctx, verdict.agent);
+    const { agent } = await requireReferences(deps.bus, ctx, plan.references, referenceRefusal);
+    await deps.agents.warm(ctx, agent);
 
     // Write-only tokens: sealed under this deployment's own data key, never stored in clear.
     const id = newId('deployment');
     const { dataKey, secrets } = sealRepositoryTokens(deps.masterKeys, id, plan.tokens);
     const now = deps.clock.now();
-    const row = newDeploymentRow(id, tenant, request, plan, verdict.agent, dataKey, now);
+    const row = newDeploymentRow(id, tenantOf(ctx), request, plan, agent, dataKey, now);
     // From here on the create holds no connection of its own: the group commit writes the whole
     // batch on one, taking tenants in turn. Holding the slot through that wait capped a tenant's
     // creates at TENANT_MAX_CONCURRENCY per batch round trip (2,500/s measured, 4,000 without).

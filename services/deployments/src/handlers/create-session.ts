@@ -2,9 +2,8 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { newId } from '@shared/ids/ids';
-import { askAboutReferences } from '../clients/references';
+import { requireReferences } from '../clients/references';
 import { presentSession } from '../domain/present';
-import { classifyReferences } from '../domain/references';
 import { sealSessionTokens } from '../domain/repository-tokens';
 import { attachMemoryStores } from '../domain/session-resources';
 import { newSessionRow, planSessionCreate, sessionFromRequest, tokenResourceIds } from '../domain/session-create';
@@ -22,17 +21,15 @@ import type { DeploymentsDeps } from '../deps';
 export const createSession =
   (deps: DeploymentsDeps): Handler<typeof sessionSubjects.create> =>
   async (request, ctx) => {
-    const tenant = tenantOf(ctx);
     const plan = planSessionCreate(request, deps.repositoryUrls);
-    const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));
-    if (!verdict.ok) throw sessionReferenceRefusal(verdict.problem);
-    const agent = await deps.agents.get(ctx, verdict.agent.id, verdict.agent.version);
+    const { agent: resolved, memoryStores } = await requireReferences(deps.bus, ctx, plan.references, sessionReferenceRefusal);
+    const agent = await deps.agents.get(ctx, resolved.id, resolved.version);
 
     // Write-only tokens: sealed under this session's own data key, bound to their resources' ids.
     const id = newId('session');
     const { dataKey, secrets } = sealSessionTokens(deps.masterKeys, id, tokenResourceIds(id, plan.tokens), null);
-    const attached = { ...plan, resources: attachMemoryStores(plan.resources, verdict.memoryStores) };
-    const row = newSessionRow(id, sessionFromRequest(tenant, request, attached, agent, dataKey), deps.clock.now());
+    const attached = { ...plan, resources: attachMemoryStores(plan.resources, memoryStores) };
+    const row = newSessionRow(id, sessionFromRequest(tenantOf(ctx), request, attached, agent, dataKey), deps.clock.now());
     // The group commit holds one connection for the batch: the wait needs no slot of the tenant's.
     ctx.releaseTenantSlot?.();
     await deps.sessionCreations.write({ session: row, run: null, secrets });

@@ -7,12 +7,12 @@ import type { FireDeploymentReply, FireDeploymentRequest, TriggerContext } from 
 import type { SessionAgent } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
 import type { Static } from '@sinclair/typebox';
-import { askAboutReferences } from '../clients/references';
+import { checkReferences } from '../clients/references';
 import type { DeploymentsDeps } from '../deps';
 import { findRunForOccurrence } from '../db/runs';
 import type { DeploymentRow } from '../db/schema';
 import { fireRefusal, firedReply } from '../domain/fire';
-import { classifyReferences, referenceRunError, rowReferences } from '../domain/references';
+import { referenceRunError, rowReferences } from '../domain/references';
 
 /** A fire whose deployment changed while its references were being checked starts over, this many times. */
 const FIRE_ATTEMPTS = 3;
@@ -103,7 +103,7 @@ async function tryFire(
   if (early) return early;
 
   const references = rowReferences(seen!);
-  const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
+  const verdict = await checkReferences(deps.bus, ctx, references);
   let error = verdict.ok ? null : referenceRunError(verdict.problem);
   const agent = error ? null : await agentSnapshot(deps, ctx, seen!);
   if (!error && !agent) error = { type: 'session_resource_not_found_error', message: `agent '${seen!.agentId}' version ${seen!.agentVersion} no longer exists` };

@@ -3,13 +3,13 @@ import { tenantOf } from '@shared/bus/call-context';
 import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { found, invalidRequest } from '@shared/errors/api-error';
 import { retryTransient } from '@shared/db/retry-transient';
-import { askAboutReferences } from '../clients/references';
+import { requireReferences } from '../clients/references';
 import { findSessionEvents } from '../db/session-events';
 import { appendToSessionLog } from '../db/session-log';
 import { findSession, lockSession } from '../db/sessions';
 import { eventFileReferences } from '../domain/initial-events';
 import { sessionNotFound } from '../domain/not-found';
-import { classifyReferences, referenceRefusal, type ReferenceSet } from '../domain/references';
+import { referenceRefusal, type ReferenceSet } from '../domain/references';
 import { checkSentEvents, checkToolReferences, presentSessionEvent, sentEventBodies, toolReferences } from '../domain/session-events';
 import type { DeploymentsDeps } from '../deps';
 
@@ -40,8 +40,7 @@ export const sendSessionEvents =
       modelRules: systemMessageAt === undefined ? null : { systemMessageAt, hasBudget: false, eventsField: 'events' },
     };
     if (refs.files.length > 0 || refs.modelRules) {
-      const verdict = classifyReferences(refs, await askAboutReferences(deps.bus, ctx, refs));
-      if (!verdict.ok) throw referenceRefusal(verdict.problem);
+      await requireReferences(deps.bus, ctx, refs, referenceRefusal);
     }
     const bodies = sentEventBodies(events);
     const references = toolReferences(events);

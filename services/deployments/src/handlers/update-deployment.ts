@@ -5,13 +5,13 @@ import { conflict, found } from '@shared/errors/api-error';
 import type { Deployment, DeploymentUpdateRequest } from '@shared/schema/deployment';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import type { Tenant } from '@shared/schema/tenant';
-import { askAboutReferences } from '../clients/references';
+import { requireReferences } from '../clients/references';
 import { findDeployment, updateDeployment as writeDeployment } from '../db/deployments';
 import { planDeploymentUpdate, updatedRow } from '../domain/deployment-update';
 import { archivedRefusal } from '../domain/lifecycle';
 import { deploymentNotFound } from '../domain/not-found';
 import { presentDeployment } from '../domain/present';
-import { classifyReferences, referenceRefusal } from '../domain/references';
+import { referenceRefusal } from '../domain/references';
 import { sealRepositoryTokens } from '../domain/repository-tokens';
 import type { DeploymentsDeps } from '../deps';
 
@@ -53,13 +53,12 @@ async function tryUpdate(
   const row = found(await findDeployment(deps.db, tenant, id), () => deploymentNotFound(id));
   if (row.archivedAt) throw archivedRefusal(id, 'updated');
   const plan = planDeploymentUpdate(row, update, deps.repositoryUrls);
-  const verdict = classifyReferences(plan.references, await askAboutReferences(deps.bus, ctx, plan.references));
-  if (!verdict.ok) throw referenceRefusal(verdict.problem);
-  if (plan.references.agent.check) await deps.agents.warm(ctx, verdict.agent);
+  const { agent } = await requireReferences(deps.bus, ctx, plan.references, referenceRefusal);
+  if (plan.references.agent.check) await deps.agents.warm(ctx, agent);
 
   const sealed = plan.tokens ? sealRepositoryTokens(deps.masterKeys, id, plan.tokens) : null;
   const now = deps.clock.now();
-  const next = updatedRow(row, plan, verdict.agent, sealed?.dataKey, now);
+  const next = updatedRow(row, plan, agent, sealed?.dataKey, now);
   const written = await deps.db.transaction((tx) => writeDeployment(tx, row, next, deploymentEvents.updated, sealed?.secrets));
   if (!written) return null;
   deps.eventsRecorded();

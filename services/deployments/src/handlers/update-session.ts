@@ -2,12 +2,11 @@ import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { found } from '@shared/errors/api-error';
-import { askAboutReferences } from '../clients/references';
+import { requireReferences } from '../clients/references';
 import { appendToSessionLog } from '../db/session-log';
 import { findSession, lockSession, updateSession as writeSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import { presentSession } from '../domain/present';
-import { classifyReferences } from '../domain/references';
 import { planSessionUpdate, sessionReferenceRefusal, sessionUpdatedEvent } from '../domain/session-update';
 import type { DeploymentsDeps } from '../deps';
 
@@ -27,8 +26,7 @@ export const updateSession =
     const agent = await deps.agents.ofSession(ctx, seen);
     const { references } = planSessionUpdate(seen, agent, update, deps.clock.now(), deps.mcpUrls);
     if (references) {
-      const verdict = classifyReferences(references, await askAboutReferences(deps.bus, ctx, references));
-      if (!verdict.ok) throw sessionReferenceRefusal(verdict.problem);
+      await requireReferences(deps.bus, ctx, references, sessionReferenceRefusal);
     }
     const { next, notice } = await deps.db.transaction(async (tx) => {
       const row = found(await lockSession(tx, tenant, id), () => sessionNotFound(id));

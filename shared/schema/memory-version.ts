@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, IdOf, InclusiveCreatedAtBounds, ListReply, ListRequest, Nullable, Timestamp } from './common';
 import { MemoryActor, MemoryView, WriteActor } from './memory';
+import { TypedObject } from './resource-shapes';
 
 /**
  * Memory versions: one per change of a memory, who made it and what the memory was after it
@@ -11,9 +12,7 @@ import { MemoryActor, MemoryView, WriteActor } from './memory';
 export const MemoryVersionOperation = Type.Union([Type.Literal('created'), Type.Literal('modified'), Type.Literal('deleted')]);
 export type MemoryVersionOperation = Static<typeof MemoryVersionOperation>;
 
-export const MemoryVersion = Closed({
-  type: Type.Literal('memory_version'),
-  id: Type.String(),
+export const MemoryVersion = TypedObject('memory_version', {
   memory_id: Type.String(),
   memory_store_id: Type.String(),
   operation: MemoryVersionOperation,

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, IdOf, Nullable, Timestamp } from './common';
-import { Deleted } from './resource-shapes';
+import { Deleted, TypedObject } from './resource-shapes';
 
 /**
  * Memories: text documents at paths inside a memory store (SDK `BetaManagedAgentsMemory`,
@@ -52,9 +52,7 @@ export const MemoryUpdateBody = Closed({
 });
 export type MemoryUpdateBody = Static<typeof MemoryUpdateBody>;
 
-export const Memory = Closed({
-  type: Type.Literal('memory'),
-  id: Type.String(),
+export const Memory = TypedObject('memory', {
   memory_store_id: Type.String(),
   path: Type.String(),
   /** Null with `view=basic`. */

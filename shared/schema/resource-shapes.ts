@@ -28,16 +28,16 @@ export const LifecycleTimestamps = {
   archived_at: Nullable(Timestamp),
 };
 
+/** An object the API returns: `{ type: '<type>', id, ...its own properties }`, closed (memories, their versions, skills, skill versions). */
+export const TypedObject = <T extends string, P extends TProperties>(type: T, properties: P) =>
+  Closed({ type: Type.Literal(type), id: Type.String(), ...properties } as { type: TLiteral<T>; id: TString } & P);
+
 /**
  * A resource as returned: `{ type: '<type>', id, ...its own properties, ...LifecycleTimestamps }`,
  * closed (agents, environments, memory stores, vaults, credentials, deployments, sessions).
  */
 export const ReturnedResource = <T extends string, P extends TProperties>(type: T, properties: P) =>
-  Closed({ type: Type.Literal(type), id: Type.String(), ...properties, ...LifecycleTimestamps } as {
-    type: TLiteral<T>;
-    id: TString;
-  } & P &
-    typeof LifecycleTimestamps);
+  TypedObject(type, { ...properties, ...LifecycleTimestamps } as P & typeof LifecycleTimestamps);
 
 /**
  * The list filters of a resource that can be archived: its own filters first, then

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, IdOf, ListReply, ListRequest, Timestamp } from './common';
-import { Deleted } from './resource-shapes';
+import { Deleted, TypedObject } from './resource-shapes';
 
 /**
  * Custom skills and their versions (SDK `BetaSkill`, `BetaSkillVersion`,
@@ -25,9 +25,7 @@ export const SKILL_LIMITS = {
 
 export const SkillSource = Closed({ type: Type.Union([Type.Literal('custom'), Type.Literal('anthropic'), Type.Literal('anthropic_example'), Type.Literal('plugin')]) });
 
-export const Skill = Closed({
-  type: Type.Literal('skill'),
-  id: Type.String(),
+export const Skill = TypedObject('skill', {
   display_name: Type.String(),
   latest_version_id: Type.String(),
   source: SkillSource,
@@ -36,9 +34,7 @@ export const Skill = Closed({
 });
 export type Skill = Static<typeof Skill>;
 
-export const SkillVersion = Closed({
-  type: Type.Literal('skill_version'),
-  id: Type.String(),
+export const SkillVersion = TypedObject('skill_version', {
   skill_id: Type.String(),
   /** The skill's slug: its files' top directory, the same for every version. */
   name: Type.String(),

@@ -10,14 +10,8 @@ import { memories, memoryVersions, type MemoryRow, type MemoryVersionRow } from 
 /** A store's memories: the tenant's, in that store. */
 const inStore = (tenant: Tenant, storeId: string) => and(ownedBy(memories, tenant), eq(memories.memoryStoreId, storeId));
 
-export async function findMemory(db: Executor, tenant: Tenant, storeId: string, id: string, options: ReadOptions = {}) {
-  const query = db
-    .select()
-    .from(memories)
-    .where(and(inStore(tenant, storeId), eq(memories.id, id)));
-  const [row] = options.lock ? await query.for('update') : await query;
-  return row;
-}
+export const findMemory = (db: Executor, tenant: Tenant, storeId: string, id: string, options: ReadOptions = {}) =>
+  findOwnedRow(db, memories, tenant, id, options, eq(memories.memoryStoreId, storeId));
 
 export async function countStoreMemories(db: Executor, tenant: Tenant, storeId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(memories).where(inStore(tenant, storeId));

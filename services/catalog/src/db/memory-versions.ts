@@ -13,14 +13,8 @@ import { memoryVersions, type MemoryVersionRow } from './schema';
 
 const inStore = (tenant: Tenant, storeId: string) => and(ownedBy(memoryVersions, tenant), eq(memoryVersions.memoryStoreId, storeId));
 
-export async function findMemoryVersion(db: Executor, tenant: Tenant, storeId: string, id: string, options: ReadOptions = {}) {
-  const query = db
-    .select()
-    .from(memoryVersions)
-    .where(and(inStore(tenant, storeId), eq(memoryVersions.id, id)));
-  const [row] = options.lock ? await query.for('update') : await query;
-  return row;
-}
+export const findMemoryVersion = (db: Executor, tenant: Tenant, storeId: string, id: string, options: ReadOptions = {}) =>
+  findOwnedRow(db, memoryVersions, tenant, id, options, eq(memoryVersions.memoryStoreId, storeId));
 
 /** Clears what the version recorded (content, path, hash, size) and says when and by whom. */
 export async function redactMemoryVersion(tx: Executor, id: string, redactor: WriteActor, now: Date): Promise<void> {

@@ -10,9 +10,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { createDeployment, deploymentWorld } from '../support/fixtures';
 import { CrashPlan } from '../support/scheduler/crash-plan';
+import { CrashingWorkers } from '../support/scheduler/crashing-workers';
 import { seededRandom } from '../support/seeded-random';
 import { allPages } from '../support/pages';
-import { LifecycleStack, type Tenant$, type Worker } from '../support/lifecycle-stack';
+import { LifecycleStack, type Tenant$ } from '../support/lifecycle-stack';
 
 const START = '2026-05-04T08:00:00.000Z';
 const DEPLOYMENTS = 500;
@@ -61,25 +62,11 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} workers wi
   await world.eventsSettled(30_000);
 
   const crashes = new CrashPlan(CRASH_LIMIT);
-  let restarts = 0;
   /** Fire replies that reached a worker; more than the runs only if some occurrence was fired again. */
   let answered = 0;
-  /** Every worker started, killed ones included: their misfire counts are read at the end. */
-  const started: Worker[] = [];
-  const start = async (slot: number): Promise<Worker> => {
-    const crash = crashes.onStep(slot);
-    const worker = await world.startWorker(`w${slot}-${restarts++}`, {
-      poolSize: 2,
-      onStep: (step, worker) => {
-        if (step === 'answered') answered += 1;
-        crash(step, worker);
-      },
-    });
-    started.push(worker);
-    return worker;
-  };
-  const slots: Worker[] = [];
-  for (let i = 0; i < WORKERS; i++) slots.push(await start(i));
+  const workers = await CrashingWorkers.start(world, WORKERS, crashes, (step) => {
+    if (step === 'answered') answered += 1;
+  });
 
   const end = Date.parse(START) + MINUTES * 60_000;
   let step = 0;
@@ -99,20 +86,17 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} workers wi
       if (random() < 0.5) crashes.arm(slot, 'answered', 1 + Math.floor(random() * 8));
       else crashes.arm(slot, 'query', 1 + Math.floor(random() * 24));
     }
-    await Promise.all(slots.map((w) => world.drain(w)));
+    await workers.drain();
     for (let i = 0; i < WORKERS; i++) {
-      if (slots[i]!.isKilled()) slots[i] = await start(i);
+      if (workers.slots[i]!.isKilled()) await workers.replace(i);
     }
-    if (step === 42) {
-      await slots[0]!.close(); // minute 7: a graceful restart
-      slots[0] = await start(0);
-    }
+    if (step === 42) await workers.restart(0); // minute 7: a graceful restart
     // What a crash left claimed goes to the survivors once its lease lapses.
-    await Promise.all(slots.map((w) => world.drain(w)));
+    await workers.drain();
   }
   // Just short of the next minute: every occurrence so far is due (jitter < 60 s), none more.
   world.clock.set(new Date(end + 59_999));
-  await Promise.all(slots.map((w) => world.drain(w)));
+  await workers.drain();
   world.clock.set(new Date(end + 59_999));
 
   const finalNow = world.clock.now().getTime();
@@ -128,7 +112,7 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} workers wi
   const actual = new Set(keys);
   const missing = [...expected].filter((k) => !actual.has(k));
   const extra = [...actual].filter((k) => !expected.has(k));
-  const skippedMisfires = (await Promise.all(started.map((w) => w.metrics.snapshot()))).reduce((n, s) => n + s.skippedMisfires, 0);
+  const skippedMisfires = (await Promise.all(workers.started.map((w) => w.metrics.snapshot()))).reduce((n, s) => n + s.skippedMisfires, 0);
   console.log(
     `exactly-once (real fire path): ${runs.length} runs (expected ${expected.size}), ${crashes.kills} crashes, ` +
       `${answered - runs.length} repeated fires answered with the run already recorded, ${skippedMisfires} occurrences skipped as misfires`,

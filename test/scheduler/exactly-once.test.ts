@@ -2,8 +2,9 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { scheduleJitterMs } from '@shared/cron';
 import { deploymentEvents } from '@shared/schema/deployment-events';
 import { CrashPlan } from '../support/scheduler/crash-plan';
+import { CrashingWorkers } from '../support/scheduler/crashing-workers';
 import { seededRandom } from '../support/seeded-random';
-import { SchedulerFixture, type Worker } from '../support/scheduler/scheduler-fixture';
+import { SchedulerFixture } from '../support/scheduler/scheduler-fixture';
 import { snapshot } from '../support/scheduler/snapshot';
 
 /**
@@ -53,16 +54,7 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} crashing w
 
   const crashes = new CrashPlan(CRASH_LIMIT);
   let gracefulRestarts = 0;
-  let restarts = 0;
-  /** Every worker started, killed ones included: their settled misfires are counted at the end. */
-  const started: Worker[] = [];
-  const start = async (slot: number): Promise<Worker> => {
-    const worker = await fx.startWorker(`w${slot}-${restarts++}`, { poolSize: 2, onStep: crashes.onStep(slot) });
-    started.push(worker);
-    return worker;
-  };
-  const slots: Worker[] = [];
-  for (let i = 0; i < WORKERS; i++) slots.push(await start(i));
+  const workers = await CrashingWorkers.start(fx, WORKERS, crashes);
 
   const end = Date.parse(START) + MINUTES * 60_000;
   while (fx.clock.now().getTime() < end) {
@@ -83,22 +75,21 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} crashing w
       // Fires answered, batch not settled: those occurrences are fired again by the survivors.
       crashes.arm(victim, 'answered', 1 + Math.floor(random() * BATCH));
     }
-    await Promise.all(slots.map((w) => fx.drain(w)));
+    await workers.drain();
     for (let i = 0; i < WORKERS; i++) {
-      if (slots[i]!.isKilled()) slots[i] = await start(i);
+      if (workers.slots[i]!.isKilled()) await workers.replace(i);
       else if (mayCrash && random() < 0.02) {
-        await slots[i]!.close();
+        await workers.restart(i);
         gracefulRestarts += 1;
-        slots[i] = await start(i);
       }
     }
     // Work a crash left claimed is picked up by the survivors once its lease lapses.
-    await Promise.all(slots.map((w) => fx.drain(w)));
+    await workers.drain();
   }
 
   // Just short of the 31st minute: every deployment's 30 occurrences are due, none more.
   fx.clock.set(new Date(end + 59_999));
-  await Promise.all(slots.map((w) => fx.drain(w)));
+  await workers.drain();
   const finalNow = fx.clock.now().getTime();
   const expected = new Set<string>();
   for (const s of deployments) {
@@ -111,7 +102,7 @@ test(`exactly one run per deployment per occurrence across ${WORKERS} crashing w
   const missing = [...expected].filter((k) => !actual.has(k));
   const extra = [...actual].filter((k) => !expected.has(k));
   const repeated = fx.responder.repeatedRequests();
-  const skippedMisfires = (await Promise.all(started.map((w) => w.metrics.snapshot()))).reduce((n, s) => n + s.skippedMisfires, 0);
+  const skippedMisfires = (await Promise.all(workers.started.map((w) => w.metrics.snapshot()))).reduce((n, s) => n + s.skippedMisfires, 0);
   console.log(
     `exactly-once: ${actual.size} runs (expected ${expected.size}), ${crashes.kills} crashes (${crashes.refused} refused by the limit), ${gracefulRestarts} graceful restarts, ` +
       `${repeated} repeated fire requests absorbed by idempotency, ${skippedMisfires} occurrences skipped as misfires`,

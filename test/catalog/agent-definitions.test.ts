@@ -8,6 +8,7 @@ import { apiClient, type ApiClient } from '../support/api';
 import { expectError, expectOk } from '../support/expect';
 import { createAgent, createSkill, MODELS, useTwoTenantStack } from '../support/fixtures';
 import { allPages } from '../support/pages';
+import { resolvedToolConfig } from '../support/resolved-tools';
 
 const t = useTwoTenantStack({ services: ['catalog'] });
 /** A read-only key of `t.api`'s tenant. */
@@ -69,12 +70,8 @@ const releaseAgentTools = [
     type: 'agent_toolset_20260401',
     default_config: { enabled: true, permission_policy: { type: 'always_ask' } },
     configs: [
-      { name: 'bash', type: 'bash', enabled: true, permission_policy: { type: 'always_allow' } },
-      {
-        name: 'web_fetch',
-        type: 'web_fetch',
-        enabled: true,
-        permission_policy: { type: 'always_ask' },
+      resolvedToolConfig('bash', true, 'always_allow'),
+      resolvedToolConfig('web_fetch', true, 'always_ask', {
         allowed_domains: ['docs.example.com'],
         max_content_tokens: 20000,
         url_sources: {
@@ -82,14 +79,8 @@ const releaseAgentTools = [
           server_tool_results: { type: 'only', tools: [{ type: 'tool_reference', name: 'web_search' }] },
           user_input: { type: 'none' },
         },
-      },
-      {
-        name: 'web_search',
-        type: 'web_search',
-        enabled: false,
-        permission_policy: { type: 'always_ask' },
-        user_location: { type: 'approximate', country: 'DE', city: 'Berlin' },
-      },
+      }),
+      resolvedToolConfig('web_search', false, 'always_ask', { user_location: { type: 'approximate', country: 'DE', city: 'Berlin' } }),
     ],
   },
   {

@@ -5,6 +5,7 @@ import { AgentCreateBody } from '@shared/schema/agent';
 import { validate } from '@shared/validation/validate';
 import { mergeMultiagent, resolveMultiagent, type RosterLookup } from '../../../services/catalog/src/domain/agent-multiagent';
 import { resolveMcpServers, resolveTools } from '@shared/agents/agent-tools';
+import { resolvedToolConfig } from '../../support/resolved-tools';
 
 const servers = resolveMcpServers([{ type: 'url', name: 'docs', url: 'https://mcp.example.com/' }], { allowPrivate: false });
 const tools: AgentToolParams[] = [
@@ -27,14 +28,10 @@ describe('tools', () => {
       type: 'agent_toolset_20260401',
       default_config: { enabled: false, permission_policy: { type: 'always_allow' } },
       configs: [
-        { name: 'grep', type: 'grep', enabled: true, permission_policy: { type: 'always_allow' } },
-        {
-          name: 'web_fetch',
-          type: 'web_fetch',
-          enabled: false,
-          permission_policy: { type: 'always_allow' },
+        resolvedToolConfig('grep', true, 'always_allow'),
+        resolvedToolConfig('web_fetch', false, 'always_allow', {
           url_sources: { client_tool_results: { type: 'only', tools: [{ type: 'tool_reference', name: 'search' }] }, server_tool_results: null, user_input: { type: 'all' } },
-        },
+        }),
       ],
     });
     expect(resolveTools(resolved as AgentToolParams[], servers)).toEqual(resolved);

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, or, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { PagePosition } from '../schema/common';
+import type { TenantIds } from '../schema/tenant';
+import type { Executor } from './executor';
 
 /** Every paginated table sorts on these two columns (created_at DATETIME(3), then id). */
 export interface KeysetColumns {
@@ -70,6 +72,18 @@ export interface PageRequest<F> {
   limit: number;
   after: PagePosition | null;
 }
+
+/**
+ * The shape of every db/ function that reads one page of a tenant's list: the caller's filters
+ * and position in, each row presented as the handler says. Declared once, so each list states
+ * only its own filters and row.
+ */
+export type TenantPageReader<F, R> = <T>(
+  db: Executor,
+  tenant: TenantIds,
+  request: PageRequest<F>,
+  present: (row: R) => T,
+) => Promise<{ data: T[]; next: PagePosition | null }>;
 
 /** A page as read: its items in reading order, where they start and end, and whether rows follow. */
 export interface PageRead<T> {

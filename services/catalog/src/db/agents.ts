@@ -1,6 +1,6 @@
 import { newRowColumns } from '@shared/db/columns';
 import { isIdOf } from '@shared/ids/ids';
-import type { PageRequest } from '@shared/db/keyset-page';
+import type { PageRequest, TenantPageReader } from '@shared/db/keyset-page';
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
@@ -101,12 +101,7 @@ export async function insertAgentVersion(
 }
 
 /** One page of the tenant's agents at their latest version, newest first. */
-export function listAgentPage<T>(
-  db: Executor,
-  tenant: Tenant,
-  request: PageRequest<AgentListFilters>,
-  present: (found: AgentAtVersion) => T,
-) {
+export const listAgentPage: TenantPageReader<AgentListFilters, AgentAtVersion> = (db, tenant, request, present) => {
   const readChunk = async (from: PagePosition | null, count: number) => {
     const rows = await db
       .select()
@@ -118,7 +113,7 @@ export function listAgentPage<T>(
     return rows.map((r) => ({ agent: r.agents, version: r.agent_versions, id: r.agents.id, createdAt: r.agents.createdAt }));
   };
   return readPage(readChunk, request.after, request.limit, present);
-}
+};
 
 /** The agent's own row (no version), of this tenant. */
 export async function findAgentRow(db: Executor, tenant: Tenant, id: string): Promise<AgentRow | undefined> {

@@ -1,5 +1,5 @@
 import { rowWrites } from '@shared/db/row-writes';
-import type { PageRequest } from '@shared/db/keyset-page';
+import type { TenantPageReader } from '@shared/db/keyset-page';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
@@ -15,9 +15,4 @@ export const findEnvironment = (db: Executor, tenant: Tenant, id: string, option
 /** New, changed and deleted environments; deletion is final: the id resolves as not found from then on. */
 export const environmentWrites = rowWrites<typeof environments, 'name' | 'description' | 'config' | 'metadata' | 'updatedAt'>(environments);
 
-export const listEnvironmentPage = <T>(
-  db: Executor,
-  tenant: Tenant,
-  request: PageRequest<EnvironmentListFilters>,
-  present: (row: EnvironmentRow) => T,
-) => readNewestFirstPage(db, environments, [ownedBy(environments, tenant), ...archivableListConditions(environments, request.filters)], request, present);
+export const listEnvironmentPage: TenantPageReader<EnvironmentListFilters, EnvironmentRow> = (db, tenant, request, present) => readNewestFirstPage(db, environments, [ownedBy(environments, tenant), ...archivableListConditions(environments, request.filters)], request, present);

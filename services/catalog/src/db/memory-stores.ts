@@ -1,5 +1,5 @@
 import { rowWrites } from '@shared/db/row-writes';
-import type { PageRequest } from '@shared/db/keyset-page';
+import type { TenantPageReader } from '@shared/db/keyset-page';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
@@ -23,5 +23,5 @@ export const memoryStoreWrites = {
   },
 };
 
-export const listMemoryStorePage = <T>(db: Executor, tenant: Tenant, request: PageRequest<MemoryStoreListFilters>, present: (row: MemoryStoreRow) => T) =>
+export const listMemoryStorePage: TenantPageReader<MemoryStoreListFilters, MemoryStoreRow> = (db, tenant, request, present) =>
   readNewestFirstPage(db, memoryStores, [ownedBy(memoryStores, tenant), ...archivableListConditions(memoryStores, request.filters)], request, present);

@@ -1,17 +1,17 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
-import type { PageRequest } from '@shared/db/keyset-page';
+import type { TenantPageReader } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { ownedBy } from '@shared/db/owned-by';
 import type { WriteActor } from '@shared/schema/memory';
 import type { MemoryVersionListFilters } from '@shared/schema/memory-version';
-import type { Tenant } from '@shared/schema/tenant';
+import type { Tenant, TenantIds } from '@shared/schema/tenant';
 import { actorColumns } from '../domain/memory';
 import { memoryVersions, type MemoryVersionRow } from './schema';
 
-const inStore = (tenant: Tenant, storeId: string) => and(ownedBy(memoryVersions, tenant), eq(memoryVersions.memoryStoreId, storeId));
+const inStore = (tenant: TenantIds, storeId: string) => and(ownedBy(memoryVersions, tenant), eq(memoryVersions.memoryStoreId, storeId));
 
 export const findMemoryVersion = (db: Executor, tenant: Tenant, storeId: string, id: string, options: ReadOptions = {}) =>
   findOwnedRow(db, memoryVersions, tenant, id, options, eq(memoryVersions.memoryStoreId, storeId));
@@ -29,12 +29,7 @@ export async function redactMemoryVersion(tx: Executor, id: string, redactor: Wr
 const writtenBy = (type: string, id: string | undefined): SQL | undefined =>
   id === undefined ? undefined : and(eq(memoryVersions.createdByType, type), eq(memoryVersions.createdById, id));
 
-export const listMemoryVersionPage = <T>(
-  db: Executor,
-  tenant: Tenant,
-  request: PageRequest<MemoryVersionListFilters>,
-  present: (row: MemoryVersionRow) => T,
-) => {
+export const listMemoryVersionPage: TenantPageReader<MemoryVersionListFilters, MemoryVersionRow> = (db, tenant, request, present) => {
   const { filters } = request;
   return readNewestFirstPage(
     db,

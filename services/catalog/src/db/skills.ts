@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
-import { keysetAfter, newestFirst, readPage, type PageRequest } from '@shared/db/keyset-page';
+import { keysetAfter, newestFirst, readPage, type TenantPageReader } from '@shared/db/keyset-page';
 import { readNewestFirstPage } from '@shared/db/newest-first-page';
 import { ownedBy } from '@shared/db/owned-by';
 import type { PagePosition } from '@shared/schema/common';
@@ -65,13 +65,13 @@ export async function deleteSkill(tx: Executor, skillId: string): Promise<void> 
 }
 
 /** One page of the tenant's skills, newest first; every stored skill is `custom`, so any other source lists nothing. */
-export function listSkillPage<T>(db: Executor, tenant: TenantIds, request: PageRequest<SkillListFilters>, present: (row: SkillRow) => T) {
+export const listSkillPage: TenantPageReader<SkillListFilters, SkillRow> = (db, tenant, request, present) => {
   const none: SQL | undefined = request.filters.source !== null && request.filters.source !== 'custom' ? eq(skills.id, '') : undefined;
   return readNewestFirstPage(db, skills, [ownedBy(skills, tenant), none], request, present);
-}
+};
 
 /** One page of a skill's versions, newest first, without their archives. */
-export function listSkillVersionPage<T>(db: Executor, tenant: TenantIds, request: PageRequest<SkillVersionListFilters>, present: (row: SkillVersionInfo) => T) {
+export const listSkillVersionPage: TenantPageReader<SkillVersionListFilters, SkillVersionInfo> = (db, tenant, request, present) => {
   const readChunk = (from: PagePosition | null, count: number) =>
     db
       .select(versionInfo)
@@ -80,7 +80,7 @@ export function listSkillVersionPage<T>(db: Executor, tenant: TenantIds, request
       .orderBy(desc(skillVersions.createdAt), desc(skillVersions.id))
       .limit(count);
   return readPage(readChunk, request.after, request.limit, present);
-}
+};
 
 /** The tenant's skills among `ids`, with their latest version ids (the checks of an agent's `skills`). */
 export async function findSkills(db: Executor, tenant: TenantIds, ids: string[]): Promise<SkillRow[]> {

@@ -1,5 +1,5 @@
 import { rowWrites } from '@shared/db/row-writes';
-import type { PageRequest } from '@shared/db/keyset-page';
+import type { TenantPageReader } from '@shared/db/keyset-page';
 import { archivedConditions } from '@shared/db/list-filters';
 import { and, inArray } from 'drizzle-orm';
 import type { Executor, ReadOptions } from '@shared/db/executor';
@@ -30,12 +30,7 @@ export async function findVaultStates(db: Executor, tenant: Tenant, ids: string[
 }
 
 /** One page of a tenant's vaults, newest first. */
-export const listVaultPage = <T>(
-  db: Executor,
-  tenant: Tenant,
-  request: PageRequest<VaultListFilters>,
-  present: (row: VaultRow) => T,
-) => {
+export const listVaultPage: TenantPageReader<VaultListFilters, VaultRow> = (db, tenant, request, present) => {
   const archived = archivedConditions(vaults.archivedAt, request.filters.include_archived);
   return readNewestFirstPage(db, vaults, [ownedBy(vaults, tenant), ...archived], request, present);
 };

@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'bun:test';
 import { ManualClock } from '@shared/time/clock';
-import { sdkFailure } from '../support/expect';
-import { MODELS, useStack } from '../support/fixtures';
+import { apiClient } from '../support/api';
+import { expectOk, sdkFailure } from '../support/expect';
+import { MODELS, skillForm, useStack } from '../support/fixtures';
+import { SKILL_LIMITS } from '@shared/schema/skill';
 import { describeEachSdk } from '../support/sdk';
 import { expectSdkShape } from '../support/sdk-shape';
 
@@ -127,4 +129,22 @@ describeEachSdk('skills through the SDK', (sdk) => {
     const theirs = await sdkFailure(otherClient.beta.agents.create({ name: 'e', model: MODELS.priced, skills: [{ type: 'custom', skill_id: skill.id }] } as never));
     expect(theirs.status).toBe(400);
   });
+});
+
+test('an upload over the size limit is 413; a form field the API does not take is 400; a version segment that names nothing is 404', async () => {
+  const api = apiClient(t.stack.url, (await t.stack.createKey()).secret);
+  const big = 'x'.repeat(SKILL_LIMITS.totalBytes + 1);
+  const tooBig = await api('POST', '/v1/skills', { rawBody: skillForm('big', 'Too big', { 'blob.txt': big }) });
+  expect(tooBig.status).toBe(413);
+  expect(tooBig.body.error.message).toStartWith(`files: larger than the ${SKILL_LIMITS.totalBytes}-byte limit`);
+  const form = skillForm();
+  form.append('source', 'custom');
+  const unknown = await api('POST', '/v1/skills', { rawBody: form });
+  expect(unknown.status).toBe(400);
+  expect(unknown.body.error.message).toBe('source: unknown field');
+  const skill = expectOk(await api('POST', '/v1/skills', { rawBody: skillForm() }));
+  for (const version of ['1', 'LATEST', 'skillver_short']) {
+    const missing = await api('GET', `/v1/skills/${skill.id}/versions/${version}`);
+    expect(missing.status).toBe(404);
+  }
 });

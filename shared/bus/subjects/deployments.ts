@@ -1,19 +1,5 @@
-import {
-  DeploymentRun,
-  DeploymentRunIdRequest,
-  DeploymentRunListReply,
-  DeploymentRunListRequest,
-  FireDeploymentReply,
-  FireDeploymentRequest,
-} from '../../schema/deployment-run';
-import {
-  Deployment,
-  DeploymentCreateRequest,
-  DeploymentIdRequest,
-  DeploymentListReply,
-  DeploymentListRequest,
-  UpdateDeploymentRequest,
-} from '../../schema/deployment';
+import * as deploymentRun from '../../schema/deployment-run';
+import * as deployment from '../../schema/deployment';
 import { resourceOperations } from '../resource-operations';
 import { defineSubjects } from '../subject';
 
@@ -25,20 +11,20 @@ const SERVICE = 'deployments';
  * concurrent change wins.
  */
 export const deploymentSubjects = defineSubjects(SERVICE, 'deployments', {
-  ...resourceOperations({ resource: Deployment, id: DeploymentIdRequest, create: DeploymentCreateRequest, list: [DeploymentListRequest, DeploymentListReply], update: UpdateDeploymentRequest }),
-  pause: [DeploymentIdRequest, Deployment],
-  unpause: [DeploymentIdRequest, Deployment],
+  ...resourceOperations({ resource: deployment.Deployment, id: deployment.DeploymentIdRequest, create: deployment.DeploymentCreateRequest, list: [deployment.DeploymentListRequest, deployment.DeploymentListReply], update: deployment.UpdateDeploymentRequest }),
+  pause: [deployment.DeploymentIdRequest, deployment.Deployment],
+  unpause: [deployment.DeploymentIdRequest, deployment.Deployment],
   /** The manual `run` route: fires with a manual trigger, which is never skipped. */
-  run: [DeploymentIdRequest, DeploymentRun],
+  run: [deployment.DeploymentIdRequest, deploymentRun.DeploymentRun],
   /**
    * Fires a deployment for any trigger, scheduled ones included; only the scheduler may call it,
    * so no other identity can forge a scheduled occurrence.
    */
-  fire: [FireDeploymentRequest, FireDeploymentReply, { callers: ['scheduler'] }],
+  fire: [deploymentRun.FireDeploymentRequest, deploymentRun.FireDeploymentReply, { callers: ['scheduler'] }],
 });
 
 /** Runs are recorded by the fire path and only read from outside. */
 export const deploymentRunSubjects = defineSubjects(SERVICE, 'deployment_runs', {
-  list: [DeploymentRunListRequest, DeploymentRunListReply],
-  get: [DeploymentRunIdRequest, DeploymentRun],
+  list: [deploymentRun.DeploymentRunListRequest, deploymentRun.DeploymentRunListReply],
+  get: [deploymentRun.DeploymentRunIdRequest, deploymentRun.DeploymentRun],
 });

@@ -1,20 +1,5 @@
-import {
-  CreateMemoryRequest,
-  DeleteMemoryRequest,
-  GetMemoryRequest,
-  Memory,
-  MemoryDeleted,
-  MemoryListReply,
-  MemoryListRequest,
-  UpdateMemoryRequest,
-} from '../../schema/memory';
-import {
-  GetMemoryVersionRequest,
-  MemoryVersion,
-  MemoryVersionListReply,
-  MemoryVersionListRequest,
-  RedactMemoryVersionRequest,
-} from '../../schema/memory-version';
+import * as memory from '../../schema/memory';
+import * as memoryVersion from '../../schema/memory-version';
 import { defineSubjects } from '../subject';
 
 /**
@@ -23,15 +8,15 @@ import { defineSubjects } from '../subject';
  * context. Writes carry their author (`actor`), which the gateway names from its caller.
  */
 export const memorySubjects = defineSubjects('catalog', 'memories', {
-  create: [CreateMemoryRequest, Memory],
-  get: [GetMemoryRequest, Memory],
-  list: [MemoryListRequest, MemoryListReply],
-  update: [UpdateMemoryRequest, Memory],
-  delete: [DeleteMemoryRequest, MemoryDeleted],
+  create: [memory.CreateMemoryRequest, memory.Memory],
+  get: [memory.GetMemoryRequest, memory.Memory],
+  list: [memory.MemoryListRequest, memory.MemoryListReply],
+  update: [memory.UpdateMemoryRequest, memory.Memory],
+  delete: [memory.DeleteMemoryRequest, memory.MemoryDeleted],
 });
 
 export const memoryVersionSubjects = defineSubjects('catalog', 'memory_versions', {
-  get: [GetMemoryVersionRequest, MemoryVersion],
-  list: [MemoryVersionListRequest, MemoryVersionListReply],
-  redact: [RedactMemoryVersionRequest, MemoryVersion],
+  get: [memoryVersion.GetMemoryVersionRequest, memoryVersion.MemoryVersion],
+  list: [memoryVersion.MemoryVersionListRequest, memoryVersion.MemoryVersionListReply],
+  redact: [memoryVersion.RedactMemoryVersionRequest, memoryVersion.MemoryVersion],
 });

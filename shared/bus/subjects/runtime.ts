@@ -1,18 +1,4 @@
-import {
-  ClaimWorkRequest,
-  HeartbeatWorkRequest,
-  PollWorkReply,
-  PollWorkRequest,
-  StopWorkRequest,
-  UpdateWorkRequest,
-  Work,
-  WorkHeartbeat,
-  WorkIdRequest,
-  WorkListReply,
-  WorkListRequest,
-  WorkQueueStats,
-  WorkStatsRequest,
-} from '../../schema/work';
+import * as work from '../../schema/work';
 import { defineSubjects } from '../subject';
 
 /**
@@ -23,18 +9,18 @@ import { defineSubjects } from '../subject';
  */
 export const workSubjects = defineSubjects('runtime', 'work', {
   /** Hands out the oldest queued item (or one whose lease lapsed longer ago than reclaim_older_than_ms), with its secret; null when none came within block_ms. */
-  poll: [PollWorkRequest, PollWorkReply],
-  ack: [WorkIdRequest, Work],
-  heartbeat: [HeartbeatWorkRequest, WorkHeartbeat],
-  stop: [StopWorkRequest, Work],
-  get: [WorkIdRequest, Work],
-  update: [UpdateWorkRequest, Work],
-  list: [WorkListRequest, WorkListReply],
-  stats: [WorkStatsRequest, WorkQueueStats],
+  poll: [work.PollWorkRequest, work.PollWorkReply],
+  ack: [work.WorkIdRequest, work.Work],
+  heartbeat: [work.HeartbeatWorkRequest, work.WorkHeartbeat],
+  stop: [work.StopWorkRequest, work.Work],
+  get: [work.WorkIdRequest, work.Work],
+  update: [work.UpdateWorkRequest, work.Work],
+  list: [work.WorkListRequest, work.WorkListReply],
+  stats: [work.WorkStatsRequest, work.WorkQueueStats],
   /**
    * Internal, the sandbox workers only: the next item of any tenant's cloud environment (the
    * tenant chosen fairly), acknowledged for the caller and handed out with its secret. A system
    * call: it carries no tenant.
    */
-  claim: [ClaimWorkRequest, PollWorkReply, { callers: ['sandbox-worker'] }],
+  claim: [work.ClaimWorkRequest, work.PollWorkReply, { callers: ['sandbox-worker'] }],
 });

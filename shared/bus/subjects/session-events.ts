@@ -1,13 +1,4 @@
-import {
-  AppendSessionEventsReply,
-  AppendSessionEventsRequest,
-  FollowSessionEventsReply,
-  FollowSessionEventsRequest,
-  SendSessionEventsReply,
-  SendSessionEventsRequest,
-  SessionEventListReply,
-  SessionEventListRequest,
-} from '../../schema/session-event';
+import * as sessionEvent from '../../schema/session-event';
 import { defineSubjects } from '../subject';
 
 /**
@@ -17,9 +8,9 @@ import { defineSubjects } from '../subject';
  * runtime reads a session's history the same way, and appends the agent's side with `append`.
  */
 export const sessionEventSubjects = defineSubjects('deployments', 'sessions.events', {
-  list: [SessionEventListRequest, SessionEventListReply],
-  send: [SendSessionEventsRequest, SendSessionEventsReply],
-  follow: [FollowSessionEventsRequest, FollowSessionEventsReply, { callers: ['gateway', 'runtime'] }],
-  /** The runtime's: the agent's events and status changes, fenced on the log's end (see AppendSessionEventsRequest). */
-  append: [AppendSessionEventsRequest, AppendSessionEventsReply, { callers: ['runtime'] }],
+  list: [sessionEvent.SessionEventListRequest, sessionEvent.SessionEventListReply],
+  send: [sessionEvent.SendSessionEventsRequest, sessionEvent.SendSessionEventsReply],
+  follow: [sessionEvent.FollowSessionEventsRequest, sessionEvent.FollowSessionEventsReply, { callers: ['gateway', 'runtime'] }],
+  /** The runtime's: the agent's events and status changes, fenced on the log's end (see sessionEvent.AppendSessionEventsRequest). */
+  append: [sessionEvent.AppendSessionEventsRequest, sessionEvent.AppendSessionEventsReply, { callers: ['runtime'] }],
 });

@@ -1,19 +1,4 @@
-import {
-  AddSessionResourceRequest,
-  Session,
-  SessionCreateRequest,
-  SessionDeleted,
-  SessionIdRequest,
-  SessionListReply,
-  SessionListRequest,
-  SessionResource,
-  SessionResourceDeleted,
-  SessionResourceIdRequest,
-  SessionResourceListReply,
-  SessionResourceListRequest,
-  UpdateSessionRequest,
-  UpdateSessionResourceRequest,
-} from '../../schema/session';
+import * as session from '../../schema/session';
 import { resourceOperations } from '../resource-operations';
 import { defineSubjects } from '../subject';
 
@@ -31,17 +16,17 @@ const SERVICE = 'deployments';
  * `delete` is for good: the session, its resources, tokens and event log.
  */
 export const sessionSubjects = defineSubjects(SERVICE, 'sessions', {
-  ...resourceOperations({ resource: Session, id: SessionIdRequest, create: SessionCreateRequest, list: [SessionListRequest, SessionListReply], update: UpdateSessionRequest, deleted: SessionDeleted }),
+  ...resourceOperations({ resource: session.Session, id: session.SessionIdRequest, create: session.SessionCreateRequest, list: [session.SessionListRequest, session.SessionListReply], update: session.UpdateSessionRequest, deleted: session.SessionDeleted }),
   /** Also the runtime's: the agent snapshot, budget and environment a turn runs with. */
-  get: [SessionIdRequest, Session, { callers: ['gateway', 'runtime'] }],
+  get: [session.SessionIdRequest, session.Session, { callers: ['gateway', 'runtime'] }],
 });
 
 /** `/v1/sessions/{id}/resources`: a session's resources, each with its own id. */
 export const sessionResourceSubjects = defineSubjects(SERVICE, 'session_resources', {
-  list: [SessionResourceListRequest, SessionResourceListReply],
-  add: [AddSessionResourceRequest, SessionResource],
-  get: [SessionResourceIdRequest, SessionResource],
+  list: [session.SessionResourceListRequest, session.SessionResourceListReply],
+  add: [session.AddSessionResourceRequest, session.SessionResource],
+  get: [session.SessionResourceIdRequest, session.SessionResource],
   /** A new repository token (SDK ResourceUpdateParams); never echoed. */
-  update: [UpdateSessionResourceRequest, SessionResource],
-  delete: [SessionResourceIdRequest, SessionResourceDeleted],
+  update: [session.UpdateSessionResourceRequest, session.SessionResource],
+  delete: [session.SessionResourceIdRequest, session.SessionResourceDeleted],
 });

@@ -1,20 +1,4 @@
-import {
-  CreateSkillRequest,
-  CreateSkillVersionRequest,
-  ResolveSkillsReply,
-  ResolveSkillsRequest,
-  Skill,
-  SkillArchive,
-  SkillDeleted,
-  SkillIdRequest,
-  SkillListReply,
-  SkillListRequest,
-  SkillVersion,
-  SkillVersionDeleted,
-  SkillVersionListReply,
-  SkillVersionListRequest,
-  SkillVersionRequest,
-} from '../../schema/skill';
+import * as skill from '../../schema/skill';
 import { defineSubjects } from '../subject';
 
 /**
@@ -22,20 +6,20 @@ import { defineSubjects } from '../subject';
  * them): `catalog.skills.<verb>`, `catalog.skill_versions.<verb>`, tenant from the call context.
  */
 export const skillSubjects = defineSubjects('catalog', 'skills', {
-  create: [CreateSkillRequest, Skill],
-  get: [SkillIdRequest, Skill],
-  list: [SkillListRequest, SkillListReply],
+  create: [skill.CreateSkillRequest, skill.Skill],
+  get: [skill.SkillIdRequest, skill.Skill],
+  list: [skill.SkillListRequest, skill.SkillListReply],
   /** The skill and every version of it. */
-  delete: [SkillIdRequest, SkillDeleted],
+  delete: [skill.SkillIdRequest, skill.SkillDeleted],
   /** The runtime's: what a session's system prompt says of its agent's skills. */
-  resolve: [ResolveSkillsRequest, ResolveSkillsReply, { callers: ['runtime'] }],
+  resolve: [skill.ResolveSkillsRequest, skill.ResolveSkillsReply, { callers: ['runtime'] }],
 });
 
 export const skillVersionSubjects = defineSubjects('catalog', 'skill_versions', {
-  create: [CreateSkillVersionRequest, SkillVersion],
-  get: [SkillVersionRequest, SkillVersion],
-  list: [SkillVersionListRequest, SkillVersionListReply],
+  create: [skill.CreateSkillVersionRequest, skill.SkillVersion],
+  get: [skill.SkillVersionRequest, skill.SkillVersion],
+  list: [skill.SkillVersionListRequest, skill.SkillVersionListReply],
   /** Refused for a skill's only version (a skill holds at least one): delete the skill. */
-  delete: [SkillVersionRequest, SkillVersionDeleted],
-  download: [SkillVersionRequest, SkillArchive],
+  delete: [skill.SkillVersionRequest, skill.SkillVersionDeleted],
+  download: [skill.SkillVersionRequest, skill.SkillArchive],
 });

@@ -1,24 +1,6 @@
-import { CheckVaultsReply, CheckVaultsRequest } from '../../schema/references';
-import {
-  DeletedVault,
-  Vault,
-  VaultCreateRequest,
-  VaultIdRequest,
-  VaultListReply,
-  VaultListRequest,
-  VaultUpdateBusRequest,
-} from '../../schema/vault';
-import {
-  CredentialCreateBusRequest,
-  CredentialIdRequest,
-  CredentialListReply,
-  CredentialListRequest,
-  CredentialUpdateBusRequest,
-  DeletedVaultCredential,
-  ResolveCredentialsReply,
-  ResolveCredentialsRequest,
-  VaultCredential,
-} from '../../schema/vault-credential';
+import * as references from '../../schema/references';
+import * as vault from '../../schema/vault';
+import * as vaultCredential from '../../schema/vault-credential';
 import { resourceOperations } from '../resource-operations';
 import { defineSubjects } from '../subject';
 
@@ -29,17 +11,17 @@ const SERVICE = 'vaults';
  * found. `delete` shreds the vault: its wrapped data key and every credential go in one transaction.
  */
 export const vaultSubjects = defineSubjects(SERVICE, 'vaults', {
-  ...resourceOperations({ resource: Vault, id: VaultIdRequest, create: VaultCreateRequest, list: [VaultListRequest, VaultListReply], update: VaultUpdateBusRequest, deleted: DeletedVault }),
+  ...resourceOperations({ resource: vault.Vault, id: vault.VaultIdRequest, create: vault.VaultCreateRequest, list: [vault.VaultListRequest, vault.VaultListReply], update: vault.VaultUpdateBusRequest, deleted: vault.DeletedVault }),
   /** Whether vault ids exist and are usable in the caller's tenant, many at once. */
-  check: [CheckVaultsRequest, CheckVaultsReply, { callers: ['deployments'] }],
+  check: [references.CheckVaultsRequest, references.CheckVaultsReply, { callers: ['deployments'] }],
 });
 
 /** `update` re-seals the credential when its secret part changes; the stored secret is never returned. */
 export const vaultCredentialSubjects = defineSubjects(SERVICE, 'credentials', {
-  ...resourceOperations({ resource: VaultCredential, id: CredentialIdRequest, create: CredentialCreateBusRequest, list: [CredentialListRequest, CredentialListReply], update: CredentialUpdateBusRequest, deleted: DeletedVaultCredential }),
+  ...resourceOperations({ resource: vaultCredential.VaultCredential, id: vaultCredential.CredentialIdRequest, create: vaultCredential.CredentialCreateBusRequest, list: [vaultCredential.CredentialListRequest, vaultCredential.CredentialListReply], update: vaultCredential.CredentialUpdateBusRequest, deleted: vaultCredential.DeletedVaultCredential }),
   /**
    * Decrypted credentials of vaults, for the fire path only: NATS refuses this subject to every
    * identity but the deployments service's. Each vault answers ok / not_found / archived / unreadable.
    */
-  resolve: [ResolveCredentialsRequest, ResolveCredentialsReply, { callers: ['deployments'] }],
+  resolve: [vaultCredential.ResolveCredentialsRequest, vaultCredential.ResolveCredentialsReply, { callers: ['deployments'] }],
 });

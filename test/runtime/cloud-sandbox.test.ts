@@ -58,11 +58,10 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
   expect(toolUse.name).toBe('bash');
   expect(result.tool_use_id).toBe(toolUse.id);
   const output = result.content.map((c) => c.text).join('');
-  // Its own scratch directory, which is also its HOME.
-  const scratch = /hello from (session-\S+) as home (\S+)/.exec(output);
-  expect(scratch?.[2]).toBe(`${worker.root}/${scratch?.[1]}`);
-  // The session's process (the shell's parent) has its work item, the gateway, PATH and HOME in
-  // its environment, and nothing of the worker's own (NATS identity, database, keys).
+  // Its own work directory in its sandbox, which is also its HOME.
+  expect(output).toContain('hello from workspace as home /workspace');
+  // The session's process (the shell's parent) has its work item, the gateway, PATH, HOME and the
+  // proxy settings in its environment, and nothing of the worker's own (NATS identity, database, keys).
   const names = output.split('\n').filter((line) => /^[A-Z_][A-Z0-9_]*$/.test(line));
   expect(names).toEqual([
     'ANTHROPIC_BASE_URL',
@@ -71,12 +70,19 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
     'ANTHROPIC_WORK_ID',
     'ANTHROPIC_WORK_SECRET',
     'HOME',
+    'HTTPS_PROXY',
+    'HTTP_PROXY',
+    'LANG',
+    'NO_PROXY',
     'PATH',
+    // bwrap's --chdir sets it.
+    'PWD',
+    'SANDBOX_EGRESS_SOCKET',
   ]);
 
   // The model got the tool's output as the answer to its own call.
   expect(world.model.requests).toHaveLength(2);
-  expect(JSON.stringify(world.model.requests[1]!.messages)).toContain('hello from session-');
+  expect(JSON.stringify(world.model.requests[1]!.messages)).toContain('hello from workspace');
 
   const item = await eventually(
     'the session process to stop its work item',
@@ -91,7 +97,8 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
     timeoutMs: 20_000,
   });
   expect(await worker.metrics.snapshot()).toMatchObject({ busy: 0, sessions: { served: 1, failed: 0, timed_out: 0, killed: 0 } });
-  expect(await readdir(worker.root)).toEqual([]);
+  // Only the worker's own state is left (the bundled program, the uid leases): no session directory.
+  expect((await readdir(worker.root)).filter((name) => !name.startsWith('.'))).toEqual([]);
   expect(stillRunning()).toBe('');
 }, 90_000);
 

@@ -1,6 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import type { Logger } from '@shared/log/logger';
 import { startServiceHost } from '@shared/service-host/service-host';
+import { prepareIsolation } from './clients/isolation';
 import { workClaims } from './clients/work-claims';
 import type { SandboxWorkerConfig } from './config';
 import { drainTime, sandboxIdentity } from './domain/sandbox-process';
@@ -26,11 +27,15 @@ export async function startSandboxWorker(config: SandboxWorkerConfig, options: {
     }
     // Traversable by a session running as another user, never listable: it reaches its own directory only.
     await mkdir(config.SANDBOX_ROOT, { recursive: true, mode: 0o711 });
+    await chmod(config.SANDBOX_ROOT, 0o711);
+    const isolation = await prepareIsolation(config, runtime.logger);
     const deps: SandboxWorkerDeps = {
       logger: runtime.logger,
       claims: workClaims(runtime.client, config.SANDBOX_WORKER_ID),
       metrics,
       identity,
+      isolation,
+      failures: { report: async () => undefined },
       config,
     };
     const sessions = startSandboxSessions(deps);

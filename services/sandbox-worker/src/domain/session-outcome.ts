@@ -7,6 +7,12 @@ export type SessionOutcome =
   /** It outlived SANDBOX_MAX_LIFETIME_MS and was killed; its item was stopped. */
   | 'timed_out'
   /** Shutdown killed it after the grace period; its item's lease lapses and another worker takes it. */
-  | 'killed';
+  | 'killed'
+  /**
+   * It never started: its environment's packages failed to install, or this worker cannot
+   * sandbox it; the session got a session.error saying so. The session's, not the worker's: no
+   * back-off.
+   */
+  | 'setup_failed';
 
-export const SESSION_OUTCOMES: readonly SessionOutcome[] = ['served', 'failed', 'timed_out', 'killed'];
+export const SESSION_OUTCOMES: readonly SessionOutcome[] = ['served', 'failed', 'timed_out', 'killed', 'setup_failed'];

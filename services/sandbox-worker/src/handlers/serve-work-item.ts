@@ -1,41 +1,51 @@
 import type { Work } from '@shared/schema/work';
 import { forceStopWork } from '../clients/gateway-work';
+import { PackageInstallError } from '../clients/package-cache';
 import { endLeftoverProcesses, processStartTime } from '../clients/process-control';
 import { killGroup, makeScratch, removeScratch, spawnSessionProcess, tail } from '../clients/session-process';
+import { startSessionSandbox, type SessionPolicy } from '../clients/session-sandbox';
+import { hasPackages } from '../domain/package-installs';
 import type { SessionOutcome } from '../domain/session-outcome';
 import type { SandboxWorkerDeps } from '../deps';
 
 /** The end of a failed process's stderr kept for the log. */
 const STDERR_TAIL_BYTES = 4096;
 
+/** A started session, however it is isolated: its process, and how to undo everything around it. */
+interface StartedSession {
+  child: { pid: number; exited: Promise<number>; stderr: ReadableStream<Uint8Array>; signalCode: unknown };
+  close(): Promise<void>;
+}
+
+class SetupFailure extends Error {}
+
 /**
- * Serves one claimed item: a fresh scratch directory under SANDBOX_ROOT, a fresh process in it
- * (bun, in a process group of its own, as SANDBOX_RUN_AS_UID when configured) running the SDK's
- * EnvironmentWorker.handleItem() with nothing but the item's environment (clients/session-process.ts,
- * domain/sandbox-process.ts), until it exits, outlives SANDBOX_MAX_LIFETIME_MS (killed, its item stopped) or `kill` fires
- * (shutdown after the grace period: killed, its item left to lapse and be taken by another
- * worker). Whatever happens, everything the session started is killed afterwards, in its group
- * or detached from it (the SDK's own bash runs in a group of its own), and the directory
- * removed. Never throws: the outcome is counted and logged.
+ * Serves one claimed item: its session's program (the SDK's EnvironmentWorker.handleItem() for
+ * the item) started in the session's sandbox (clients/session-sandbox.ts; with
+ * SANDBOX_ISOLATION=none, a plain process in a scratch directory), after its environment's
+ * packages are in the cache, until it exits, outlives SANDBOX_MAX_LIFETIME_MS (killed, its item
+ * stopped) or `kill` fires (shutdown after the grace period: killed, its item left to lapse and
+ * be taken by another worker). A session that cannot start (its packages failed to install, or
+ * no sandbox can be made here) is failed on the session with the reason (a session.error), not
+ * left for another worker to fail again. Whatever happens, everything the session started is
+ * killed afterwards and its directories removed. Never throws: the outcome is counted and logged.
  */
 export const serveWorkItem =
   (deps: SandboxWorkerDeps) =>
-  async (item: Work, kill: AbortSignal): Promise<SessionOutcome> => {
+  async (item: Work, kill: AbortSignal, policy: SessionPolicy): Promise<SessionOutcome> => {
     const logger = deps.logger.child({ work_id: item.id, session_id: item.data.id, environment_id: item.environment_id });
-    const { config, identity } = deps;
+    const { config } = deps;
     deps.metrics.setBusy(true);
-    let scratch: string | undefined;
-    let group: number | undefined;
+    let session: StartedSession | undefined;
     let startTime: number | undefined;
     let outcome: SessionOutcome = 'failed';
     const lifetime = timer(config.SANDBOX_MAX_LIFETIME_MS);
     const shutdown = abortion(kill);
     try {
-      scratch = await makeScratch(config.SANDBOX_ROOT, identity);
-      const child = spawnSessionProcess(item, scratch, config, identity);
-      group = child.pid;
+      session = await startSession(deps, item, policy);
+      const { child } = session;
       startTime = await processStartTime(child.pid);
-      logger.info('sandbox session started', { pid: child.pid });
+      logger.info('sandbox session started', { pid: child.pid, isolation: deps.isolation.kind });
       const stderr = tail(child.stderr, STDERR_TAIL_BYTES);
       const ended = await Promise.race([
         child.exited.then(() => 'exited' as const),
@@ -43,7 +53,7 @@ export const serveWorkItem =
         shutdown.done.then(() => 'killed' as const),
       ]);
       // The process, or what it left running (a background job of its shell), goes now.
-      killGroup(group, logger);
+      killGroup(child.pid, logger);
       const code = await child.exited;
       if (ended === 'exited' && code === 0) outcome = 'served';
       else if (ended === 'exited') {
@@ -58,22 +68,44 @@ export const serveWorkItem =
         logger.warn('sandbox session killed at shutdown: its work item goes to another worker once its lease lapses');
       }
     } catch (err) {
-      logger.error('sandbox session could not run', { error: err });
+      if (err instanceof SetupFailure) {
+        outcome = 'setup_failed';
+        logger.warn('sandbox session could not start: failed on the session', { reason: err.message });
+        await deps.failures.report(item, err.message).catch((error) => logger.error('failing the session failed', { error }));
+      } else logger.error('sandbox session could not run', { error: err });
     } finally {
       lifetime.cancel();
       shutdown.cancel();
-      if (group !== undefined) killGroup(group, logger);
+      if (session) killGroup(session.child.pid, logger);
       if (startTime !== undefined) {
         const left = await endLeftoverProcesses(startTime, logger).catch((err) => logger.error('ending what the session left running failed', { error: err }));
         if (left) logger.info('killed what the session left running', { processes: left });
       }
-      if (scratch) await removeScratch(scratch).catch((err) => logger.error('removing the scratch directory failed', { scratch, error: err }));
+      await session?.close().catch((err) => logger.error('removing the session failed', { error: err }));
       deps.metrics.countSession(outcome);
       deps.metrics.setBusy(false);
     }
     logger.info('sandbox session ended', { outcome });
     return outcome;
   };
+
+async function startSession(deps: SandboxWorkerDeps, item: Work, policy: SessionPolicy): Promise<StartedSession> {
+  const { isolation, config } = deps;
+  if (isolation.kind === 'unavailable') throw new SetupFailure(`this session's environment cannot run: ${isolation.reason}`);
+  if (isolation.kind === 'none') {
+    const scratch = await makeScratch(config.SANDBOX_ROOT, deps.identity);
+    return { child: spawnSessionProcess(item, scratch, config, deps.identity), close: () => removeScratch(scratch) };
+  }
+  let packages: string | undefined;
+  try {
+    if (hasPackages(policy.packages)) packages = await isolation.packages.ensure(policy.packages);
+  } catch (err) {
+    if (err instanceof PackageInstallError) throw new SetupFailure(err.message);
+    throw err;
+  }
+  const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, program: isolation.program, bun: isolation.bun });
+  return { child: box.process, close: box.close };
+}
 
 /** Resolves after `ms`, unless cancelled (a session's lifetime must not leave an hour-long timer behind). */
 function timer(ms: number): { done: Promise<void>; cancel(): void } {

@@ -1,0 +1,85 @@
+import { mkdir } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { lookup } from 'node:dns/promises';
+import type { Logger } from '@shared/log/logger';
+import type { SandboxWorkerConfig } from '../config';
+import { parseHostPort, type ClosedAddresses } from '../domain/egress-rules';
+import { bubblewrapVersion, readSystemPaths } from './bubblewrap';
+import { probeCgroups } from './cgroups';
+import { packageCache, type PackageCache } from './package-cache';
+import type { SandboxHost } from './sandbox';
+
+/**
+ * How this worker isolates sessions, settled once at start: `bubblewrap` with everything a
+ * sandbox needs (the bundled session program, the host's system paths, control groups where it
+ * may make them, the addresses no session reaches, the package caches); `unavailable` when
+ * SANDBOX_ISOLATION asks for bubblewrap and it is not installed (every cloud session is then
+ * failed with a session.error saying why, never run bare); `none` when the operator said so.
+ */
+export type Isolation =
+  | { kind: 'none' }
+  | { kind: 'unavailable'; reason: string }
+  | { kind: 'bubblewrap'; host: SandboxHost; packages: PackageCache; program: string; bun: string };
+
+const SESSION_PROGRAM = join(import.meta.dir, 'session-program.ts');
+
+export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logger): Promise<Isolation> {
+  if (config.SANDBOX_ISOLATION === 'none') {
+    logger.warn(
+      'SANDBOX_ISOLATION=none: cloud sessions run WITHOUT a sandbox, as plain processes beside this worker; their tools can read what this worker reads and reach what it reaches. Development only.',
+    );
+    return { kind: 'none' };
+  }
+  const version = bubblewrapVersion();
+  if (!version) {
+    const reason = 'bubblewrap (bwrap) is not installed on the sandbox worker';
+    logger.error(`${reason}: cloud sessions are refused until it is (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap), or SANDBOX_ISOLATION=none is set for development`);
+    return { kind: 'unavailable', reason };
+  }
+  const program = await bundleSessionProgram(config.SANDBOX_ROOT);
+  const cgroups = await probeCgroups();
+  const root = process.getuid?.() === 0;
+  if (!cgroups) logger.warn('no control groups can be made here: sessions are not held to SANDBOX_MEMORY_MB, and SANDBOX_PIDS_MAX holds only where sessions get uids of their own (a worker running as root)');
+  if (!root) logger.warn('the worker does not run as root: every session runs as its uid, in namespaces of its own');
+  const host: SandboxHost = {
+    root: config.SANDBOX_ROOT,
+    logger,
+    system: await readSystemPaths(),
+    cgroups,
+    closed: await closedAddresses(config.SANDBOX_EGRESS_DENY_HOSTS, logger),
+    uidBase: root ? config.SANDBOX_UID_BASE : undefined,
+    limits: { memoryBytes: config.SANDBOX_MEMORY_MB * 2 ** 20, pids: config.SANDBOX_PIDS_MAX, diskBytes: config.SANDBOX_DISK_MB * 2 ** 20 },
+  };
+  const packages = packageCache(host, {
+    root: config.SANDBOX_PACKAGES_ROOT ?? join(config.SANDBOX_ROOT, 'packages'),
+    program,
+    bun: process.execPath,
+    timeoutMs: config.SANDBOX_PACKAGES_TIMEOUT_MS,
+  });
+  logger.info('sessions run in bubblewrap sandboxes', { bubblewrap: version, cgroups: cgroups?.version ?? 'none', per_session_uid: root });
+  return { kind: 'bubblewrap', host, packages, program, bun: process.execPath };
+}
+
+/** The session program and the SDK, as one file a sandbox can run without the checkout. */
+async function bundleSessionProgram(root: string): Promise<string> {
+  const dir = join(root, '.program');
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  const built = await Bun.build({ entrypoints: [SESSION_PROGRAM], target: 'bun', outdir: dir, naming: `session-program-${process.pid}.js` });
+  if (!built.success) throw new Error(`bundling the session program failed: ${built.logs.map(String).join('; ')}`);
+  return built.outputs[0]!.path;
+}
+
+async function closedAddresses(denyHosts: string, logger: Logger): Promise<ClosedAddresses> {
+  const local = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address));
+  const denied: ClosedAddresses['denied'][number][] = [];
+  for (const entry of denyHosts.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const { host, port } = parseHostPort(entry);
+    try {
+      for (const { address } of await lookup(host, { all: true })) denied.push({ address, port });
+    } catch (err) {
+      logger.warn('a SANDBOX_EGRESS_DENY_HOSTS entry does not resolve now; it is not refused by address', { host, error: err });
+    }
+  }
+  return { local, denied };
+}

@@ -1,0 +1,60 @@
+import type { Work } from '@shared/schema/work';
+import type { SandboxWorkerConfig } from '../config';
+import { normalHost, type Endpoint, type Networking } from '../domain/egress-rules';
+import { packagesEnvironment, type PackageLists } from '../domain/package-installs';
+import { INSIDE, insidePath, PROXY_PORT, proxyEnvironment } from '../domain/sandbox-layout';
+import { sandboxEnvironment } from '../domain/sandbox-process';
+import { startSandbox, type RunningSandbox, type SandboxHost } from './sandbox';
+
+/** What the runtime hands out with a claimed item: what the session's sandbox lets out and mounts. */
+export interface SessionPolicy {
+  networking: Networking;
+  packages: PackageLists;
+  mcp_server_urls: readonly string[];
+}
+
+export interface SessionSandboxSettings {
+  config: Pick<SandboxWorkerConfig, 'SANDBOX_GATEWAY_URL' | 'SANDBOX_IDLE_MS' | 'SANDBOX_MAX_LIFETIME_MS'>;
+  /** The bundled session program and the bun that runs it, both bound read-only into the sandbox. */
+  program: string;
+  bun: string;
+}
+
+/**
+ * Starts a session's program in its sandbox: the SDK's worker for the one item, in /workspace,
+ * the environment's packages (a cache directory, or none) at /opt/packages, the proxy that lets
+ * out what the environment's networking says and the gateway.
+ */
+export function startSessionSandbox(host: SandboxHost, item: Work, policy: SessionPolicy, packages: string | undefined, settings: SessionSandboxSettings): Promise<RunningSandbox> {
+  const { config } = settings;
+  const added = packages ? packagesEnvironment() : { bins: [], env: {} };
+  const env = {
+    ...sandboxEnvironment(item, { gatewayUrl: config.SANDBOX_GATEWAY_URL, path: insidePath(added.bins), scratch: INSIDE.workdir }),
+    ...proxyEnvironment(),
+    ...added.env,
+    LANG: 'C.UTF-8',
+  };
+  return startSandbox(host, {
+    scope: { networking: policy.networking, mcpHosts: policy.mcp_server_urls.flatMap(hostOf), gateway: endpointOf(config.SANDBOX_GATEWAY_URL) },
+    env,
+    command: [INSIDE.bun, INSIDE.program, '--idle-ms', String(config.SANDBOX_IDLE_MS), '--lifetime-ms', String(config.SANDBOX_MAX_LIFETIME_MS), '--proxy-port', String(PROXY_PORT)],
+    readOnly: [
+      { host: settings.bun, inside: INSIDE.bun },
+      { host: settings.program, inside: INSIDE.program },
+      ...(packages ? [{ host: packages, inside: INSIDE.packages }] : []),
+    ],
+  });
+}
+
+export function endpointOf(url: string): Endpoint {
+  const parsed = new URL(url);
+  return { host: normalHost(parsed.hostname), port: parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80 };
+}
+
+function hostOf(url: string): string[] {
+  try {
+    return [normalHost(new URL(url).hostname)];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,52 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Each session gets a user of its own (SANDBOX_UID_BASE and up), so that no two sessions, nor a
+ * session and the worker, share a uid: RLIMIT_NPROC then counts one session's processes, and a
+ * file one session leaves behind is nobody else's. Every worker on the machine takes uids from
+ * the same directory of leases (`<SANDBOX_ROOT>/.uids/<uid>`, made with mkdir, which one caller
+ * alone wins); a lease whose worker process is gone is taken over.
+ */
+export interface UidLease {
+  uid: number;
+  release(): Promise<void>;
+}
+
+/** How many uids the pool spans: far more than the sessions one machine runs at once. */
+const POOL_SIZE = 65_536;
+
+export async function leaseUid(root: string, base: number, start = Math.floor(Math.random() * POOL_SIZE)): Promise<UidLease> {
+  const dir = join(root, '.uids');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (let step = 0; step < POOL_SIZE; step++) {
+    const uid = base + ((start + step) % POOL_SIZE);
+    const lease = join(dir, String(uid));
+    if (await take(lease)) return { uid, release: () => rm(lease, { recursive: true, force: true }) };
+  }
+  throw new Error(`no free uid between ${base} and ${base + POOL_SIZE - 1}`);
+}
+
+async function take(lease: string): Promise<boolean> {
+  try {
+    await mkdir(lease);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const owner = Number(await readFile(join(lease, 'owner'), 'utf8').catch(() => 'NaN'));
+    // A lease just made has no owner yet: its maker is writing it.
+    if (!Number.isInteger(owner) || alive(owner)) return false;
+    await rm(lease, { recursive: true, force: true });
+    return take(lease);
+  }
+  await writeFile(join(lease, 'owner'), String(process.pid));
+  return true;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -11,8 +11,8 @@ import { ArchivableListFilters, Deleted, IdRequest, ReturnedResource, UpdateRequ
 const Hosts = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 256 });
 const PackageList = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 256 });
 
-const UnrestrictedNetwork = Closed({ type: Type.Literal('unrestricted') });
-const LimitedNetwork = Closed({
+export const UnrestrictedNetwork = Closed({ type: Type.Literal('unrestricted') });
+export const LimitedNetwork = Closed({
   type: Type.Literal('limited'),
   allow_mcp_servers: Type.Boolean(),
   allow_package_managers: Type.Boolean(),
@@ -28,7 +28,7 @@ const LimitedNetworkParams = Closed({
 export const PACKAGE_MANAGERS = ['apt', 'cargo', 'gem', 'go', 'npm', 'pip'] as const;
 export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
 
-const Packages = Closed({
+export const Packages = Closed({
   type: Type.Literal('packages'),
   apt: Type.Array(Type.String()),
   cargo: Type.Array(Type.String()),
@@ -47,7 +47,12 @@ const PackagesParams = Closed({
   pip: Type.Optional(Nullable(PackageList)),
 });
 
-export const CloudConfig = Closed({ type: Type.Literal('cloud'), networking: Type.Union([UnrestrictedNetwork, LimitedNetwork]), packages: Packages });
+/** SDK `BetaCloudConfig.networking`: what a cloud session's sandbox lets out (the sandbox worker enforces it). */
+export const CloudNetworking = Type.Union([UnrestrictedNetwork, LimitedNetwork]);
+export type CloudNetworking = Static<typeof CloudNetworking>;
+export type Packages = Static<typeof Packages>;
+
+export const CloudConfig = Closed({ type: Type.Literal('cloud'), networking: CloudNetworking, packages: Packages });
 export type CloudConfig = Static<typeof CloudConfig>;
 
 export const CloudConfigParams = Closed({

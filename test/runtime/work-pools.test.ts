@@ -54,8 +54,8 @@ async function queue(tenant: Pick<Tenant, 'organization_id' | 'workspace_id'>, e
 }
 
 /** One sandbox worker's claim, not blocking: the item, or null when none is claimable. */
-const claim = (workerId = 'sandbox-test') =>
-  sandbox.client.call(workSubjects.claim, systemContext(newId('request')), { worker_id: workerId, block_ms: 0 }) as Promise<Work | null>;
+const claim = async (workerId = 'sandbox-test'): Promise<Work | null> =>
+  (await sandbox.client.call(workSubjects.claim, systemContext(newId('request')), { worker_id: workerId, block_ms: 0 }))?.work ?? null;
 
 /** A new tenant: its SDK client and a self-hosted environment of its own. */
 async function selfHostedTenant() {
@@ -258,5 +258,41 @@ describe('heartbeats as SDK 1.x documents them', () => {
     await sdk.beta.environments.work.stop(item.id, { ...ids, force: false });
     const beat = await sdk.beta.environments.work.heartbeat(item.id, { ...ids, expected_last_heartbeat: 'NO_HEARTBEAT' });
     expect(beat).toMatchObject({ state: 'stopping', lease_extended: false });
+  });
+});
+
+describe('what a claim hands the sandbox, and runtime.work.fail', () => {
+  const claimed = async () => (await sandbox.client.call(workSubjects.claim, systemContext(newId('request')), { worker_id: 'sandbox-policy', block_ms: 0 }))!;
+
+  test("the claim carries the environment's networking and packages as they are now", async () => {
+    const key = await stack.createKey();
+    const environment = await createEnvironment(apiClient(stack.url, key.secret), {
+      config: { type: 'cloud', networking: { type: 'limited', allowed_hosts: ['api.example.com'], allow_package_managers: true }, packages: { npm: ['is-number'] } },
+    });
+    await queue(key.tenant, environment.id, 'cloud', at(0));
+    const { sandbox: policy } = await claimed();
+    expect(policy).toEqual({
+      networking: { type: 'limited', allowed_hosts: ['api.example.com'], allow_package_managers: true, allow_mcp_servers: false },
+      packages: { type: 'packages', apt: [], cargo: [], gem: [], go: [], npm: ['is-number'], pip: [] },
+      // The queued item names no real session: no agent, no MCP servers.
+      mcp_server_urls: [],
+    });
+  });
+
+  test('an environment gone since the item was queued hands out the locked-down policy', async () => {
+    const key = await stack.createKey();
+    await queue(key.tenant, newId('environment'), 'cloud', at(0));
+    expect((await claimed()).sandbox).toMatchObject({ networking: { type: 'limited', allowed_hosts: [] }, packages: { npm: [] } });
+  });
+
+  test('fail stops the item at once; failing it again answers it as it is; an unknown item is 404', async () => {
+    const key = await stack.createKey();
+    await queue(key.tenant, newId('environment'), 'cloud', at(0));
+    const { work } = await claimed();
+    const fail = (workId: string) => sandbox.client.call(workSubjects.fail, systemContext(newId('request')), { work_id: workId, message: 'npm package nope could not be installed' });
+    const stopped = await fail(work.id);
+    expect(stopped).toMatchObject({ id: work.id, state: 'stopped' });
+    expect(await fail(work.id)).toEqual(stopped);
+    expect(await fail(newId('work')).catch((err: { type?: string }) => err.type)).toBe('not_found_error');
   });
 });

@@ -8,6 +8,7 @@ import { sessionLogEvents } from '@shared/schema/session-event';
 import { driveSession } from './handlers/drive-session';
 import { ackWork } from './handlers/ack-work';
 import { claimWork } from './handlers/claim-work';
+import { failWork } from './handlers/fail-work';
 import { getWork } from './handlers/get-work';
 import { heartbeatWork } from './handlers/heartbeat-work';
 import { listWork } from './handlers/list-work';
@@ -34,6 +35,7 @@ export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void
       list: listWork(deps),
       stats: workStats(deps),
       claim: claimWork(deps),
+      fail: failWork(deps),
     });
 }
 

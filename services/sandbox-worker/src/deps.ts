@@ -1,5 +1,4 @@
 import type { Logger } from '@shared/log/logger';
-import type { Work } from '@shared/schema/work';
 import type { Isolation } from './clients/isolation';
 import type { WorkClaims } from './clients/work-claims';
 import type { SandboxWorkerConfig } from './config';
@@ -15,8 +14,6 @@ export interface SandboxWorkerDeps {
   identity: SandboxIdentity | undefined;
   /** How sessions are isolated, settled at start (clients/isolation.ts). */
   isolation: Isolation;
-  /** Fails a session that cannot start, with a session.error carrying `message` (the runtime's runtime.work.fail). */
-  failures: { report(item: Work, message: string): Promise<unknown> };
   config: Pick<
     SandboxWorkerConfig,
     'SANDBOX_GATEWAY_URL' | 'SANDBOX_ROOT' | 'SANDBOX_MAX_LIFETIME_MS' | 'SANDBOX_IDLE_MS' | 'SANDBOX_WORKER_ID'

@@ -4,7 +4,4 @@ import { serveWorkItem } from './handlers/serve-work-item';
 
 /** The worker's start -> claimSessions, which hands each claimed item to serveWorkItem, one session at a time. */
 export const startSandboxSessions = (deps: SandboxWorkerDeps): ClaimLoop =>
-  claimSessions(deps, {
-    claim: () => deps.claims.next(),
-    serve: (item, kill) => serveWorkItem(deps)(item, kill, { networking: { type: 'unrestricted' }, packages: { apt: [], cargo: [], gem: [], go: [], npm: [], pip: [] }, mcp_server_urls: [] }),
-  });
+  claimSessions(deps, { claim: () => deps.claims.next(), serve: serveWorkItem(deps) });

@@ -35,7 +35,6 @@ export async function startSandboxWorker(config: SandboxWorkerConfig, options: {
       metrics,
       identity,
       isolation,
-      failures: { report: async () => undefined },
       config,
     };
     const sessions = startSandboxSessions(deps);

@@ -1,3 +1,4 @@
+import * as sandbox from '../../schema/sandbox-policy';
 import * as work from '../../schema/work';
 import { defineSubjects } from '../subject';
 
@@ -22,5 +23,7 @@ export const workSubjects = defineSubjects('runtime', 'work', {
    * tenant chosen fairly), acknowledged for the caller and handed out with its secret. A system
    * call: it carries no tenant.
    */
-  claim: [work.ClaimWorkRequest, work.PollWorkReply, { callers: ['sandbox-worker'] }],
+  claim: [work.ClaimWorkRequest, sandbox.ClaimWorkReply, { callers: ['sandbox-worker'] }],
+  /** Internal, the sandbox workers only: a claimed item whose session could not start, failed with a session.error. A system call. */
+  fail: [sandbox.FailWorkRequest, work.Work, { callers: ['sandbox-worker'] }],
 });

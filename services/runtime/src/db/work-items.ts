@@ -108,6 +108,13 @@ export async function findWorkItem(db: Executor, owner: TenantIds, environmentId
   return row && row.environmentId === environmentId ? row : undefined;
 }
 
+/** Any tenant's item by its id (ids are unique across tenants), for the system calls of the sandbox workers. */
+export async function findWorkItemById(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<WorkItemRow | undefined> {
+  const query = db.select().from(workItems).where(eq(workItems.id, id));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
 export async function updateWorkItem(db: Executor, row: WorkItemRow, change: Partial<WorkItemRow>): Promise<WorkItemRow> {
   await db.update(workItems).set(change).where(eq(workItems.id, row.id));
   return { ...row, ...change };

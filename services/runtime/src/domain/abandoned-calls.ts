@@ -17,8 +17,9 @@ export function workerOwedCalls(state: LogState): OpenToolUse[] {
   return state.openToolUses.filter((use) => use.kind === 'agent.tool_use' && !use.awaitingConfirmation);
 }
 
-export function abandonedCallEvents(workId: string, owed: readonly OpenToolUse[]): RuntimeEventBody[] {
-  const message = `the environment worker ended work item '${workId}' without answering ${owed.length} tool call(s); see the worker's log for why`;
+/** `reason`: why, when the worker said (a session that could not start); else the worker's log is where to look. */
+export function abandonedCallEvents(workId: string, owed: readonly OpenToolUse[], reason?: string): RuntimeEventBody[] {
+  const message = reason ?? `the environment worker ended work item '${workId}' without answering ${owed.length} tool call(s); see the worker's log for why`;
   const content = [{ type: 'text' as const, text: `This tool call was not run: ${message}.` }];
   return [
     { type: 'session.error', error: { type: 'unknown_error', message, retry_status: { type: 'exhausted' } } },

@@ -6,6 +6,27 @@ import { lockLapsedCloudItem, lockOldestQueuedCloudItem, readCloudQueue, updateW
 import { claimOrder } from '../domain/work-claims';
 import { claimFor, issueWorkSecret, LONG_POLL_INTERVAL_MS, presentWork } from '../domain/work-lifecycle';
 import type { RuntimeDeps } from '../deps';
+import { systemContext } from '@shared/bus/call-context';
+import { ApiError } from '@shared/errors/api-error';
+import type { SandboxPolicy } from '@shared/schema/sandbox-policy';
+import type { WorkItemRow } from '../db/schema';
+import { sandboxPolicy } from '../domain/sandbox-policy';
+
+/**
+ * What the claimed item's sandbox enforces (domain/sandbox-policy.ts), read now, with the item's
+ * tenant: the environment and the session as they are. Gone (not found) reads as the locked-down
+ * policy; any other failure fails the claim, and the item, claimed but never handed out, is
+ * taken again once its lease lapses.
+ */
+async function readSandboxPolicy(deps: RuntimeDeps, item: WorkItemRow): Promise<SandboxPolicy> {
+  const ctx = systemContext(`req_runtime_claim_${item.id}`, { organization_id: item.organizationId, workspace_id: item.workspaceId, scope: 'read_only', key_id: 'runtime' });
+  const gone = (err: unknown) => {
+    if (err instanceof ApiError && err.type === 'not_found_error') return undefined;
+    throw err;
+  };
+  const [config, session] = await Promise.all([deps.environments.configOf(ctx, item.environmentId).catch(gone), deps.sessions.get(ctx, item.sessionId).catch(gone)]);
+  return sandboxPolicy(config, session);
+}
 
 /**
  * A sandbox worker asks for its next session: a cloud item of any tenant, acknowledged for it in
@@ -37,7 +58,10 @@ export const claimWork =
           return row && updateWorkItem(tx, row, claimFor(row, worker_id, now, leaseMs));
         }),
       );
-      if (claimed) return presentWork(claimed, issueWorkSecret(claimed, deps.config.sessionsTokenKey, now, deps.config.SESSIONS_TOKEN_TTL_SECONDS * 1000));
+      if (claimed) {
+        const work = presentWork(claimed, issueWorkSecret(claimed, deps.config.sessionsTokenKey, now, deps.config.SESSIONS_TOKEN_TTL_SECONDS * 1000));
+        return { work, sandbox: await readSandboxPolicy(deps, claimed) };
+      }
       if (Date.now() + LONG_POLL_INTERVAL_MS > deadline) return null;
       await Bun.sleep(LONG_POLL_INTERVAL_MS);
     }

@@ -1,4 +1,5 @@
 import { systemContext } from '@shared/bus/call-context';
+import { ApiError } from '@shared/errors/api-error';
 import type { TenantIds } from '@shared/schema/tenant';
 import { abandonedCallEvents, workerOwedCalls } from '../domain/abandoned-calls';
 import { readLogState } from '../domain/session-log';
@@ -13,13 +14,18 @@ const ATTEMPTS = 3;
  * read and appended at the log's end, so a client's send or the driver's own step in between wins and
  * this one looks again. The append's own notice brings the driver, which finds the session at rest.
  */
-export async function closeAbandonedCalls(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, workId: string): Promise<void> {
+export async function closeAbandonedCalls(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, workId: string, reason?: string): Promise<void> {
   const ctx = systemContext(`req_runtime_stop_${workId}`, { ...tenant, scope: 'read_write', key_id: 'runtime' });
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const log = await deps.sessions.readLog(ctx, sessionId);
+    const log = await deps.sessions.readLog(ctx, sessionId).catch((err: unknown) => {
+      // A deleted session has no calls left to close.
+      if (err instanceof ApiError && err.type === 'not_found_error') return undefined;
+      throw err;
+    });
+    if (!log) return;
     const state = readLogState(log);
     const owed = workerOwedCalls(state);
     if (owed.length === 0) return;
-    if (await appendAt(deps, ctx, { sessionId, after: state.last }, abandonedCallEvents(workId, owed))) return;
+    if (await appendAt(deps, ctx, { sessionId, after: state.last }, abandonedCallEvents(workId, owed, reason))) return;
   }
 }

@@ -1,17 +1,11 @@
+import type { SandboxPolicy } from '@shared/schema/sandbox-policy';
 import type { Work } from '@shared/schema/work';
 import type { SandboxWorkerConfig } from '../config';
-import { normalHost, type Endpoint, type Networking } from '../domain/egress-rules';
-import { packagesEnvironment, type PackageLists } from '../domain/package-installs';
+import { normalHost, type Endpoint } from '../domain/egress-rules';
+import { packagesEnvironment } from '../domain/package-installs';
 import { INSIDE, insidePath, PROXY_PORT, proxyEnvironment } from '../domain/sandbox-layout';
 import { sandboxEnvironment } from '../domain/sandbox-process';
 import { startSandbox, type RunningSandbox, type SandboxHost } from './sandbox';
-
-/** What the runtime hands out with a claimed item: what the session's sandbox lets out and mounts. */
-export interface SessionPolicy {
-  networking: Networking;
-  packages: PackageLists;
-  mcp_server_urls: readonly string[];
-}
 
 export interface SessionSandboxSettings {
   config: Pick<SandboxWorkerConfig, 'SANDBOX_GATEWAY_URL' | 'SANDBOX_IDLE_MS' | 'SANDBOX_MAX_LIFETIME_MS'>;
@@ -25,7 +19,7 @@ export interface SessionSandboxSettings {
  * the environment's packages (a cache directory, or none) at /opt/packages, the proxy that lets
  * out what the environment's networking says and the gateway.
  */
-export function startSessionSandbox(host: SandboxHost, item: Work, policy: SessionPolicy, packages: string | undefined, settings: SessionSandboxSettings): Promise<RunningSandbox> {
+export function startSessionSandbox(host: SandboxHost, item: Work, policy: SandboxPolicy, packages: string | undefined, settings: SessionSandboxSettings): Promise<RunningSandbox> {
   const { config } = settings;
   const added = packages ? packagesEnvironment() : { bins: [], env: {} };
   const env = {

@@ -1,3 +1,4 @@
+import type { ClaimedWork, SandboxPolicy } from '@shared/schema/sandbox-policy';
 import type { Work } from '@shared/schema/work';
 import { wakeablePause } from '@shared/service-host/wakeable-pause';
 import { claimBackoffMs } from '../domain/claim-backoff';
@@ -23,7 +24,7 @@ export interface ClaimLoop {
  */
 export function claimSessions(
   deps: SandboxWorkerDeps,
-  steps: { claim: () => Promise<Work | null>; serve: (item: Work, kill: AbortSignal) => Promise<SessionOutcome> },
+  steps: { claim: () => Promise<ClaimedWork | null>; serve: (item: Work, kill: AbortSignal, policy: SandboxPolicy) => Promise<SessionOutcome> },
 ): ClaimLoop {
   const logger = deps.logger.child({ worker: deps.config.SANDBOX_WORKER_ID });
   const kill = new AbortController();
@@ -34,9 +35,9 @@ export function claimSessions(
     let failures = 0;
     const backOff = () => pause(claimBackoffMs(failures));
     while (!stopping) {
-      let item: Work | null;
+      let claimed: ClaimedWork | null;
       try {
-        item = await steps.claim();
+        claimed = await steps.claim();
       } catch (err) {
         failures += 1;
         deps.metrics.countClaimFailure();
@@ -44,15 +45,15 @@ export function claimSessions(
         await backOff();
         continue;
       }
-      if (!item) {
+      if (!claimed) {
         failures = 0;
         continue;
       }
       if (stopping) {
-        logger.warn('a session claimed while shutting down is not started: another worker takes it once its lease lapses', { work_id: item.id });
+        logger.warn('a session claimed while shutting down is not started: another worker takes it once its lease lapses', { work_id: claimed.work.id });
         return;
       }
-      if ((await steps.serve(item, kill.signal)) === 'failed') {
+      if ((await steps.serve(claimed.work, kill.signal, claimed.sandbox)) === 'failed') {
         failures += 1;
         await backOff();
       } else failures = 0;

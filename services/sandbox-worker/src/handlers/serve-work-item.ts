@@ -3,7 +3,8 @@ import { forceStopWork } from '../clients/gateway-work';
 import { PackageInstallError } from '../clients/package-cache';
 import { endLeftoverProcesses, processStartTime } from '../clients/process-control';
 import { killGroup, makeScratch, removeScratch, spawnSessionProcess, tail } from '../clients/session-process';
-import { startSessionSandbox, type SessionPolicy } from '../clients/session-sandbox';
+import type { SandboxPolicy } from '@shared/schema/sandbox-policy';
+import { startSessionSandbox } from '../clients/session-sandbox';
 import { hasPackages } from '../domain/package-installs';
 import type { SessionOutcome } from '../domain/session-outcome';
 import type { SandboxWorkerDeps } from '../deps';
@@ -32,7 +33,7 @@ class SetupFailure extends Error {}
  */
 export const serveWorkItem =
   (deps: SandboxWorkerDeps) =>
-  async (item: Work, kill: AbortSignal, policy: SessionPolicy): Promise<SessionOutcome> => {
+  async (item: Work, kill: AbortSignal, policy: SandboxPolicy): Promise<SessionOutcome> => {
     const logger = deps.logger.child({ work_id: item.id, session_id: item.data.id, environment_id: item.environment_id });
     const { config } = deps;
     deps.metrics.setBusy(true);
@@ -71,7 +72,7 @@ export const serveWorkItem =
       if (err instanceof SetupFailure) {
         outcome = 'setup_failed';
         logger.warn('sandbox session could not start: failed on the session', { reason: err.message });
-        await deps.failures.report(item, err.message).catch((error) => logger.error('failing the session failed', { error }));
+        await deps.claims.fail(item, err.message).catch((error) => logger.error('failing the session failed', { error }));
       } else logger.error('sandbox session could not run', { error: err });
     } finally {
       lifetime.cancel();
@@ -89,7 +90,7 @@ export const serveWorkItem =
     return outcome;
   };
 
-async function startSession(deps: SandboxWorkerDeps, item: Work, policy: SessionPolicy): Promise<StartedSession> {
+async function startSession(deps: SandboxWorkerDeps, item: Work, policy: SandboxPolicy): Promise<StartedSession> {
   const { isolation, config } = deps;
   if (isolation.kind === 'unavailable') throw new SetupFailure(`this session's environment cannot run: ${isolation.reason}`);
   if (isolation.kind === 'none') {

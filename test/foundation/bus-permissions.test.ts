@@ -147,17 +147,18 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(nc, `${PREFIX}.deployments.created`);
   });
 
-  test('the sandbox worker identity may call the claim and nothing else; no other identity may claim', async () => {
+  test('the sandbox worker identity may call the claim and the failure of a claimed item, nothing else; no other identity may call either', async () => {
     // Its password reaches the server as NATS_PASSWORD_SANDBOX_WORKER: the connection itself proves it.
     expect(passwordEnvName('sandbox-worker')).toBe('NATS_PASSWORD_SANDBOX_WORKER');
     const sandbox = await connectAs('sandbox-worker');
-    expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual([rpcSubject(PREFIX, workSubjects.claim)]);
+    expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual([rpcSubject(PREFIX, workSubjects.claim), rpcSubject(PREFIX, workSubjects.fail)]);
     for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve]) {
       await expectPublishRefused(sandbox, rpcSubject(PREFIX, subject));
     }
     await expectSubscribeRefused(sandbox, `_INBOX.${PREFIX}-runtime.>`);
     const gateway = await connectAs('gateway');
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.claim));
+    await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.fail));
   });
 
   test('the payload bucket: only its owner may create or update its stream; the sandbox worker cannot touch it (issue 24)', async () => {

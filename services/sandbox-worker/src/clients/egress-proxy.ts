@@ -33,7 +33,8 @@ const systemResolve = async (host: string) => (await lookup(host, { all: true, v
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const resolve = options.resolve ?? systemResolve;
-  const gatewayAddresses = await resolve(options.scope.gateway.host).catch(() => [] as string[]);
+  const gateway = options.scope.gateway;
+  const gatewayAddresses = gateway ? await resolve(gateway.host).catch(() => [] as string[]) : [];
   /** This session's tunnels: they end with the session (closing the server alone leaves them up). */
   const open = new Set<Socket>();
   const server: Server = createServer((client) => void handle(client).catch(() => client.destroy()));

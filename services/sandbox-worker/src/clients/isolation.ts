@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { lookup } from 'node:dns/promises';
@@ -23,6 +23,8 @@ export type Isolation =
   | { kind: 'bubblewrap'; host: SandboxHost; packages: PackageCache; program: string; bun: string };
 
 const SESSION_PROGRAM = join(import.meta.dir, 'session-program.ts');
+/** Where Debian/Ubuntu, Fedora/RHEL and Alpine keep the system's CA bundle. */
+const CA_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'];
 
 export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logger): Promise<Isolation> {
   if (config.SANDBOX_ISOLATION === 'none') {
@@ -48,6 +50,7 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
     system: await readSystemPaths(),
     cgroups,
     closed: await closedAddresses(config.SANDBOX_EGRESS_DENY_HOSTS, logger),
+    caBundle: await firstPresent(CA_BUNDLES),
     uidBase: root ? config.SANDBOX_UID_BASE : undefined,
     limits: { memoryBytes: config.SANDBOX_MEMORY_MB * 2 ** 20, pids: config.SANDBOX_PIDS_MAX, diskBytes: config.SANDBOX_DISK_MB * 2 ** 20 },
   };
@@ -68,6 +71,11 @@ async function bundleSessionProgram(root: string): Promise<string> {
   const built = await Bun.build({ entrypoints: [SESSION_PROGRAM], target: 'bun', outdir: dir, naming: `session-program-${process.pid}.js` });
   if (!built.success) throw new Error(`bundling the session program failed: ${built.logs.map(String).join('; ')}`);
   return built.outputs[0]!.path;
+}
+
+async function firstPresent(paths: readonly string[]): Promise<string | undefined> {
+  for (const path of paths) if (await access(path).then(() => true, () => false)) return path;
+  return undefined;
 }
 
 async function closedAddresses(denyHosts: string, logger: Logger): Promise<ClosedAddresses> {

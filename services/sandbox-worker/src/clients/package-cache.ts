@@ -1,4 +1,4 @@
-import { access, chmod, chown, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { badPackageName, installScript, packagesKey, type PackageLists } from '../domain/package-installs';
 import { INSIDE, insidePath, PROXY_PORT, proxyEnvironment } from '../domain/sandbox-layout';
@@ -33,16 +33,16 @@ export function packageCache(host: SandboxHost, options: { root: string; program
     await mkdir(options.root, { recursive: true, mode: 0o755 });
     const scratch = await mkdtemp(join(options.root, `${key}.installing-`));
     try {
-      await chmod(scratch, 0o755);
+      // Writable by the install's uid, leased when its sandbox starts; no session mounts this directory, and the worker's root alone reaches it.
+      await chmod(scratch, 0o777);
       const box = await startSandbox(host, {
-        scope: { networking: { type: 'limited', allowed_hosts: [], allow_package_managers: true, allow_mcp_servers: false }, mcpHosts: [], gateway: { host: '', port: 0 } },
+        scope: { networking: { type: 'limited', allowed_hosts: [], allow_package_managers: true, allow_mcp_servers: false }, mcpHosts: [] },
         env: { ...proxyEnvironment(), PATH: insidePath([]), HOME: INSIDE.tmp, LANG: 'C.UTF-8' },
         command: [INSIDE.bun, INSIDE.program, '--proxy-port', String(PROXY_PORT), '--exec', '--', '/bin/sh', '-c', `umask 022\n${installScript(lists)}`],
         readOnly: [{ host: options.bun, inside: INSIDE.bun }, { host: options.program, inside: INSIDE.program }, ...(await aptLists())],
         writable: [{ host: scratch, inside: INSIDE.packages }],
       });
       try {
-        if (box.uid !== undefined) await chown(scratch, box.uid, box.uid);
         const output = tail(box.process.stderr, OUTPUT_TAIL_BYTES);
         const timer = setTimeout(() => box.process.kill('SIGKILL'), options.timeoutMs);
         const code = await box.process.exited;
@@ -53,6 +53,7 @@ export function packageCache(host: SandboxHost, options: { root: string; program
       }
       // The cache belongs to the worker from now on: sessions, whatever their uid, only read it.
       if (process.getuid?.() === 0) Bun.spawnSync(['chown', '-R', '0:0', scratch]);
+      await chmod(scratch, 0o755);
       await rename(scratch, done).catch(async (err) => {
         if (!(await present(done))) throw err;
       });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '@shared/log/logger';
 import type { ClosedAddresses, EgressScope } from '../domain/egress-rules';
-import { INSIDE, type SandboxLayout, type SystemPath } from '../domain/sandbox-layout';
+import { INSIDE, trustEnvironment, type SandboxLayout, type SystemPath } from '../domain/sandbox-layout';
 import { spawnSandbox } from './bubblewrap';
 import type { Cgroups, SessionCgroup } from './cgroups';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
@@ -22,6 +22,8 @@ export interface SandboxHost {
   system: readonly SystemPath[];
   cgroups: Cgroups | undefined;
   closed: ClosedAddresses;
+  /** The system's CA bundle (under /etc, which every sandbox sees), when there is one. */
+  caBundle: string | undefined;
   /** First uid of the sessions' pool when this worker runs as root; undefined otherwise. */
   uidBase: number | undefined;
   limits: { memoryBytes: number; pids: number; diskBytes: number };
@@ -71,7 +73,7 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
       diskBytes: host.limits.diskBytes,
       readOnly: spec.readOnly ?? [],
       writable: [{ host: socketPath, inside: INSIDE.egressSocket }, ...(spec.writable ?? [])],
-      env: { ...spec.env, SANDBOX_EGRESS_SOCKET: INSIDE.egressSocket },
+      env: { ...trustEnvironment(host.caBundle), ...spec.env, SANDBOX_EGRESS_SOCKET: INSIDE.egressSocket },
       command: spec.command,
     };
     const child = spawnSandbox({ layout, uid: lease?.uid, cgroup, pids: host.limits.pids, stdout: spec.stdout });

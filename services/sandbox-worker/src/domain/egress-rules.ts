@@ -18,8 +18,8 @@ export interface EgressScope {
   networking: Networking;
   /** Hosts of the session's agent's MCP servers (let out under `limited` with allow_mcp_servers). */
   mcpHosts: readonly string[];
-  /** The gateway the session's SDK worker talks to: always let out, at its own port only. */
-  gateway: Endpoint;
+  /** The gateway the session's SDK worker talks to: always let out, at its own port only (none for a package install). */
+  gateway?: Endpoint;
 }
 
 export interface Endpoint {
@@ -77,8 +77,8 @@ export function nameVerdict(target: Endpoint, scope: EgressScope): Verdict {
   return { allowed: false, reason: `${host} is not in this environment's allowed_hosts (networking: limited)` };
 }
 
-export function isGateway(target: Endpoint, gateway: Endpoint): boolean {
-  return target.port === gateway.port && normalHost(target.host) === normalHost(gateway.host);
+export function isGateway(target: Endpoint, gateway: Endpoint | undefined): boolean {
+  return gateway !== undefined && target.port === gateway.port && normalHost(target.host) === normalHost(gateway.host);
 }
 
 /** Addresses no session reaches, whatever its environment says. */
@@ -115,7 +115,7 @@ function plain(address: string): string {
 export function addressVerdict(address: string, target: Endpoint, scope: EgressScope, closed: ClosedAddresses, gatewayAddresses: readonly string[]): Verdict {
   const ip = plain(address);
   const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  if (isGateway(target, scope.gateway) || (target.port === scope.gateway.port && gatewayAddresses.includes(ip))) return { allowed: true };
+  if (isGateway(target, scope.gateway) || (target.port === scope.gateway?.port && gatewayAddresses.includes(ip))) return { allowed: true };
   const refused = (what: string): Verdict => ({ allowed: false, reason: `${normalHost(target.host)} (${ip}) is ${what}, which no session may reach` });
   if (ALWAYS_CLOSED.check(ip, family)) return refused('a loopback, link-local, metadata or multicast address');
   if (closed.local.includes(ip)) return refused("one of this machine's own addresses");

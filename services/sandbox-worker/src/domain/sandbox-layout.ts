@@ -84,6 +84,15 @@ export function proxyEnvironment(): Record<string, string> {
   return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: '', no_proxy: '' };
 }
 
+/**
+ * Every tool inside trusts the machine's CA bundle (the system's, where the operator adds a
+ * corporate or mirror CA): Node and npm do not read it unless told, nor does pip's own bundle.
+ */
+export function trustEnvironment(bundle: string | undefined): Record<string, string> {
+  if (!bundle) return {};
+  return { NODE_EXTRA_CA_CERTS: bundle, SSL_CERT_FILE: bundle, REQUESTS_CA_BUNDLE: bundle, PIP_CERT: bundle, CURL_CA_BUNDLE: bundle, GIT_SSL_CAINFO: bundle };
+}
+
 /** PATH inside: the environment's packages first, then bun, then the system. */
 export function insidePath(packageBins: readonly string[]): string {
   return [...packageBins, `${INSIDE.agent}/bin`, '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');

@@ -37,6 +37,8 @@ export const SandboxWorkerConfigSchema = {
    * read what the worker reads; development only, and the worker says so loudly at start.
    */
   SANDBOX_ISOLATION: Type.Union([Type.Literal('bubblewrap'), Type.Literal('none')], { default: 'bubblewrap' }),
+  /** The bubblewrap program: a name looked up in PATH, or a path. */
+  SANDBOX_BWRAP: Type.String({ minLength: 1, default: 'bwrap' }),
   /** A session's memory, its tmpfs directories included (a control group's limit, where the worker may make one). */
   SANDBOX_MEMORY_MB: Type.Integer({ minimum: 64, maximum: 1048576, default: 2048 }),
   /** A session's processes and threads at once. */

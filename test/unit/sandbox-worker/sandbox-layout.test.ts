@@ -23,10 +23,10 @@ test('namespaces of its own, no capabilities, no user namespaces inside, a read-
 });
 
 test('as root: control groups joined first, then the limits, then the uid dropped, then bwrap', () => {
-  const command = sandboxCommand({ layout, uid: 200123, pids: 64, cgroup: { procsFiles: ['/cg/memory/x/cgroup.procs', '/cg/pids/x/cgroup.procs'], remove: async () => {} } });
+  const command = sandboxCommand({ bwrap: 'bwrap', layout, uid: 200123, pids: 64, cgroup: { procsFiles: ['/cg/memory/x/cgroup.procs', '/cg/pids/x/cgroup.procs'], remove: async () => {} } });
   expect(command.slice(0, 2)).toEqual(['/bin/sh', '-c']);
   expect(command.slice(4, 7)).toEqual(['/cg/memory/x/cgroup.procs', '/cg/pids/x/cgroup.procs', '--']);
   expect(command.slice(7, 15)).toEqual(['prlimit', '--nproc=64:64', '--fsize=1024:1024', '--', 'setpriv', '--reuid=200123', '--regid=200123', '--clear-groups']);
   expect(command[16]).toBe('bwrap');
-  expect(sandboxCommand({ layout, pids: 64 })[0]).toBe('bwrap');
+  expect(sandboxCommand({ bwrap: '/usr/bin/bwrap', layout, pids: 64 })[0]).toBe('/usr/bin/bwrap');
 });

@@ -11,6 +11,8 @@ import type { SessionCgroup } from './cgroups';
  * namespaces of its own. A process group of its own, so the worker can kill it whole.
  */
 export interface SandboxSpawn {
+  /** The bwrap program (SANDBOX_BWRAP), as bubblewrapVersion found it. */
+  bwrap: string;
   layout: SandboxLayout;
   /** The session's uid (a worker running as root), else undefined. */
   uid?: number;
@@ -23,7 +25,7 @@ export interface SandboxSpawn {
 const JOIN_CGROUPS = 'while [ "$1" != "--" ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
 
 export function sandboxCommand(spawn: SandboxSpawn): string[] {
-  let command = ['bwrap', ...bubblewrapArgs(spawn.layout)];
+  let command = [spawn.bwrap, ...bubblewrapArgs(spawn.layout)];
   if (spawn.uid !== undefined) {
     const fsize = spawn.layout.diskBytes;
     command = ['prlimit', `--nproc=${spawn.pids}:${spawn.pids}`, `--fsize=${fsize}:${fsize}`, '--', 'setpriv', `--reuid=${spawn.uid}`, `--regid=${spawn.uid}`, '--clear-groups', '--', ...command];
@@ -54,9 +56,10 @@ export async function readSystemPaths(): Promise<SystemPath[]> {
   return found;
 }
 
-/** Whether bubblewrap is installed (and which): the worker refuses cloud sessions without it. */
-export function bubblewrapVersion(): string | undefined {
-  if (!Bun.which('bwrap')) return undefined;
-  const out = Bun.spawnSync(['bwrap', '--version']);
-  return out.exitCode === 0 ? out.stdout.toString().trim() : undefined;
+/** bubblewrap's path and version, or undefined where it is not installed: the worker refuses cloud sessions without it. */
+export function findBubblewrap(bwrap: string): { path: string; version: string } | undefined {
+  const path = Bun.which(bwrap);
+  if (!path) return undefined;
+  const out = Bun.spawnSync([path, '--version']);
+  return out.exitCode === 0 ? { path, version: out.stdout.toString().trim() } : undefined;
 }

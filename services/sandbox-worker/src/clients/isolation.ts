@@ -5,7 +5,7 @@ import { lookup } from 'node:dns/promises';
 import type { Logger } from '@shared/log/logger';
 import type { SandboxWorkerConfig } from '../config';
 import { parseHostPort, type ClosedAddresses } from '../domain/egress-rules';
-import { bubblewrapVersion, readSystemPaths } from './bubblewrap';
+import { findBubblewrap, readSystemPaths } from './bubblewrap';
 import { probeCgroups } from './cgroups';
 import { packageCache, type PackageCache } from './package-cache';
 import type { SandboxHost } from './sandbox';
@@ -33,9 +33,9 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
     );
     return { kind: 'none' };
   }
-  const version = bubblewrapVersion();
-  if (!version) {
-    const reason = 'bubblewrap (bwrap) is not installed on the sandbox worker';
+  const bubblewrap = findBubblewrap(config.SANDBOX_BWRAP);
+  if (!bubblewrap) {
+    const reason = `bubblewrap (${config.SANDBOX_BWRAP}) is not installed on the sandbox worker`;
     logger.error(`${reason}: cloud sessions are refused until it is (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap), or SANDBOX_ISOLATION=none is set for development`);
     return { kind: 'unavailable', reason };
   }
@@ -45,6 +45,7 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
   if (!cgroups) logger.warn('no control groups can be made here: sessions are not held to SANDBOX_MEMORY_MB, and SANDBOX_PIDS_MAX holds only where sessions get uids of their own (a worker running as root)');
   if (!root) logger.warn('the worker does not run as root: every session runs as its uid, in namespaces of its own');
   const host: SandboxHost = {
+    bwrap: bubblewrap.path,
     root: config.SANDBOX_ROOT,
     logger,
     system: await readSystemPaths(),
@@ -60,7 +61,7 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
     bun: process.execPath,
     timeoutMs: config.SANDBOX_PACKAGES_TIMEOUT_MS,
   });
-  logger.info('sessions run in bubblewrap sandboxes', { bubblewrap: version, cgroups: cgroups?.version ?? 'none', per_session_uid: root });
+  logger.info('sessions run in bubblewrap sandboxes', { bubblewrap: bubblewrap.version, cgroups: cgroups?.version ?? 'none', per_session_uid: root });
   return { kind: 'bubblewrap', host, packages, program, bun: process.execPath };
 }
 

@@ -17,6 +17,8 @@ import { leaseUid, type UidLease } from './uid-pool';
  * install are both run this way (clients/session-process.ts, clients/package-cache.ts).
  */
 export interface SandboxHost {
+  /** The bwrap program found at start. */
+  bwrap: string;
   root: string;
   logger: Logger;
   system: readonly SystemPath[];
@@ -76,7 +78,7 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
       env: { ...trustEnvironment(host.caBundle), ...spec.env, SANDBOX_EGRESS_SOCKET: INSIDE.egressSocket },
       command: spec.command,
     };
-    const child = spawnSandbox({ layout, uid: lease?.uid, cgroup, pids: host.limits.pids, stdout: spec.stdout });
+    const child = spawnSandbox({ bwrap: host.bwrap, layout, uid: lease?.uid, cgroup, pids: host.limits.pids, stdout: spec.stdout });
     undo.push(async () => {
       try {
         process.kill(-child.pid, 'SIGKILL');

@@ -31,6 +31,30 @@ export const SandboxWorkerConfigSchema = {
    * its scratch directory; then it stops the item and exits (the SDK worker's maxIdleMs).
    */
   SANDBOX_IDLE_MS: Type.Integer({ minimum: 0, maximum: 3600000, default: 60000 }),
+  /**
+   * `bubblewrap`: every session in a sandbox of its own (domain/sandbox-layout.ts), refused when
+   * bwrap is missing. `none`: sessions run as plain processes beside the worker, which can then
+   * read what the worker reads; development only, and the worker says so loudly at start.
+   */
+  SANDBOX_ISOLATION: Type.Union([Type.Literal('bubblewrap'), Type.Literal('none')], { default: 'bubblewrap' }),
+  /** A session's memory, its tmpfs directories included (a control group's limit, where the worker may make one). */
+  SANDBOX_MEMORY_MB: Type.Integer({ minimum: 64, maximum: 1048576, default: 2048 }),
+  /** A session's processes and threads at once. */
+  SANDBOX_PIDS_MAX: Type.Integer({ minimum: 16, maximum: 65536, default: 256 }),
+  /** Size of each writable directory of a session (/workspace, /tmp, /mnt/session, /mnt/memory), and of its largest file. */
+  SANDBOX_DISK_MB: Type.Integer({ minimum: 16, maximum: 1048576, default: 1024 }),
+  /** First uid of the sessions' own users (65,536 of them), when the worker runs as root. */
+  SANDBOX_UID_BASE: Type.Integer({ minimum: 1000, maximum: 2147418111, default: 200000 }),
+  /** The environments' package caches; default `<SANDBOX_ROOT>/packages`. */
+  SANDBOX_PACKAGES_ROOT: Type.Optional(Type.String({ minLength: 1 })),
+  /** Longest an environment's package install may take before the session is failed. */
+  SANDBOX_PACKAGES_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 600000 }),
+  /**
+   * The product's own infrastructure, `host` or `host:port`, comma-separated: the egress proxy
+   * refuses every address they resolve to (at that port, or all ports). Loopback, link-local and
+   * metadata addresses and this machine's own are refused without being named here.
+   */
+  SANDBOX_EGRESS_DENY_HOSTS: Type.String({ default: '' }),
   /** Names this worker on the items it claims and in logs; unique per replica (the pod name in Kubernetes). */
   SANDBOX_WORKER_ID: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$', default: `${hostname().slice(0, 60)}-${process.pid}` }),
 };

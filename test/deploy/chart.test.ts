@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseManifests, type Finding, type Manifest } from "../../deploy/helm/validate/manifests.ts";
+import { checkSandboxNetwork } from "../../deploy/helm/validate/sandbox-rules.ts";
 import { checkChartCoversServiceConfig } from "../../deploy/helm/validate/service-config.ts";
 import { loadValues, validateManifests } from "../../deploy/helm/validate/validate-manifests.ts";
 
@@ -126,6 +127,8 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       { name: "a grace period shorter than the drain", set: "terminationGracePeriodSeconds=10", message: "terminationGracePeriodSeconds (10 s) must exceed shutdownGraceMs" },
       { name: "a sandbox group without its user", set: "sandbox-worker.runAsGid=2000", message: "sandbox-worker.runAsGid needs sandbox-worker.runAsUid" },
       { name: "a sandbox session outliving its token", set: "sandbox-worker.maxLifetimeMs=7200000", message: "sandbox-worker.maxLifetimeMs (7200000) must not exceed runtime.sessionsTokenTtlSeconds (3600 s)" },
+      { name: "a root sandbox worker under bubblewrap without uids for its sessions", set: "sandbox-worker.runAsUid=2000", message: "set uidBase (within the nodes' userNamespaces.idsPerPod)" },
+      { name: "a sandbox worker whose memory limit leaves a session no room", set: "sandbox-worker.resources.limits.memory=2Gi", message: "sandbox-worker.resources.limits.memory (2Gi) must exceed sandbox-worker.memoryMb (2048 MiB)" },
     ];
     for (const [name, args, message] of refusals) {
       test(name, () => expectRefused(template(...args), message));
@@ -295,17 +298,19 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       expect(manifests.some((m) => m.value.kind === "HorizontalPodAutoscaler" && (m.value.metadata as any).name.endsWith("sandbox-worker"))).toBe(false);
     });
 
-    test("production values: sessions as another user under gVisor (the worker as root with only what that takes), scaled on the runtime's queue gauge, egress to the gateway only", () => {
+    test("production values: each session a uid of its own, the worker root only inside the pod's user namespace and with only what that takes, scaled on the runtime's queue gauge, egress to the gateway only", () => {
       const manifests = parseManifests(renderOrThrow("-f", PRODUCTION_VALUES));
       const pod = byName(manifests, "Deployment", "agents-sandbox-worker").spec.template.spec;
-      expect(pod.runtimeClassName).toBe("gvisor");
+      // gVisor left this example when bubblewrap came (google/gvisor#11210); a RuntimeClass still renders: see the legacy test below.
+      expect(pod.hostUsers).toBe(false);
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: false, runAsUser: 0, seccompProfile: { type: "RuntimeDefault" } });
       expect(pod.containers[0].securityContext).toMatchObject({
         allowPrivilegeEscalation: false,
         readOnlyRootFilesystem: true,
         capabilities: { drop: ["ALL"], add: ["SETUID", "SETGID", "CHOWN", "KILL", "DAC_OVERRIDE", "FOWNER"] },
+        procMount: "Unmasked",
       });
-      expect(byName(manifests, "ConfigMap", "agents-sandbox-worker").data).toMatchObject({ SANDBOX_RUN_AS_UID: "2000", SANDBOX_RUN_AS_GID: "2000" });
+      expect(byName(manifests, "ConfigMap", "agents-sandbox-worker").data).toMatchObject({ SANDBOX_ISOLATION: "bubblewrap", SANDBOX_UID_BASE: "65536" });
       // Every other workload stays non-root.
       for (const m of manifests.filter((d) => d.value.kind === "Deployment" && !(d.value.metadata as any).name.endsWith("sandbox-worker"))) {
         expect((m.value as any).spec.template.spec.securityContext.runAsNonRoot).toBe(true);
@@ -331,6 +336,122 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       // The gateway, reachable only from the ingress controller, also admits the sessions.
       const gatewayFrom = byName(manifests, "NetworkPolicy", "agents-gateway").spec.ingress[0].from;
       expect(gatewayFrom).toContainEqual({ podSelector: { matchLabels: expect.objectContaining({ "app.kubernetes.io/component": "sandbox-worker" }) } });
+    });
+
+    test("by default every session runs in a bubblewrap sandbox: the worker's environment carries its settings, and values reach them", () => {
+      const config = byName(parseManifests(renderOrThrow("-f", DEFAULT_VALUES)), "ConfigMap", "agents-agent-deployments-sandbox-worker").data;
+      expect(config).toMatchObject({
+        SANDBOX_ISOLATION: "bubblewrap",
+        SANDBOX_MEMORY_MB: "2048",
+        SANDBOX_PIDS_MAX: "256",
+        SANDBOX_DISK_MB: "1024",
+        SANDBOX_PACKAGES_ROOT: "/sandbox-packages",
+        SANDBOX_PACKAGES_TIMEOUT_MS: "600000",
+      });
+      // The product's own infrastructure: MySQL at its port, NATS on every port, every component's health/metrics Service (the gateway's public one stays reachable).
+      const services = ["gateway-metrics", "deployments", "vaults", "catalog", "scheduler", "runtime", "sandbox-worker"].map((s) => `agents-agent-deployments-${s}.agents.svc`);
+      expect(config.SANDBOX_EGRESS_DENY_HOSTS.split(",")).toEqual(["mysql.database.svc:3306", "nats.messaging.svc", ...services]);
+      expect(config).not.toHaveProperty("SANDBOX_UID_BASE");
+      expect(config).not.toHaveProperty("SANDBOX_RUN_AS_UID");
+
+      const custom = valuesFile(
+        'sandbox-worker: {memoryMb: 4096, pidsMax: 128, diskMb: 512, uidBase: 65536, packagesTimeoutMs: 90000, egressDenyHosts: ["vault.internal:8200", "metadata.internal"], resources: {limits: {memory: 6Gi}}}\n',
+      );
+      const manifests = parseManifests(renderOrThrow("-f", DEFAULT_VALUES, "-f", custom));
+      const customConfig = byName(manifests, "ConfigMap", "agents-agent-deployments-sandbox-worker").data;
+      expect(customConfig).toMatchObject({ SANDBOX_MEMORY_MB: "4096", SANDBOX_PIDS_MAX: "128", SANDBOX_DISK_MB: "512", SANDBOX_UID_BASE: "65536", SANDBOX_PACKAGES_TIMEOUT_MS: "90000" });
+      expect(customConfig.SANDBOX_EGRESS_DENY_HOSTS.split(",").slice(-2)).toEqual(["vault.internal:8200", "metadata.internal"]);
+      // No other component reads any of it.
+      for (const m of manifests.filter((d) => d.value.kind === "ConfigMap" && !(d.value.metadata as any).name.endsWith("sandbox-worker"))) {
+        expect(Object.keys((m.value.data as any) ?? {}).filter((k) => k.startsWith("SANDBOX_"))).toEqual([]);
+      }
+      const none = byName(parseManifests(renderOrThrow("-f", DEFAULT_VALUES, "--set", "sandbox-worker.isolation=none")), "ConfigMap", "agents-agent-deployments-sandbox-worker").data;
+      expect(none.SANDBOX_ISOLATION).toBe("none");
+    });
+
+    test("by default the worker's securityContext allows user namespaces, and only the sandbox worker's", () => {
+      const manifests = parseManifests(renderOrThrow("-f", DEFAULT_VALUES));
+      const pod = byName(manifests, "Deployment", "agents-agent-deployments-sandbox-worker").spec.template.spec;
+      // A user namespace of the pod's own: Kubernetes allows the unmasked /proc only with it.
+      expect(pod.hostUsers).toBe(false);
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+      expect(pod.containers[0].securityContext).toEqual({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        runAsNonRoot: true,
+        capabilities: { drop: ["ALL"] },
+        // bwrap mounts a fresh /proc in the session's PID namespace: refused where parts of the container's are masked.
+        procMount: "Unmasked",
+        // The runtimes' default profiles refuse unshare and mount to a process without CAP_SYS_ADMIN; their AppArmor profile denies mount.
+        seccompProfile: { type: "Unconfined" },
+        appArmorProfile: { type: "Unconfined" },
+      });
+      expect(pod.volumes).toContainEqual({ name: "packages", emptyDir: { sizeLimit: "4Gi" } });
+      expect(pod.containers[0].volumeMounts).toContainEqual({ name: "packages", mountPath: "/sandbox-packages" });
+      expect(pod.containers[0].resources.limits.memory).toBe("3Gi");
+      for (const m of manifests.filter((d) => d.value.kind === "Deployment" || d.value.kind === "Job")) {
+        if ((m.value.metadata as any).name.endsWith("sandbox-worker")) continue;
+        const other = (m.value as any).spec.template.spec;
+        expect(other.hostUsers).toBeUndefined();
+        expect(other.containers[0].securityContext.procMount).toBeUndefined();
+        expect(other.containers[0].securityContext.seccompProfile).toBeUndefined();
+        expect(other.containers[0].securityContext.appArmorProfile).toBeUndefined();
+      }
+
+      const localhost = parseManifests(
+        renderOrThrow("-f", DEFAULT_VALUES, "--set", "sandbox-worker.seccompProfile.type=Localhost", "--set", "sandbox-worker.seccompProfile.localhostProfile=profiles/bwrap.json", "--set", "sandbox-worker.appArmorProfile=null"),
+      );
+      const narrowed = byName(localhost, "Deployment", "agents-agent-deployments-sandbox-worker").spec.template.spec.containers[0].securityContext;
+      expect(narrowed.seccompProfile).toEqual({ type: "Localhost", localhostProfile: "profiles/bwrap.json" });
+      expect(narrowed.appArmorProfile).toBeUndefined();
+
+      // isolation none: the pod of before, nothing loosened.
+      const plain = byName(parseManifests(renderOrThrow("-f", DEFAULT_VALUES, "--set", "sandbox-worker.isolation=none")), "Deployment", "agents-agent-deployments-sandbox-worker").spec.template.spec;
+      expect(plain.hostUsers).toBeUndefined();
+      expect(plain.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ["ALL"] } });
+    });
+
+    test("runAsUid (superseded) still makes the worker root with the six capabilities, and a RuntimeClass renders", () => {
+      const manifests = parseManifests(renderOrThrow("-f", DEFAULT_VALUES, "--set", "sandbox-worker.isolation=none", "--set", "sandbox-worker.runAsUid=2000", "--set", "sandbox-worker.runtimeClassName=gvisor"));
+      const pod = byName(manifests, "Deployment", "agents-agent-deployments-sandbox-worker").spec.template.spec;
+      expect(pod.runtimeClassName).toBe("gvisor");
+      expect(pod.hostUsers).toBeUndefined();
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: false, runAsUser: 0 });
+      expect(pod.containers[0].securityContext.capabilities).toEqual({ drop: ["ALL"], add: ["SETUID", "SETGID", "CHOWN", "KILL", "DAC_OVERRIDE", "FOWNER"] });
+      expect(byName(manifests, "ConfigMap", "agents-agent-deployments-sandbox-worker").data).toMatchObject({ SANDBOX_RUN_AS_UID: "2000", SANDBOX_RUN_AS_GID: "2000" });
+    });
+
+    test("by default no NetworkPolicy admits the sandbox workers to a health or metrics port, and their own egress reaches neither MySQL nor another pod", async () => {
+      const manifests = parseManifests(renderOrThrow("-f", DEFAULT_VALUES, "--set", "networkPolicy.egress.restrict=true"));
+      const sandboxLabels = byName(manifests, "Deployment", "agents-agent-deployments-sandbox-worker").spec.template.metadata.labels;
+      const notSandbox = { key: "app.kubernetes.io/component", operator: "NotIn", values: ["sandbox-worker"] };
+      for (const component of ["gateway", "deployments", "vaults", "catalog", "scheduler", "runtime", "sandbox-worker"]) {
+        const ingress = byName(manifests, "NetworkPolicy", `agents-agent-deployments-${component}`).spec.ingress as any[];
+        const health = ingress.find((rule) => rule.ports.some((p: any) => p.port === (component === "gateway" ? "metrics" : "http")));
+        const podPeers = (health.from as any[]).filter((peer) => peer.podSelector);
+        expect(podPeers).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "agent-deployments", "app.kubernetes.io/instance": "agents" }, matchExpressions: [notSandbox] } }]);
+        expect((health.from as any[]).filter((peer) => !peer.podSelector)).toEqual([{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }]);
+      }
+      const egress = byName(manifests, "NetworkPolicy", "agents-agent-deployments-sandbox-worker-egress").spec;
+      expect(egress.podSelector.matchLabels).toEqual(expect.objectContaining({ "app.kubernetes.io/component": "sandbox-worker" }));
+      expect(egress.egress).toEqual([
+        { ports: [{ port: 53, protocol: "UDP" }, { port: 53, protocol: "TCP" }] },
+        { ports: [{ port: 4222, protocol: "TCP" }] },
+        { to: [{ podSelector: { matchLabels: expect.objectContaining({ "app.kubernetes.io/component": "gateway" }) } }], ports: [{ port: "http", protocol: "TCP" }] },
+        {
+          to: [
+            { ipBlock: { cidr: "0.0.0.0/0", except: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "127.0.0.0/8", "0.0.0.0/8"] } },
+            { ipBlock: { cidr: "::/0", except: ["fc00::/7", "fe80::/10", "::1/128"] } },
+          ],
+        },
+      ]);
+      // The release-wide egress policy (MySQL's port among it) does not select them: policies add up.
+      const releaseWide = byName(manifests, "NetworkPolicy", "agents-agent-deployments-egress").spec;
+      expect(releaseWide.egress.some((rule: any) => rule.ports?.some((p: any) => p.port === 3306))).toBe(true);
+      expect(releaseWide.podSelector.matchExpressions).toEqual([notSandbox]);
+      expect(sandboxLabels["app.kubernetes.io/component"]).toBe("sandbox-worker");
+      const values = await loadValues(CHART, [DEFAULT_VALUES]);
+      expect(checkSandboxNetwork(manifests, { ...values, networkPolicy: { ...(values.networkPolicy as object), egress: { restrict: true } } })).toEqual([]);
     });
 
     test("autoscaling without the queue metric falls back to CPU", () => {
@@ -429,6 +550,44 @@ describe.skipIf(Boolean(skipReason))("helm chart", () => {
       const sandboxFindings = summary(await validateManifests(sandbox, { values: productionValues }));
       expect(sandboxFindings).toContain("SYS_ADMIN is not needed to start sessions as another user");
       expect(sandboxFindings).not.toContain("runAsNonRoot");
+    }, 30_000);
+
+    test("an unmasked /proc, or seccomp or AppArmor other than the runtime's default, anywhere but a sandbox worker in a user namespace of its pod", async () => {
+      let manifests = mutate("Deployment", "-vaults", (d) => {
+        Object.assign(d.spec.template.spec.containers[0].securityContext, { procMount: "Unmasked", seccompProfile: { type: "Unconfined" }, appArmorProfile: { type: "Unconfined" } });
+      });
+      manifests = mutate("Deployment", "-sandbox-worker", (d) => {
+        delete d.spec.template.spec.hostUsers;
+      }, manifests);
+      const findings = await validateManifests(manifests, { values });
+      const at = (name: string) => findings.filter((f) => f.doc.startsWith(`Deployment/agents-agent-deployments-${name} `)).map((f) => f.path);
+      const fields = ["procMount", "seccompProfile.type", "appArmorProfile.type"].map((field) => `spec.template.spec.containers[0].securityContext.${field}`);
+      expect(at("vaults")).toEqual(fields);
+      expect(at("sandbox-worker")).toEqual(fields);
+      expect(summary(findings)).toContain("only a sandbox worker running bubblewrap in a user namespace of its pod (hostUsers: false) loosens it");
+    }, 30_000);
+
+    test("a health port open to the sandbox workers, and sandbox egress to MySQL, another component's pods or the private ranges", async () => {
+      let manifests = mutate("NetworkPolicy", "-deployments", (d) => {
+        delete d.spec.ingress[0].from[0].podSelector.matchExpressions;
+      });
+      manifests = mutate("NetworkPolicy", "-gateway", (d) => {
+        delete d.spec.ingress[1].from;
+      }, manifests);
+      manifests = mutate("NetworkPolicy", "-sandbox-worker-egress", (d) => {
+        d.spec.egress[3].to[0].ipBlock.except = ["172.16.0.0/12", "192.168.0.0/16"];
+        d.spec.egress.push({ ports: [{ port: 3306, protocol: "TCP" }] });
+        d.spec.egress.push({ to: [{ podSelector: { matchLabels: { "app.kubernetes.io/component": "runtime" } } }] });
+      }, manifests);
+      const findings = summary(await validateManifests(manifests, { values }));
+      expect(findings).toContain("NetworkPolicy/agents-agent-deployments-deployments (agent-deployments/templates/networkpolicy.yaml): spec.ingress[0].from: admits the sandbox workers to the deployments health/metrics port");
+      expect(findings).toContain("NetworkPolicy/agents-agent-deployments-gateway (agent-deployments/templates/networkpolicy.yaml): spec.ingress[1].from: admits the sandbox workers to the gateway health/metrics port");
+      expect(findings).toContain("spec.egress[3]: lets the sandbox workers reach 10.0.0.0/8, 169.254.0.0/16 through 0.0.0.0/0");
+      expect(findings).toContain("spec.egress[4]: lets the sandbox workers reach MySQL (mysql.port)");
+      expect(findings).toContain("spec.egress[5]: lets the sandbox workers reach the runtime's pods");
+      // Without their own egress policy (restrictEgress on), the render is refused too.
+      const withoutEgress = good.filter((m) => !(m.value.kind === "NetworkPolicy" && String((m.value.metadata as any).name).endsWith("-sandbox-worker-egress")));
+      expect(summary(await validateManifests(withoutEgress, { values }))).toContain("networkPolicy.sandboxWorker.restrictEgress but no egress policy of the sandbox workers' own");
     }, 30_000);
 
     test("a hook that needs an object which does not exist yet when it runs", async () => {

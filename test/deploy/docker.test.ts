@@ -89,6 +89,19 @@ describe("Dockerfile", () => {
     expect(text).toContain('CMD ["gateway"]');
   });
 
+  test("the runtime stage installs what the sandbox worker and its sandboxes need, before dropping to the runtime user", async () => {
+    const text = await dockerfile();
+    const runtime = text.slice(text.indexOf("AS runtime"));
+    const install = /^RUN apt-get update -qq \\\n\s+&& apt-get install -y -qq --no-install-recommends \\\n\s+([^\\\n]+)\\$/m.exec(runtime);
+    expect(install).not.toBeNull();
+    // bubblewrap: the sandbox; util-linux: setpriv (a uid per session) and prlimit; the rest: the base agents' tools use.
+    expect(install![1]!.trim().split(/\s+/)).toEqual(expect.arrayContaining(["bubblewrap", "util-linux", "git", "curl", "python3", "ripgrep", "jq", "ca-certificates"]));
+    expect(runtime).toContain("rm -rf /var/lib/apt/lists/*");
+    expect(runtime).toContain("ln -s bun /usr/local/bin/node");
+    expect(runtime.indexOf("apt-get install")).toBeLessThan(runtime.indexOf("USER 1000:1000"));
+    expect(text.slice(0, text.indexOf("AS runtime"))).not.toContain("apt-get");
+  });
+
   test("the code the image runs imports only production dependencies (the image has no others)", async () => {
     const pkg = await Bun.file(join(ROOT, "package.json")).json();
     const production = new Set(Object.keys(pkg.dependencies ?? {}));

@@ -12,7 +12,8 @@
  * Checks: (a) kubernetes-models schema of every document, (b) typed TypeScript emit + tsc for
  * unknown/misplaced field names, (c) no secret in ConfigMaps or anywhere outside a Secret,
  * (d) gateway, scheduler and runtime scale independently (and --expect-hpa HPAs exist), plus security
- * context, probes, cross-object references and hook ordering; with --service-config, each
+ * context, probes, cross-object references and hook ordering, the sandbox workers' loosened
+ * container security and their network boundary (sandbox-rules.ts); with --service-config, each
  * component's rendered environment against that service's own config schema and loader
  * (service-config.ts). Exit 1 with one line per problem,
  * naming the document and the field.
@@ -21,6 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkIndependentScaling, checkNoSecretsOutsideSecrets, checkReferences, checkWorkloads } from "./chart-rules.ts";
 import { isObject, parseManifests, type Finding, type Manifest } from "./manifests.ts";
+import { checkSandboxNetwork, checkSandboxSecurity } from "./sandbox-rules.ts";
 import { checkSchemas } from "./schema-check.ts";
 import { checkServiceConfig } from "./service-config.ts";
 import { checkTypes } from "./type-check.ts";
@@ -64,6 +66,8 @@ export async function validateManifests(manifests: Manifest[], options: Validati
     ...checkNoSecretsOutsideSecrets(manifests, options.values),
     ...checkIndependentScaling(manifests, options.values, options.expectHpa ?? []),
     ...checkWorkloads(manifests),
+    ...checkSandboxSecurity(manifests),
+    ...checkSandboxNetwork(manifests, options.values),
     ...checkReferences(manifests, options.values),
     ...(options.serviceConfig ? await checkServiceConfig(manifests) : []),
   ];
@@ -98,7 +102,7 @@ async function main(): Promise<number> {
     for (const f of findings) console.error(formatFinding(f));
     return 1;
   }
-  const scope = `schemas, field names, secrets, scaling, security, references${args["service-config"] ? ", service config" : ""}`;
+  const scope = `schemas, field names, secrets, scaling, security, references, sandbox boundary${args["service-config"] ? ", service config" : ""}`;
   console.log(`validate-manifests ${label}ok: ${manifests.length} documents (${scope})`);
   return 0;
 }

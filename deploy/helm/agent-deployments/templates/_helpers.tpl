@@ -34,22 +34,6 @@ gateway deployments vaults catalog scheduler runtime sandbox-worker
 gateway deployments vaults catalog scheduler runtime
 {{- end -}}
 
-{{/* Where the sandbox worker's sessions get their scratch directories (SANDBOX_ROOT): an emptyDir of its own. */}}
-{{- define "agent-deployments.sandboxRoot" -}}
-/sandboxes
-{{- end -}}
-
-{{/* The gateway the sandboxed sessions reach the API through: sandbox-worker.gatewayUrl, or this release's gateway Service. Context: root. */}}
-{{- define "agent-deployments.sandboxGatewayUrl" -}}
-{{- $gateway := include "agent-deployments.componentFullname" (dict "root" . "component" "gateway") -}}
-{{- default (printf "http://%s.%s.svc:%d" $gateway .Release.Namespace (.Values.gateway.service.port | int64)) (index .Values "sandbox-worker").gatewayUrl -}}
-{{- end -}}
-
-{{/* True when the sandbox worker starts its sessions as another user (sandbox-worker.runAsUid): it then runs as root. Context: root. */}}
-{{- define "agent-deployments.sandboxRunsAsRoot" -}}
-{{- if not (kindIs "invalid" (index .Values "sandbox-worker").runAsUid) }}true{{ end -}}
-{{- end -}}
-
 {{/* Object name of a component. Context: dict "root" $ "component" name. */}}
 {{- define "agent-deployments.componentFullname" -}}
 {{- printf "%s-%s" (include "agent-deployments.fullname" .root | trunc 50 | trimSuffix "-") .component -}}
@@ -278,15 +262,7 @@ WORK_LEASE_TTL_SECONDS: {{ include "agent-deployments.int" $c.workLeaseTtlSecond
 SESSIONS_TOKEN_TTL_SECONDS: {{ include "agent-deployments.int" $c.sessionsTokenTtlSeconds | quote }}
 {{- end }}
 {{- if eq .component "sandbox-worker" }}
-{{- $c := index $v "sandbox-worker" }}
-SANDBOX_GATEWAY_URL: {{ include "agent-deployments.sandboxGatewayUrl" .root | quote }}
-SANDBOX_ROOT: {{ include "agent-deployments.sandboxRoot" .root | quote }}
-SANDBOX_MAX_LIFETIME_MS: {{ include "agent-deployments.int" $c.maxLifetimeMs | quote }}
-SANDBOX_IDLE_MS: {{ include "agent-deployments.int" $c.idleMs | quote }}
-{{- if include "agent-deployments.sandboxRunsAsRoot" .root }}
-SANDBOX_RUN_AS_UID: {{ include "agent-deployments.int" $c.runAsUid | quote }}
-SANDBOX_RUN_AS_GID: {{ include "agent-deployments.int" (default $c.runAsUid $c.runAsGid) | quote }}
-{{- end }}
+{{ include "agent-deployments.sandboxConfigEnv" . }}
 {{- end }}
 {{- end -}}
 
@@ -383,8 +359,8 @@ Context: dict "root" $ "component" name.
 
 {{/*
 Pod-level settings shared by every Deployment and the migrations Job. Context: dict "root" $
-"component" name. The sandbox worker adds its sessions' scratch volume and its RuntimeClass, and
-runs as root when it starts its sessions as another user (sandbox-worker.runAsUid).
+"component" name. The sandbox worker adds its sessions' volumes, its RuntimeClass and its own
+security (_sandbox.tpl).
 */}}
 {{- define "agent-deployments.podCommon" -}}
 {{- $root := .root -}}
@@ -397,10 +373,12 @@ imagePullSecrets:
 {{- if and $sandbox (index $root.Values "sandbox-worker").runtimeClassName }}
 runtimeClassName: {{ (index $root.Values "sandbox-worker").runtimeClassName }}
 {{- end }}
+{{- if $sandbox }}
+{{- include "agent-deployments.sandboxPodFields" $root }}
+{{- end }}
 securityContext:
-  {{- if and $sandbox (include "agent-deployments.sandboxRunsAsRoot" $root) }}
-  {{- /* Only root may start a process as another user; the container keeps only the capabilities that takes. */}}
-  {{- toYaml (merge (dict "runAsNonRoot" false "runAsUser" 0 "runAsGroup" 0) (omit $root.Values.podSecurityContext "runAsNonRoot" "runAsUser" "runAsGroup")) | nindent 2 }}
+  {{- if $sandbox }}
+  {{- include "agent-deployments.sandboxPodSecurityContext" $root | nindent 2 }}
   {{- else }}
   {{- toYaml $root.Values.podSecurityContext | nindent 2 }}
   {{- end }}
@@ -428,6 +406,9 @@ volumes:
   - name: memory
     emptyDir:
       sizeLimit: {{ (index $root.Values "sandbox-worker").scratchSizeLimit }}
+  - name: packages
+    emptyDir:
+      sizeLimit: {{ (index $root.Values "sandbox-worker").packagesSizeLimit }}
   {{- end }}
   {{- with $root.Values.nats.tls.existingSecret }}
   - name: nats-tls
@@ -437,14 +418,6 @@ volumes:
   {{- end }}
 {{- end -}}
 
-{{/*
-Capabilities of a sandbox worker that starts its sessions as another user: set their uid and
-gid, hand them their directory, kill their process group, remove what they left.
-*/}}
-{{- define "agent-deployments.sandboxCapabilities" -}}
-SETUID SETGID CHOWN KILL DAC_OVERRIDE FOWNER
-{{- end -}}
-
 {{/* Container-level settings shared by every container. Context: dict "root" $ "component" name. */}}
 {{- define "agent-deployments.containerCommon" -}}
 {{- $root := .root -}}
@@ -452,9 +425,8 @@ SETUID SETGID CHOWN KILL DAC_OVERRIDE FOWNER
 image: {{ include "agent-deployments.image" $root }}
 imagePullPolicy: {{ $root.Values.image.pullPolicy }}
 securityContext:
-  {{- if and $sandbox (include "agent-deployments.sandboxRunsAsRoot" $root) }}
-  {{- $capabilities := dict "drop" (list "ALL") "add" (include "agent-deployments.sandboxCapabilities" $root | splitList " ") }}
-  {{- toYaml (merge (dict "runAsNonRoot" false "runAsUser" 0 "capabilities" $capabilities) (omit $root.Values.containerSecurityContext "runAsNonRoot" "runAsUser" "capabilities")) | nindent 2 }}
+  {{- if $sandbox }}
+  {{- include "agent-deployments.sandboxContainerSecurityContext" $root | nindent 2 }}
   {{- else }}
   {{- toYaml $root.Values.containerSecurityContext | nindent 2 }}
   {{- end }}
@@ -466,6 +438,8 @@ volumeMounts:
     mountPath: {{ include "agent-deployments.sandboxRoot" $root }}
   - name: memory
     mountPath: /mnt/memory
+  - name: packages
+    mountPath: {{ include "agent-deployments.sandboxPackagesRoot" $root }}
   {{- end }}
   {{- if $root.Values.nats.tls.existingSecret }}
   - name: nats-tls

@@ -86,6 +86,16 @@ Rules values.schema.json cannot express (they relate several values). Missing va
 {{- if and (kindIs "invalid" $sandbox.runAsUid) (not (kindIs "invalid" $sandbox.runAsGid)) -}}
   {{- fail "sandbox-worker.runAsGid needs sandbox-worker.runAsUid: the sessions run as another user only when both are known (the worker then runs as root)" -}}
 {{- end -}}
+{{- if include "agent-deployments.sandboxBubblewrap" . -}}
+  {{- if and (not (kindIs "invalid" $sandbox.runAsUid)) (kindIs "invalid" $sandbox.uidBase) -}}
+    {{- fail "sandbox-worker.runAsUid makes the worker root, and under isolation bubblewrap a root worker gives each session a uid of its own from sandbox-worker.uidBase: set uidBase (within the nodes' userNamespaces.idsPerPod), or leave runAsUid null" -}}
+  {{- end -}}
+  {{- with dig "limits" "memory" "" $sandbox.resources -}}
+    {{- if le (include "agent-deployments.mebibytes" . | int64) ($sandbox.memoryMb | int64) -}}
+      {{- fail (printf "sandbox-worker.resources.limits.memory (%v) must exceed sandbox-worker.memoryMb (%d MiB): where the worker cannot make a control group per session, the container's limit is what holds a session and its tmpfs, and the worker needs memory of its own" . ($sandbox.memoryMb | int64)) -}}
+    {{- end -}}
+  {{- end -}}
+{{- end -}}
 
 {{- if and $v.ingress.enabled (not $v.ingress.hosts) -}}
   {{- fail "ingress.enabled needs at least one entry in ingress.hosts" -}}

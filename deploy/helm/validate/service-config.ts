@@ -37,6 +37,8 @@ export const NOT_FROM_VALUES: Readonly<Record<string, string>> = {
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
   SANDBOX_WORKER_ID:
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
+  SANDBOX_BWRAP:
+    "the image installs bubblewrap on PATH (the default, bwrap); a value could only point the worker at a program the image does not have",
 };
 
 /** `sandbox-worker` -> `SandboxWorker`: how a service's config.ts names its exports. */

@@ -1,4 +1,4 @@
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { lookup } from 'node:dns/promises';
@@ -9,6 +9,8 @@ import { findBubblewrap, readSystemPaths } from './bubblewrap';
 import { probeCgroups } from './cgroups';
 import { packageCache, type PackageCache } from './package-cache';
 import type { SandboxHost } from './sandbox';
+import { POOL_SIZE, type UidPool } from './uid-pool';
+import { mappedFrom } from '../domain/uid-map';
 
 /**
  * How this worker isolates sessions, settled once at start: `bubblewrap` with everything a
@@ -52,7 +54,7 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
     cgroups,
     closed: await closedAddresses(config.SANDBOX_EGRESS_DENY_HOSTS, logger),
     caBundle: await firstPresent(CA_BUNDLES),
-    uidBase: root ? config.SANDBOX_UID_BASE : undefined,
+    uids: root ? await uidPool(config.SANDBOX_UID_BASE, logger) : undefined,
     limits: { memoryBytes: config.SANDBOX_MEMORY_MB * 2 ** 20, pids: config.SANDBOX_PIDS_MAX, diskBytes: config.SANDBOX_DISK_MB * 2 ** 20 },
   };
   const packages = packageCache(host, {
@@ -72,6 +74,18 @@ async function bundleSessionProgram(root: string): Promise<string> {
   const built = await Bun.build({ entrypoints: [SESSION_PROGRAM], target: 'bun', outdir: dir, naming: `session-program-${process.pid}.js` });
   if (!built.success) throw new Error(`bundling the session program failed: ${built.logs.map(String).join('; ')}`);
   return built.outputs[0]!.path;
+}
+
+/**
+ * The uids from `base` this process's user namespace maps (a pod with `hostUsers: false` maps
+ * 65,536 of them): a uid it does not map cannot be switched to. None mapped: sessions share the
+ * worker's uid, said at start.
+ */
+async function uidPool(base: number, logger: Logger): Promise<UidPool | undefined> {
+  const map = await readFile('/proc/self/uid_map', 'utf8').catch(() => '0 0 4294967295');
+  const size = mappedFrom(base, map, POOL_SIZE);
+  if (size === 0) logger.warn('SANDBOX_UID_BASE is outside the uids this worker\'s user namespace maps: sessions run as the worker\'s uid', { uid_base: base, uid_map: map.trim() });
+  return size > 0 ? { base, size } : undefined;
 }
 
 async function firstPresent(paths: readonly string[]): Promise<string | undefined> {

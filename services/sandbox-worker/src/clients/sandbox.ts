@@ -8,7 +8,7 @@ import { spawnSandbox } from './bubblewrap';
 import type { Cgroups, SessionCgroup } from './cgroups';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
 import { removeScratch } from './session-process';
-import { leaseUid, type UidLease } from './uid-pool';
+import { leaseUid, type UidLease, type UidPool } from './uid-pool';
 
 /**
  * One sandbox's life on the host: a uid leased for it (a worker running as root), a host
@@ -26,8 +26,8 @@ export interface SandboxHost {
   closed: ClosedAddresses;
   /** The system's CA bundle (under /etc, which every sandbox sees), when there is one. */
   caBundle: string | undefined;
-  /** First uid of the sessions' pool when this worker runs as root; undefined otherwise. */
-  uidBase: number | undefined;
+  /** The sessions' uids when this worker runs as root (and its user namespace maps them); undefined otherwise. */
+  uids: UidPool | undefined;
   limits: { memoryBytes: number; pids: number; diskBytes: number };
 }
 
@@ -53,8 +53,8 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
   };
   try {
     let lease: UidLease | undefined;
-    if (host.uidBase !== undefined) {
-      lease = await leaseUid(host.root, host.uidBase);
+    if (host.uids) {
+      lease = await leaseUid(host.root, host.uids);
       undo.push(lease.release);
     }
     const dir = await mkdtemp(join(host.root, 'session-'));

@@ -13,18 +13,25 @@ export interface UidLease {
   release(): Promise<void>;
 }
 
-/** How many uids the pool spans: far more than the sessions one machine runs at once. */
-const POOL_SIZE = 65_536;
+/** How many uids the pool spans at most: far more than the sessions one machine runs at once. */
+export const POOL_SIZE = 65_536;
 
-export async function leaseUid(root: string, base: number, start = Math.floor(Math.random() * POOL_SIZE)): Promise<UidLease> {
+/** The uids a session may get: from SANDBOX_UID_BASE, as many as POOL_SIZE or as this process's user namespace maps. */
+export interface UidPool {
+  base: number;
+  size: number;
+}
+
+export async function leaseUid(root: string, pool: UidPool, start = Math.floor(Math.random() * pool.size)): Promise<UidLease> {
+  const { base, size } = pool;
   const dir = join(root, '.uids');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (let step = 0; step < POOL_SIZE; step++) {
-    const uid = base + ((start + step) % POOL_SIZE);
+  for (let step = 0; step < size; step++) {
+    const uid = base + ((start + step) % size);
     const lease = join(dir, String(uid));
     if (await take(lease)) return { uid, release: () => rm(lease, { recursive: true, force: true }) };
   }
-  throw new Error(`no free uid between ${base} and ${base + POOL_SIZE - 1}`);
+  throw new Error(`no free uid between ${base} and ${base + size - 1}`);
 }
 
 async function take(lease: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * the real stack (MariaDB, NATS, gateway, runtime, a sandbox worker) and the SDK's own worker;
  * the probe script prints `<probe>=refused` or `<probe>=OPEN <what got through>` per line.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { networkInterfaces } from 'node:os';
 import type { StackSandboxWorker } from '../support/stack';
 import { useRuntimeWorld } from '../support/runtime-world';
@@ -77,6 +77,8 @@ try:
 except OSError as e: print('refused after', len(started), e)
 for p in started: p.kill()
 exit(0 if len(started) >= 300 else 1)"
+probe disk_2g sh -c 'dd if=/dev/zero of=/workspace/big bs=1M count=2048 2>&1 | tail -1; s=$(stat -c %s /workspace/big); rm -f /workspace/big; [ "$s" -ge 2147483648 ]'
+for tool in git curl python3 node bun rg jq; do command -v $tool >/dev/null && echo "tool_$tool=present" || echo "tool_$tool=missing"; done
 echo marker-from-the-first-session > /workspace/secret-a; echo marker > /tmp/secret-a
 (setsid sleep 3051 </dev/null >/dev/null 2>&1 &)
 echo probes-done`;
@@ -89,7 +91,6 @@ beforeAll(async () => {
   later = await runInSandbox(world, 'ls -la /workspace /tmp; grep -rl marker-from-the-first-session / --exclude-dir=proc --exclude-dir=sys 2>/dev/null; echo listed');
 }, 240_000);
 
-afterAll(() => console.log(run.output));
 const verdicts = () => Object.fromEntries(run.output.split('\n').filter((l) => !l.startsWith('#') && l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 
 describe('from inside a cloud session', () => {
@@ -109,6 +110,7 @@ describe('from inside a cloud session', () => {
     ['root, capabilities, setuid, new user namespaces, mount, user creation', /^(is_root|caps|no_new_privs|su|setuid_copy|user_ns|user_ns_root|mount|useradd)$/],
     ['4 GiB of memory', /^memory_4g$/],
     ['300 processes', /^procs_300$/],
+    ['2 GiB written to its work directory', /^disk_2g$/],
   ];
   for (const [what, names] of groups) {
     test(`refuses ${what}`, () => {
@@ -117,6 +119,11 @@ describe('from inside a cloud session', () => {
       expect(probed.filter(([, verdict]) => verdict !== 'refused')).toEqual([]);
     });
   }
+
+  test('the base has what agents use: git, curl, python3, node, bun, ripgrep, jq', () => {
+    const tools = Object.entries(verdicts()).filter(([name]) => name.startsWith('tool_'));
+    expect(tools).toEqual(['git', 'curl', 'python3', 'node', 'bun', 'rg', 'jq'].map((tool) => [`tool_${tool}`, 'present']));
+  });
 
   test("another session sees nothing of this one's files", () => {
     expect(later.output).toContain('listed');

@@ -61,7 +61,7 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
   // Its own work directory in its sandbox, which is also its HOME.
   expect(output).toContain('hello from workspace as home /workspace');
   // The session's process (the shell's parent) has its work item, the gateway, PATH, HOME and the
-  // proxy settings in its environment, and nothing of the worker's own (NATS identity, database, keys).
+  // proxy settings and the CA bundle in its environment, and nothing of the worker's own (NATS identity, database, keys).
   const names = output.split('\n').filter((line) => /^[A-Z_][A-Z0-9_]*$/.test(line));
   expect(names).toEqual([
     'ANTHROPIC_BASE_URL',
@@ -69,15 +69,22 @@ test('the bash tool runs in a sandbox process; the model gets its output; the it
     'ANTHROPIC_SESSION_ID',
     'ANTHROPIC_WORK_ID',
     'ANTHROPIC_WORK_SECRET',
+    // The machine's CA bundle, for every tool that reads one of these.
+    'CURL_CA_BUNDLE',
+    'GIT_SSL_CAINFO',
     'HOME',
     'HTTPS_PROXY',
     'HTTP_PROXY',
     'LANG',
+    'NODE_EXTRA_CA_CERTS',
     'NO_PROXY',
     'PATH',
+    'PIP_CERT',
     // bwrap's --chdir sets it.
     'PWD',
+    'REQUESTS_CA_BUNDLE',
     'SANDBOX_EGRESS_SOCKET',
+    'SSL_CERT_FILE',
   ]);
 
   // The model got the tool's output as the answer to its own call.

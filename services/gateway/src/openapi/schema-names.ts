@@ -20,6 +20,7 @@ import * as model from '@shared/schema/model';
 import * as references from '@shared/schema/references';
 import * as resourceShapes from '@shared/schema/resource-shapes';
 import * as rfc3339 from '@shared/schema/rfc3339';
+import * as sandboxPolicy from '@shared/schema/sandbox-policy';
 import * as session from '@shared/schema/session';
 import * as orNull from '@shared/schema/or-null';
 import * as sessionEvent from '@shared/schema/session-event';
@@ -59,6 +60,7 @@ export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   references,
   'resource-shapes': resourceShapes,
   rfc3339,
+  'sandbox-policy': sandboxPolicy,
   session,
   'or-null': orNull,
   'session-event': sessionEvent,

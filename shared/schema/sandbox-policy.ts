@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, IdOf, Nullable } from './common';
 import { CloudNetworking, Packages } from './environment';
+import { Checkout } from './session-resource';
 import { Work } from './work';
 
 /**
@@ -16,16 +17,55 @@ export const SandboxPolicy = Closed({
 });
 export type SandboxPolicy = Static<typeof SandboxPolicy>;
 
-export const ClaimedWork = Closed({ work: Work, sandbox: SandboxPolicy });
+/**
+ * What a session mounts in its sandbox, its repository tokens opened: `session_resources.resolve`
+ * (the runtime's only, for a claim), never an API reply. A token that cannot be opened (its
+ * deployment's resources changed since the fire) is null: the clone fails with
+ * repository_authentication_error.
+ */
+export const SessionMounts = Closed({
+  repositories: Type.Array(
+    Closed({
+      resource_id: Type.String(),
+      url: Type.String(),
+      mount_path: Type.String(),
+      checkout: Nullable(Checkout),
+      authorization_token: Nullable(Type.String()),
+    }),
+  ),
+  files: Type.Array(Closed({ resource_id: Type.String(), file_id: Type.String(), mount_path: Type.String() })),
+});
+export type SessionMounts = Static<typeof SessionMounts>;
+export const ResolveSessionMountsRequest = Closed({ session_id: IdOf('session') });
+
+export const ClaimedWork = Closed({
+  work: Work,
+  sandbox: SandboxPolicy,
+  mounts: SessionMounts,
+  /** The item's tenant: the sandbox worker reads the session's files with it. */
+  owner: Closed({ organization_id: Type.String(), workspace_id: Type.String() }),
+});
 export type ClaimedWork = Static<typeof ClaimedWork>;
 export const ClaimWorkReply = Nullable(ClaimedWork);
 
+/** The SDK's session error kinds a session that cannot start may end with (BetaManagedAgentsSessionError's). */
+export const SETUP_ERROR_TYPES = [
+  'unknown_error',
+  'repository_authentication_error',
+  'repository_not_found_error',
+  'repository_forbidden_error',
+  'repository_checkout_error',
+  'repository_clone_error',
+] as const;
+
 /**
  * `runtime.work.fail` (the sandbox workers only): the session of a claimed item could not start
- * (its packages failed to install, no sandbox could be made); the item is stopped and the calls
- * it was there to run are answered as failed, under a session.error with `message`.
+ * (its packages failed to install, a repository could not be cloned, no sandbox could be made);
+ * the item is stopped and the calls it was there to run are answered as failed, under a
+ * session.error of `error_type` carrying `message`.
  */
 export const FailWorkRequest = Closed({
   work_id: IdOf('work'),
   message: Type.String({ minLength: 1, maxLength: 2000 }),
+  error_type: Type.Optional(Type.Union(SETUP_ERROR_TYPES.map((t) => Type.Literal(t)))),
 });

@@ -22,13 +22,16 @@ export interface RuntimeWorld {
 }
 
 export async function startRuntimeWorld(
-  options: { services?: readonly BackendService[]; withModel?: boolean } = {},
+  options: { services?: readonly BackendService[]; withModel?: boolean; serviceEnv?: Partial<Record<BackendService, Record<string, string>>> } = {},
 ): Promise<RuntimeWorld> {
   const model = options.withModel === false ? undefined : FakeModelApi.start();
   const stack = await Stack.start({
     services: [...(options.services ?? ['catalog', 'deployments', 'vaults', 'runtime'])],
     env: { LOG_LEVEL: 'error' },
-    ...(model ? { serviceEnv: { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: TEST_MODEL_KEY, MODEL_RETRY_BASE_MS: '10' } } } : {}),
+    serviceEnv: {
+      ...options.serviceEnv,
+      ...(model ? { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: TEST_MODEL_KEY, MODEL_RETRY_BASE_MS: '10', ...options.serviceEnv?.runtime } } : {}),
+    },
   });
   const key = (await stack.createKey()).secret;
   return {

@@ -19,14 +19,14 @@ export interface SandboxRun {
 
 let calls = 0;
 
-/** `toolRuns: false`: the tool is expected never to run (the session fails first), so the model is not scripted past the call. */
-export async function runInSandbox(world: RuntimeWorldHandle, command: string, environment: Record<string, unknown> = {}, options: { toolRuns?: boolean } = {}): Promise<SandboxRun> {
+/** `session`: more of the session's body (its resources). `toolRuns: false`: the tool is expected never to run (the session fails first), so the model is not scripted past the call. */
+export async function runInSandbox(world: RuntimeWorldHandle, command: string, environment: Record<string, unknown> = {}, options: { toolRuns?: boolean; session?: Record<string, unknown> } = {}): Promise<SandboxRun> {
   const id = `toolu_sandbox_${++calls}`;
   world.model.reply({ content: [{ type: 'tool_use', id, name: 'bash', input: { command } }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 5 } });
   if (options.toolRuns !== false) world.model.reply({ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 20, output_tokens: 5 } });
   const agent = await createAgent(world.api, { tools: [{ type: 'agent_toolset_20260401' }] });
   const env = await createEnvironment(world.api, environment);
-  const session = expectOk(await world.api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: env.id, initial_events: [userMessage('Run it')] } }));
+  const session = expectOk(await world.api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: env.id, initial_events: [userMessage('Run it')], ...options.session } }));
   const events = await eventually(
     'the session to end its turn',
     async () => {

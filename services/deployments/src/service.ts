@@ -26,6 +26,7 @@ import { sendSessionEvents } from './handlers/send-session-events';
 import { unpauseDeployment } from './handlers/unpause-deployment';
 import { updateDeployment } from './handlers/update-deployment';
 import { updateSession } from './handlers/update-session';
+import { resolveSessionMounts } from './handlers/resolve-session-mounts';
 import { updateSessionResource } from './handlers/update-session-resource';
 import type { DeploymentsDeps } from './deps';
 
@@ -64,5 +65,6 @@ export function registerDeploymentHandlers(server: BusServer, deps: DeploymentsD
       get: getSessionResource(deps),
       update: updateSessionResource(deps),
       delete: deleteSessionResource(deps),
+      resolve: resolveSessionMounts(deps),
     });
 }

@@ -57,6 +57,12 @@ export const SandboxWorkerConfigSchema = {
    * metadata addresses and this machine's own are refused without being named here.
    */
   SANDBOX_EGRESS_DENY_HOSTS: Type.String({ default: '' }),
+  /**
+   * Internal services sessions may reach although they sit on loopback, link-local or this
+   * machine's own addresses (a git server, an MCP server of the operator's): `host:port`,
+   * comma-separated, that port only. Never opens what SANDBOX_EGRESS_DENY_HOSTS names.
+   */
+  SANDBOX_EGRESS_ALLOW_HOSTS: Type.String({ default: '' }),
   /** Names this worker on the items it claims and in logs; unique per replica (the pod name in Kubernetes). */
   SANDBOX_WORKER_ID: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$', default: `${hostname().slice(0, 60)}-${process.pid}` }),
 };

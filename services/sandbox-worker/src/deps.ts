@@ -1,5 +1,6 @@
 import type { Logger } from '@shared/log/logger';
 import type { Isolation } from './clients/isolation';
+import type { BusClient } from '@shared/bus/bus-client';
 import type { WorkClaims } from './clients/work-claims';
 import type { SandboxWorkerConfig } from './config';
 import type { SandboxIdentity } from './domain/sandbox-process';
@@ -9,6 +10,8 @@ import type { SandboxWorkerMetrics } from './metrics';
 export interface SandboxWorkerDeps {
   logger: Logger;
   claims: WorkClaims;
+  /** The bus, for what a session mounts (its files, from the catalog). */
+  bus: Pick<BusClient, 'call'>;
   metrics: SandboxWorkerMetrics;
   /** With SANDBOX_ISOLATION=none, who the sessions' processes run as; undefined: this worker's own user. */
   identity: SandboxIdentity | undefined;

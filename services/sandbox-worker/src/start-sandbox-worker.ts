@@ -32,6 +32,7 @@ export async function startSandboxWorker(config: SandboxWorkerConfig, options: {
     const deps: SandboxWorkerDeps = {
       logger: runtime.logger,
       claims: workClaims(runtime.client, config.SANDBOX_WORKER_ID),
+      bus: runtime.client,
       metrics,
       identity,
       isolation,

@@ -38,7 +38,8 @@ export const fileSubjects = defineSubjects(SERVICE, 'files', {
   get: [file.FileIdRequest, file.FileMetadata],
   list: [file.FileListRequest, file.FileListReply],
   /** The runtime reads a file rubric's text to grade an outcome. */
-  download: [file.FileIdRequest, file.FileContent, { callers: ['gateway', 'runtime'] }],
+  /** Also the sandbox worker's: a session's file resources, written into its sandbox. */
+  download: [file.FileIdRequest, file.FileContent, { callers: ['gateway', 'runtime', 'sandbox-worker'] }],
   delete: [file.FileIdRequest, file.FileDeleted],
 });
 

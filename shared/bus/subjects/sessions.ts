@@ -1,3 +1,4 @@
+import * as sandbox from '../../schema/sandbox-policy';
 import * as session from '../../schema/session';
 import { resourceOperations } from '../resource-operations';
 import { defineSubjects } from '../subject';
@@ -29,4 +30,6 @@ export const sessionResourceSubjects = defineSubjects(SERVICE, 'session_resource
   /** A new repository token (SDK ResourceUpdateParams); never echoed. */
   update: [session.UpdateSessionResourceRequest, session.SessionResource],
   delete: [session.SessionResourceIdRequest, session.SessionResourceDeleted],
+  /** The runtime's, for a cloud item's claim: what the session mounts, its repository tokens opened. */
+  resolve: [sandbox.ResolveSessionMountsRequest, sandbox.SessionMounts, { callers: ['runtime'] }],
 });

@@ -2,7 +2,8 @@ import type { BusClient } from '@shared/bus/bus-client';
 import type { CallContext } from '@shared/bus/call-context';
 import type { ReplyOf, RequestOf } from '@shared/bus/subject';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
-import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
+import type { SessionMounts } from '@shared/schema/sandbox-policy';
 import type { Session } from '@shared/schema/session';
 import type { LoggedEvent } from '../domain/session-log';
 
@@ -11,6 +12,8 @@ export interface SessionsClient {
   get(ctx: CallContext, sessionId: string): Promise<Session>;
   /** The log after sequence `after` (0: all of it), in order, read in pages of the follow subject. */
   readLog(ctx: CallContext, sessionId: string, after?: number): Promise<LoggedEvent[]>;
+  /** What the session mounts, its repository tokens opened (for a cloud item's claim only). */
+  mounts(ctx: CallContext, sessionId: string): Promise<SessionMounts>;
   append(ctx: CallContext, request: RequestOf<typeof sessionEventSubjects.append>): Promise<ReplyOf<typeof sessionEventSubjects.append>>;
 }
 
@@ -32,6 +35,7 @@ export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
         if (page.events.length === 0 || (log.at(-1)?.sequence ?? after) >= page.last) return log;
       }
     },
+    mounts: (ctx, sessionId) => bus.call(sessionResourceSubjects.resolve, ctx, { session_id: sessionId }),
     append: (ctx, request) => bus.call(sessionEventSubjects.append, ctx, request),
   };
 }

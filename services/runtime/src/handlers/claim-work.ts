@@ -8,24 +8,29 @@ import { claimFor, issueWorkSecret, LONG_POLL_INTERVAL_MS, presentWork } from '.
 import type { RuntimeDeps } from '../deps';
 import { systemContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
-import type { SandboxPolicy } from '@shared/schema/sandbox-policy';
+import type { ClaimedWork } from '@shared/schema/sandbox-policy';
 import type { WorkItemRow } from '../db/schema';
 import { sandboxPolicy } from '../domain/sandbox-policy';
 
 /**
- * What the claimed item's sandbox enforces (domain/sandbox-policy.ts), read now, with the item's
- * tenant: the environment and the session as they are. Gone (not found) reads as the locked-down
- * policy; any other failure fails the claim, and the item, claimed but never handed out, is
- * taken again once its lease lapses.
+ * What the claimed item's sandbox enforces (domain/sandbox-policy.ts) and mounts, read now, with
+ * the item's tenant: the environment and the session as they are. Gone (not found) reads as the
+ * locked-down policy and nothing mounted; any other failure fails the claim, and the item,
+ * claimed but never handed out, is taken again once its lease lapses.
  */
-async function readSandboxPolicy(deps: RuntimeDeps, item: WorkItemRow): Promise<SandboxPolicy> {
-  const ctx = systemContext(`req_runtime_claim_${item.id}`, { organization_id: item.organizationId, workspace_id: item.workspaceId, scope: 'read_only', key_id: 'runtime' });
+async function readSandboxSide(deps: RuntimeDeps, item: WorkItemRow): Promise<Omit<ClaimedWork, 'work'>> {
+  const owner = { organization_id: item.organizationId, workspace_id: item.workspaceId };
+  const ctx = systemContext(`req_runtime_claim_${item.id}`, { ...owner, scope: 'read_only', key_id: 'runtime' });
   const gone = (err: unknown) => {
     if (err instanceof ApiError && err.type === 'not_found_error') return undefined;
     throw err;
   };
-  const [config, session] = await Promise.all([deps.environments.configOf(ctx, item.environmentId).catch(gone), deps.sessions.get(ctx, item.sessionId).catch(gone)]);
-  return sandboxPolicy(config, session);
+  const [config, session, mounts] = await Promise.all([
+    deps.environments.configOf(ctx, item.environmentId).catch(gone),
+    deps.sessions.get(ctx, item.sessionId).catch(gone),
+    deps.sessions.mounts(ctx, item.sessionId).catch(gone),
+  ]);
+  return { sandbox: sandboxPolicy(config, session), mounts: mounts ?? { repositories: [], files: [] }, owner };
 }
 
 /**
@@ -60,7 +65,7 @@ export const claimWork =
       );
       if (claimed) {
         const work = presentWork(claimed, issueWorkSecret(claimed, deps.config.sessionsTokenKey, now, deps.config.SESSIONS_TOKEN_TTL_SECONDS * 1000));
-        return { work, sandbox: await readSandboxPolicy(deps, claimed) };
+        return { work, ...(await readSandboxSide(deps, claimed)) };
       }
       if (Date.now() + LONG_POLL_INTERVAL_MS > deadline) return null;
       await Bun.sleep(LONG_POLL_INTERVAL_MS);

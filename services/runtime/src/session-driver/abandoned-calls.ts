@@ -1,7 +1,7 @@
 import { systemContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
 import type { TenantIds } from '@shared/schema/tenant';
-import { abandonedCallEvents, workerOwedCalls } from '../domain/abandoned-calls';
+import { abandonedCallEvents, workerOwedCalls, type AbandonReason } from '../domain/abandoned-calls';
 import { readLogState } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
 import { appendAt } from './session-log-writes';
@@ -14,7 +14,7 @@ const ATTEMPTS = 3;
  * read and appended at the log's end, so a client's send or the driver's own step in between wins and
  * this one looks again. The append's own notice brings the driver, which finds the session at rest.
  */
-export async function closeAbandonedCalls(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, workId: string, reason?: string): Promise<void> {
+export async function closeAbandonedCalls(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, workId: string, reason?: AbandonReason): Promise<void> {
   const ctx = systemContext(`req_runtime_stop_${workId}`, { ...tenant, scope: 'read_write', key_id: 'runtime' });
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const log = await deps.sessions.readLog(ctx, sessionId).catch((err: unknown) => {

@@ -1,8 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { Logger } from '@shared/log/logger';
-import { addressVerdict, nameVerdict, type ClosedAddresses, type EgressScope, type Endpoint } from '../domain/egress-rules';
-import { parseProxyRequest, proxyRefusal, type ProxyRequest } from '../domain/proxy-request';
+import { addressVerdict, nameVerdict, normalHost, type ClosedAddresses, type EgressScope, type Endpoint } from '../domain/egress-rules';
+import { parseProxyRequest, proxyRefusal, withAuthorization, type ProxyRequest } from '../domain/proxy-request';
 
 /**
  * A session's only way out: an HTTP proxy (CONNECT for TLS and any TCP, absolute-form requests for
@@ -59,7 +59,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     // Every address must pass: a name that resolves to a public and a closed address is refused, not tried in turn.
     if (refused && !refused.verdict.allowed) return refuse(client, target, refused.verdict.reason);
     if (verdicts.length === 0) return void client.end(proxyRefusal(502, `${target.host} has no address`));
-    await forward(client, verdicts[0]!.address, request, open);
+    const credential = request.kind === 'http' ? options.scope.credentials?.find((c) => c.port === target.port && c.host === normalHost(target.host)) : undefined;
+    const sent = credential && request.kind === 'http' ? { ...request, head: withAuthorization(request.head, credential.authorization) } : request;
+    await forward(client, verdicts[0]!.address, sent, open);
   }
 
   function refuse(client: Socket, target: Endpoint, reason: string): void {

@@ -52,7 +52,7 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
     logger,
     system: await readSystemPaths(),
     cgroups,
-    closed: await closedAddresses(config.SANDBOX_EGRESS_DENY_HOSTS, logger),
+    closed: await closedAddresses(config, logger),
     caBundle: await firstPresent(CA_BUNDLES),
     uids: root ? await uidPool(config.SANDBOX_UID_BASE, logger) : undefined,
     limits: { memoryBytes: config.SANDBOX_MEMORY_MB * 2 ** 20, pids: config.SANDBOX_PIDS_MAX, diskBytes: config.SANDBOX_DISK_MB * 2 ** 20 },
@@ -93,16 +93,24 @@ async function firstPresent(paths: readonly string[]): Promise<string | undefine
   return undefined;
 }
 
-async function closedAddresses(denyHosts: string, logger: Logger): Promise<ClosedAddresses> {
+async function closedAddresses(config: Pick<SandboxWorkerConfig, 'SANDBOX_EGRESS_DENY_HOSTS' | 'SANDBOX_EGRESS_ALLOW_HOSTS'>, logger: Logger): Promise<ClosedAddresses> {
   const local = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address));
-  const denied: ClosedAddresses['denied'][number][] = [];
-  for (const entry of denyHosts.split(',').map((e) => e.trim()).filter(Boolean)) {
+  const denied = await resolveEntries('SANDBOX_EGRESS_DENY_HOSTS', config.SANDBOX_EGRESS_DENY_HOSTS, logger);
+  const opened = (await resolveEntries('SANDBOX_EGRESS_ALLOW_HOSTS', config.SANDBOX_EGRESS_ALLOW_HOSTS, logger)).flatMap((e) =>
+    e.port === undefined ? (logger.warn('a SANDBOX_EGRESS_ALLOW_HOSTS entry names no port: it opens nothing', { address: e.address }), []) : [{ address: e.address, port: e.port }],
+  );
+  return { local, denied, opened };
+}
+
+async function resolveEntries(setting: string, entries: string, logger: Logger): Promise<{ address: string; port?: number }[]> {
+  const resolved: { address: string; port?: number }[] = [];
+  for (const entry of entries.split(',').map((e) => e.trim()).filter(Boolean)) {
     const { host, port } = parseHostPort(entry);
     try {
-      for (const { address } of await lookup(host, { all: true })) denied.push({ address, port });
+      for (const { address } of await lookup(host, { all: true })) resolved.push({ address, port });
     } catch (err) {
-      logger.warn('a SANDBOX_EGRESS_DENY_HOSTS entry does not resolve now; it is not refused by address', { host, error: err });
+      logger.warn(`a ${setting} entry does not resolve now: it is left out`, { host, error: err });
     }
   }
-  return { local, denied };
+  return resolved;
 }

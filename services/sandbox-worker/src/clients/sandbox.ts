@@ -38,6 +38,11 @@ export interface SandboxSpec {
   readOnly?: SandboxLayout['readOnly'];
   writable?: SandboxLayout['writable'];
   stdout?: 'pipe' | 'ignore';
+  /**
+   * Puts what the sandbox mounts in place before it starts, in the sandbox's host directory (its
+   * own, removed with it) for its uid; answers the binds to add.
+   */
+  prepare?: (dir: string, uid: number | undefined) => Promise<Pick<SandboxLayout, 'readOnly' | 'writable'>>;
 }
 
 export interface RunningSandbox {
@@ -70,11 +75,12 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
       cgroup = await host.cgroups.create(randomUUID(), host.limits);
       undo.push(() => cgroup!.remove());
     }
+    const prepared = spec.prepare ? await spec.prepare(dir, lease?.uid) : { readOnly: [], writable: [] };
     const layout: SandboxLayout = {
       system: host.system,
       diskBytes: host.limits.diskBytes,
-      readOnly: spec.readOnly ?? [],
-      writable: [{ host: socketPath, inside: INSIDE.egressSocket }, ...(spec.writable ?? [])],
+      readOnly: [...(spec.readOnly ?? []), ...prepared.readOnly],
+      writable: [{ host: socketPath, inside: INSIDE.egressSocket }, ...(spec.writable ?? []), ...prepared.writable],
       env: { ...trustEnvironment(host.caBundle), ...spec.env, SANDBOX_EGRESS_SOCKET: INSIDE.egressSocket },
       command: spec.command,
     };

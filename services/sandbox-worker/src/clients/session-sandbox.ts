@@ -1,11 +1,12 @@
-import type { SandboxPolicy } from '@shared/schema/sandbox-policy';
+import type { SandboxPolicy, SessionMounts } from '@shared/schema/sandbox-policy';
+import { basicAuthorization } from '../domain/repository-clone';
 import type { Work } from '@shared/schema/work';
 import type { SandboxWorkerConfig } from '../config';
-import { normalHost, type Endpoint } from '../domain/egress-rules';
+import { normalHost, type EgressScope, type Endpoint } from '../domain/egress-rules';
 import { packagesEnvironment } from '../domain/package-installs';
 import { INSIDE, insidePath, PROXY_PORT, proxyEnvironment } from '../domain/sandbox-layout';
 import { sandboxEnvironment } from '../domain/sandbox-process';
-import { startSandbox, type RunningSandbox, type SandboxHost } from './sandbox';
+import { startSandbox, type RunningSandbox, type SandboxHost, type SandboxSpec } from './sandbox';
 
 export interface SessionSandboxSettings {
   config: Pick<SandboxWorkerConfig, 'SANDBOX_GATEWAY_URL' | 'SANDBOX_IDLE_MS' | 'SANDBOX_MAX_LIFETIME_MS'>;
@@ -19,7 +20,15 @@ export interface SessionSandboxSettings {
  * the environment's packages (a cache directory, or none) at /opt/packages, the proxy that lets
  * out what the environment's networking says and the gateway.
  */
-export function startSessionSandbox(host: SandboxHost, item: Work, policy: SandboxPolicy, packages: string | undefined, settings: SessionSandboxSettings): Promise<RunningSandbox> {
+export function startSessionSandbox(
+  host: SandboxHost,
+  item: Work,
+  policy: SandboxPolicy,
+  packages: string | undefined,
+  settings: SessionSandboxSettings,
+  mounts: SessionMounts,
+  prepare: SandboxSpec['prepare'],
+): Promise<RunningSandbox> {
   const { config } = settings;
   const added = packages ? packagesEnvironment() : { bins: [], env: {} };
   const env = {
@@ -29,7 +38,12 @@ export function startSessionSandbox(host: SandboxHost, item: Work, policy: Sandb
     LANG: 'C.UTF-8',
   };
   return startSandbox(host, {
-    scope: { networking: policy.networking, mcpHosts: policy.mcp_server_urls.flatMap(hostOf), gateway: endpointOf(config.SANDBOX_GATEWAY_URL) },
+    scope: {
+      networking: policy.networking,
+      mcpHosts: policy.mcp_server_urls.flatMap(hostOf),
+      gateway: endpointOf(config.SANDBOX_GATEWAY_URL),
+      credentials: repositoryCredentials(mounts.repositories),
+    },
     env,
     command: [INSIDE.bun, INSIDE.program, '--idle-ms', String(config.SANDBOX_IDLE_MS), '--lifetime-ms', String(config.SANDBOX_MAX_LIFETIME_MS), '--proxy-port', String(PROXY_PORT)],
     readOnly: [
@@ -37,12 +51,26 @@ export function startSessionSandbox(host: SandboxHost, item: Work, policy: Sandb
       { host: settings.program, inside: INSIDE.program },
       ...(packages ? [{ host: packages, inside: INSIDE.packages }] : []),
     ],
+    prepare,
   });
 }
 
 export function endpointOf(url: string): Endpoint {
   const parsed = new URL(url);
   return { host: normalHost(parsed.hostname), port: parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80 };
+}
+
+/**
+ * The repositories' tokens as the proxy puts them into the agent's requests to their hosts.
+ * Plain-HTTP hosts only: over HTTPS the proxy sees a tunnel, not the request, so an https
+ * repository's later fetches go without the token (issue 28's interception is not built).
+ */
+function repositoryCredentials(repositories: SessionMounts['repositories']): NonNullable<EgressScope['credentials']> {
+  return repositories.flatMap((r) => {
+    const url = new URL(r.url);
+    if (url.protocol !== 'http:' || !r.authorization_token) return [];
+    return [{ ...endpointOf(r.url), authorization: basicAuthorization(r.authorization_token) }];
+  });
 }
 
 function hostOf(url: string): string[] {

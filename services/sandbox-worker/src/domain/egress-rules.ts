@@ -18,6 +18,11 @@ export interface EgressScope {
   networking: Networking;
   /** Hosts of the session's agent's MCP servers (let out under `limited` with allow_mcp_servers). */
   mcpHosts: readonly string[];
+  /**
+   * Credentials the proxy puts into the session's plain-HTTP requests to their host and port (a
+   * repository's token, for the agent's fetches and pushes): the session never holds them.
+   */
+  credentials?: readonly (Endpoint & { authorization: string })[];
   /** The gateway the session's SDK worker talks to: always let out, at its own port only (none for a package install). */
   gateway?: Endpoint;
 }
@@ -87,6 +92,12 @@ export interface ClosedAddresses {
   local: readonly string[];
   /** Resolved SANDBOX_EGRESS_DENY_HOSTS: an address alone closes every port of it. */
   denied: readonly { address: string; port?: number }[];
+  /**
+   * Resolved SANDBOX_EGRESS_ALLOW_HOSTS: an internal service (a git server, an MCP server) the
+   * operator lets sessions reach at exactly this address and port although it is loopback,
+   * link-local or one of the machine's own; never over a denied one.
+   */
+  opened?: readonly { address: string; port: number }[];
 }
 
 const ALWAYS_CLOSED = new BlockList();
@@ -117,9 +128,10 @@ export function addressVerdict(address: string, target: Endpoint, scope: EgressS
   const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
   if (isGateway(target, scope.gateway) || (target.port === scope.gateway?.port && gatewayAddresses.includes(ip))) return { allowed: true };
   const refused = (what: string): Verdict => ({ allowed: false, reason: `${normalHost(target.host)} (${ip}) is ${what}, which no session may reach` });
+  if (closed.denied.some((d) => d.address === ip && (d.port === undefined || d.port === target.port))) return refused("the product's own infrastructure");
+  if (closed.opened?.some((o) => o.address === ip && o.port === target.port)) return { allowed: true };
   if (ALWAYS_CLOSED.check(ip, family)) return refused('a loopback, link-local, metadata or multicast address');
   if (closed.local.includes(ip)) return refused("one of this machine's own addresses");
-  if (closed.denied.some((d) => d.address === ip && (d.port === undefined || d.port === target.port))) return refused("the product's own infrastructure");
   return { allowed: true };
 }
 

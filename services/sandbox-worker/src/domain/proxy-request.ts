@@ -37,3 +37,14 @@ export function proxyRefusal(status: 400 | 403 | 502, reason: string): string {
   const body = `${reason}\n`;
   return `HTTP/1.1 ${status} ${title}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
+
+/**
+ * The request head with `authorization` set to the given value (one the client sent is replaced)
+ * and the connection closed after the answer: the next request comes on a new connection, whose
+ * head is rewritten again, so no request on it goes out without the credential or with another's.
+ */
+export function withAuthorization(head: Buffer, authorization: string): Buffer {
+  const lines = head.toString('latin1').split('\r\n');
+  const kept = lines.slice(1).filter((line) => line !== '' && !/^(authorization|proxy-authorization|connection|proxy-connection)\s*:/i.test(line));
+  return Buffer.from([lines[0], ...kept, `Authorization: ${authorization}`, 'Connection: close', '', ''].join('\r\n'), 'latin1');
+}

@@ -1,5 +1,4 @@
-import type { ClaimedWork, SandboxPolicy } from '@shared/schema/sandbox-policy';
-import type { Work } from '@shared/schema/work';
+import type { ClaimedWork } from '@shared/schema/sandbox-policy';
 import { wakeablePause } from '@shared/service-host/wakeable-pause';
 import { claimBackoffMs } from '../domain/claim-backoff';
 import type { SessionOutcome } from '../domain/session-outcome';
@@ -24,7 +23,7 @@ export interface ClaimLoop {
  */
 export function claimSessions(
   deps: SandboxWorkerDeps,
-  steps: { claim: () => Promise<ClaimedWork | null>; serve: (item: Work, kill: AbortSignal, policy: SandboxPolicy) => Promise<SessionOutcome> },
+  steps: { claim: () => Promise<ClaimedWork | null>; serve: (claimed: ClaimedWork, kill: AbortSignal) => Promise<SessionOutcome> },
 ): ClaimLoop {
   const logger = deps.logger.child({ worker: deps.config.SANDBOX_WORKER_ID });
   const kill = new AbortController();
@@ -53,7 +52,7 @@ export function claimSessions(
         logger.warn('a session claimed while shutting down is not started: another worker takes it once its lease lapses', { work_id: claimed.work.id });
         return;
       }
-      if ((await steps.serve(claimed.work, kill.signal, claimed.sandbox)) === 'failed') {
+      if ((await steps.serve(claimed, kill.signal)) === 'failed') {
         failures += 1;
         await backOff();
       } else failures = 0;

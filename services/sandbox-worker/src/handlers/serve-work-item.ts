@@ -1,9 +1,9 @@
-import type { Work } from '@shared/schema/work';
 import { forceStopWork } from '../clients/gateway-work';
 import { PackageInstallError } from '../clients/package-cache';
 import { endLeftoverProcesses, processStartTime } from '../clients/process-control';
 import { killGroup, makeScratch, removeScratch, spawnSessionProcess, tail } from '../clients/session-process';
-import type { SandboxPolicy } from '@shared/schema/sandbox-policy';
+import type { ClaimedWork, SETUP_ERROR_TYPES } from '@shared/schema/sandbox-policy';
+import { MountFailure, sessionMountPreparation } from '../clients/session-mounts';
 import { startSessionSandbox } from '../clients/session-sandbox';
 import { hasPackages } from '../domain/package-installs';
 import type { SessionOutcome } from '../domain/session-outcome';
@@ -18,7 +18,16 @@ interface StartedSession {
   close(): Promise<void>;
 }
 
-class SetupFailure extends Error {}
+type SetupErrorType = (typeof SETUP_ERROR_TYPES)[number];
+
+class SetupFailure extends Error {
+  constructor(
+    message: string,
+    readonly type: SetupErrorType = 'unknown_error',
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Serves one claimed item: its session's program (the SDK's EnvironmentWorker.handleItem() for
@@ -33,7 +42,8 @@ class SetupFailure extends Error {}
  */
 export const serveWorkItem =
   (deps: SandboxWorkerDeps) =>
-  async (item: Work, kill: AbortSignal, policy: SandboxPolicy): Promise<SessionOutcome> => {
+  async (claimed: ClaimedWork, kill: AbortSignal): Promise<SessionOutcome> => {
+    const item = claimed.work;
     const logger = deps.logger.child({ work_id: item.id, session_id: item.data.id, environment_id: item.environment_id });
     const { config } = deps;
     deps.metrics.setBusy(true);
@@ -43,7 +53,7 @@ export const serveWorkItem =
     const lifetime = timer(config.SANDBOX_MAX_LIFETIME_MS);
     const shutdown = abortion(kill);
     try {
-      session = await startSession(deps, item, policy);
+      session = await startSession(deps, claimed);
       const { child } = session;
       startTime = await processStartTime(child.pid);
       logger.info('sandbox session started', { pid: child.pid, isolation: deps.isolation.kind });
@@ -72,7 +82,7 @@ export const serveWorkItem =
       if (err instanceof SetupFailure) {
         outcome = 'setup_failed';
         logger.warn('sandbox session could not start: failed on the session', { reason: err.message });
-        await deps.claims.fail(item, err.message).catch((error) => logger.error('failing the session failed', { error }));
+        await deps.claims.fail(item, err.message, err.type).catch((error) => logger.error('failing the session failed', { error }));
       } else logger.error('sandbox session could not run', { error: err });
     } finally {
       lifetime.cancel();
@@ -90,8 +100,9 @@ export const serveWorkItem =
     return outcome;
   };
 
-async function startSession(deps: SandboxWorkerDeps, item: Work, policy: SandboxPolicy): Promise<StartedSession> {
+async function startSession(deps: SandboxWorkerDeps, claimed: ClaimedWork): Promise<StartedSession> {
   const { isolation, config } = deps;
+  const { work: item, sandbox: policy } = claimed;
   if (isolation.kind === 'unavailable') throw new SetupFailure(`this session's environment cannot run: ${isolation.reason}`);
   if (isolation.kind === 'none') {
     const scratch = await makeScratch(config.SANDBOX_ROOT, deps.identity);
@@ -104,8 +115,14 @@ async function startSession(deps: SandboxWorkerDeps, item: Work, policy: Sandbox
     if (err instanceof PackageInstallError) throw new SetupFailure(err.message);
     throw err;
   }
-  const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, program: isolation.program, bun: isolation.bun });
-  return { child: box.process, close: box.close };
+  const program = { program: isolation.program, bun: isolation.bun };
+  try {
+    const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, ...program }, claimed.mounts, sessionMountPreparation(isolation.host, deps.bus, claimed, program));
+    return { child: box.process, close: box.close };
+  } catch (err) {
+    if (err instanceof MountFailure) throw new SetupFailure(err.message, err.type);
+    throw err;
+  }
 }
 
 /** Resolves after `ms`, unless cancelled (a session's lifetime must not leave an hour-long timer behind). */

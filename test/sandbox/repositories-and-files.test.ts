@@ -1,0 +1,75 @@
+/**
+ * What a session mounts reaches its sandbox, through the real stack and the SDK's own worker: a
+ * token-protected repository served by a real git server (git http-backend) on loopback, cloned
+ * at its branch or commit at its mount path, its token used for the clone and the agent's later
+ * fetches but readable nowhere inside; a file at its mount path. Failures are the SDK's
+ * repository error kinds.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { uploadFile } from '../support/fixtures';
+import { startGitServer, type GitServer } from '../support/git-server';
+import { useRuntimeWorld } from '../support/runtime-world';
+import { runInSandbox } from '../support/sandbox-session';
+
+const TOKEN = `ghp_${crypto.randomUUID().replaceAll('-', '')}`;
+const world = useRuntimeWorld({ serviceEnv: { deployments: { ALLOW_HTTP_REPOSITORY_URLS: 'true' } } });
+let git: GitServer;
+
+beforeAll(async () => {
+  git = await startGitServer(TOKEN);
+  // The git server is the operator's internal service on loopback: opened to sessions at its port only.
+  await world.stack.startSandboxWorker({ SANDBOX_IDLE_MS: '300', SANDBOX_EGRESS_ALLOW_HOSTS: `127.0.0.1:${git.port}` });
+}, 60_000);
+afterAll(async () => git?.stop());
+
+const repository = (checkout: Record<string, unknown> | null, token = TOKEN) => ({ type: 'hosted_repository', url: git.url, authorization_token: token, checkout, mount_path: '/workspace/repo' });
+const LOOK = [
+  'cat /workspace/repo/README.md',
+  'git -C /workspace/repo rev-parse HEAD',
+  'git -C /workspace/repo remote -v',
+  'cat /workspace/repo/.git/config',
+  'git -C /workspace/repo fetch origin 2>&1 && echo fetched',
+  'env',
+  'cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n"',
+].join('; ');
+
+describe('repositories', () => {
+  test('cloned at its branch, fetchable through the proxy with the token it never sees', async () => {
+    const run = await runInSandbox(world, LOOK, {}, { session: { resources: [repository({ type: 'branch', name: 'feature' })] } });
+    expect(run.output).toContain('the feature branch');
+    expect(run.output).toContain(`origin\t${git.url} (fetch)`);
+    expect(run.output).toContain('fetched');
+    expect(run.output).not.toContain(TOKEN);
+    expect(run.output).not.toContain(Buffer.from(`x-access-token:${TOKEN}`).toString('base64'));
+    expect(git.requests.answered).toBeGreaterThan(0);
+    expect(JSON.stringify(run.events)).not.toContain(TOKEN);
+    expect(JSON.stringify(world.model.requests)).not.toContain(TOKEN);
+  }, 120_000);
+
+  test('cloned at its commit', async () => {
+    const run = await runInSandbox(world, LOOK, {}, { session: { resources: [repository({ type: 'commit', sha: git.mainCommit })] } });
+    expect(run.output).toContain('the main branch');
+    expect(run.output).toContain(git.mainCommit);
+  }, 120_000);
+
+  test.each([
+    ['a refused token', () => repository(null, 'ghp_wrong'), 'repository_authentication_error'],
+    ['a branch that does not exist', () => repository({ type: 'branch', name: 'nope' }), 'repository_checkout_error'],
+    ['a commit that does not exist', () => repository({ type: 'commit', sha: 'deadbeefdeadbeef' }), 'repository_checkout_error'],
+  ])('%s fails the session with %s', async (_what, resource, kind) => {
+    const run = await runInSandbox(world, 'echo never runs', {}, { toolRuns: false, session: { resources: [resource()] } });
+    const error = run.events.find((e) => e.type === 'session.error') as { error: { type: string; message: string } } | undefined;
+    expect(error?.error.type).toBe(kind);
+    expect(error?.error.message).toContain(git.url);
+    expect(run.output).not.toContain('never runs');
+  }, 120_000);
+});
+
+test('a file resource is at its mount path, read-only', async () => {
+  const file = await uploadFile(world.api, 'notes.txt', 'the uploaded notes');
+  const run = await runInSandbox(world, `cat /mnt/session/uploads/${file.id}; echo more >> /mnt/session/uploads/${file.id} 2>&1 | head -1`, {}, {
+    session: { resources: [{ type: 'file', file_id: file.id }] },
+  });
+  expect(run.output).toContain('the uploaded notes');
+  expect(run.output).toMatch(/Read-only file system|Permission denied/);
+}, 120_000);

@@ -12,7 +12,7 @@ import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '@shared/bus/subjec
 import { fileSubjects, referenceSubjects } from '@shared/bus/subjects/catalog';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { workSubjects } from '@shared/bus/subjects/runtime';
-import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { newId } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
@@ -147,18 +147,22 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(nc, `${PREFIX}.deployments.created`);
   });
 
-  test('the sandbox worker identity may call the claim and the failure of a claimed item, nothing else; no other identity may call either', async () => {
+  test("the sandbox worker identity may call the claim, the failure of a claimed item and a file's content, nothing else; no other identity may claim or fail; only the runtime opens a session's mounts", async () => {
     // Its password reaches the server as NATS_PASSWORD_SANDBOX_WORKER: the connection itself proves it.
     expect(passwordEnvName('sandbox-worker')).toBe('NATS_PASSWORD_SANDBOX_WORKER');
     const sandbox = await connectAs('sandbox-worker');
-    expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual([rpcSubject(PREFIX, workSubjects.claim), rpcSubject(PREFIX, workSubjects.fail)]);
-    for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve]) {
+    expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual(
+      [rpcSubject(PREFIX, fileSubjects.download), rpcSubject(PREFIX, workSubjects.claim), rpcSubject(PREFIX, workSubjects.fail)].toSorted(),
+    );
+    for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve, sessionResourceSubjects.resolve]) {
       await expectPublishRefused(sandbox, rpcSubject(PREFIX, subject));
     }
     await expectSubscribeRefused(sandbox, `_INBOX.${PREFIX}-runtime.>`);
     const gateway = await connectAs('gateway');
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.claim));
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.fail));
+    await expectPublishRefused(gateway, rpcSubject(PREFIX, sessionResourceSubjects.resolve));
+    expect(BUS_IDENTITIES.filter((identity) => busPermissions(PREFIX, identity).publish.allow.includes(rpcSubject(PREFIX, sessionResourceSubjects.resolve)))).toEqual(['runtime']);
   });
 
   test('the payload bucket: only its owner may create or update its stream; the sandbox worker cannot touch it (issue 24)', async () => {

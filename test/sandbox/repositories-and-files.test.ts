@@ -46,6 +46,14 @@ describe('repositories', () => {
     expect(JSON.stringify(world.model.requests)).not.toContain(TOKEN);
   }, 120_000);
 
+  test("a deployment's fired session gets its repository the same way", async () => {
+    const run = await runInSandbox(world, LOOK, {}, { fired: true, session: { resources: [repository({ type: 'branch', name: 'feature' })] } });
+    expect(run.output).toContain('the feature branch');
+    expect(run.output).toContain('fetched');
+    expect(run.output).not.toContain(TOKEN);
+    expect(JSON.stringify(run.events)).not.toContain(TOKEN);
+  }, 120_000);
+
   test('cloned at its commit', async () => {
     const run = await runInSandbox(world, LOOK, {}, { session: { resources: [repository({ type: 'commit', sha: git.mainCommit })] } });
     expect(run.output).toContain('the main branch');

@@ -5,7 +5,7 @@
  */
 import { eventually } from './eventually';
 import { expectOk } from './expect';
-import { createAgent, createEnvironment, userMessage } from './fixtures';
+import { createAgent, createDeployment, createEnvironment, userMessage } from './fixtures';
 import type { RuntimeWorldHandle } from './runtime-world';
 
 export interface SandboxRun {
@@ -19,14 +19,15 @@ export interface SandboxRun {
 
 let calls = 0;
 
-/** `session`: more of the session's body (its resources). `toolRuns: false`: the tool is expected never to run (the session fails first), so the model is not scripted past the call. */
-export async function runInSandbox(world: RuntimeWorldHandle, command: string, environment: Record<string, unknown> = {}, options: { toolRuns?: boolean; session?: Record<string, unknown> } = {}): Promise<SandboxRun> {
+/** `session`: more of the session's body (its resources); `fired`: the session is a deployment's with that body, fired by hand. `toolRuns: false`: the tool is expected never to run (the session fails first), so the model is not scripted past the call. */
+export async function runInSandbox(world: RuntimeWorldHandle, command: string, environment: Record<string, unknown> = {}, options: { toolRuns?: boolean; session?: Record<string, unknown>; fired?: boolean } = {}): Promise<SandboxRun> {
   const id = `toolu_sandbox_${++calls}`;
   world.model.reply({ content: [{ type: 'tool_use', id, name: 'bash', input: { command } }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 5 } });
   if (options.toolRuns !== false) world.model.reply({ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 20, output_tokens: 5 } });
   const agent = await createAgent(world.api, { tools: [{ type: 'agent_toolset_20260401' }] });
   const env = await createEnvironment(world.api, environment);
-  const session = expectOk(await world.api('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: env.id, initial_events: [userMessage('Run it')], ...options.session } }));
+  const body = { agent: agent.id, environment_id: env.id, initial_events: [userMessage('Run it')], ...options.session };
+  const session = options.fired ? { id: await fire(world, body) } : expectOk(await world.api('POST', '/v1/sessions', { body }));
   const events = await eventually(
     'the session to end its turn',
     async () => {
@@ -47,4 +48,12 @@ export async function runInSandbox(world: RuntimeWorldHandle, command: string, e
     isError: result?.is_error === true,
     events,
   };
+}
+
+/** A deployment of `body`, run by hand: the fired session's id. */
+async function fire(world: RuntimeWorldHandle, body: Record<string, unknown>): Promise<string> {
+  const deployment = await createDeployment(world.api, { name: 'sandbox deployment', ...body });
+  const run = expectOk(await world.api('POST', `/v1/deployments/${deployment.id}/run`)) as { session_id: string | null; error?: unknown };
+  if (!run.session_id) throw new Error(`the run made no session: ${JSON.stringify(run)}`);
+  return run.session_id;
 }

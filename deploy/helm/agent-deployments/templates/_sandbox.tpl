@@ -80,6 +80,7 @@ SANDBOX_UID_BASE: {{ include "agent-deployments.int" $c.uidBase | quote }}
 SANDBOX_PACKAGES_ROOT: {{ include "agent-deployments.sandboxPackagesRoot" .root | quote }}
 SANDBOX_PACKAGES_TIMEOUT_MS: {{ include "agent-deployments.int" $c.packagesTimeoutMs | quote }}
 SANDBOX_EGRESS_DENY_HOSTS: {{ include "agent-deployments.sandboxEgressDenyHosts" .root | quote }}
+SANDBOX_EGRESS_ALLOW_HOSTS: {{ $c.egressAllowHosts | join "," | quote }}
 {{- if not (kindIs "invalid" $c.runAsUid) }}
 SANDBOX_RUN_AS_UID: {{ include "agent-deployments.int" $c.runAsUid | quote }}
 SANDBOX_RUN_AS_GID: {{ include "agent-deployments.int" (default $c.runAsUid $c.runAsGid) | quote }}

@@ -38,10 +38,25 @@ export const SessionMounts = Closed({
 export type SessionMounts = Static<typeof SessionMounts>;
 export const ResolveSessionMountsRequest = Closed({ session_id: IdOf('session') });
 
+/**
+ * An `environment_variable` credential of the session's vaults, as its sandbox uses it: inside,
+ * the variable holds a placeholder; the sandbox's egress proxy puts `value` in its place in
+ * requests to `hosts` (null: any host), in headers and/or bodies as `injection_location` says.
+ */
+export const SandboxSecret = Closed({
+  name: Type.String(),
+  value: Type.String(),
+  hosts: Nullable(Type.Array(Type.String())),
+  header: Type.Boolean(),
+  body: Type.Boolean(),
+});
+export type SandboxSecret = Static<typeof SandboxSecret>;
+
 export const ClaimedWork = Closed({
   work: Work,
   sandbox: SandboxPolicy,
   mounts: SessionMounts,
+  secrets: Type.Array(SandboxSecret),
   /** The item's tenant: the sandbox worker reads the session's files with it. */
   owner: Closed({ organization_id: Type.String(), workspace_id: Type.String() }),
 });

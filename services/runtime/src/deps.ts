@@ -7,6 +7,7 @@ import type { ModelPrices } from './clients/model-prices';
 import type { SkillSummaries } from './clients/skills';
 import type { Rubrics } from './clients/rubrics';
 import type { SessionsClient } from './clients/sessions';
+import type { VaultsClient } from './clients/vaults';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
 import type { RuntimeMetrics } from './metrics';
@@ -19,6 +20,8 @@ export interface RuntimeDeps {
   sleep: Sleep;
   logger: Logger;
   sessions: SessionsClient;
+  /** A session's vaults' credentials, decrypted: a cloud item's environment variables. */
+  vaults: VaultsClient;
   /** An environment's type, which decides the pool a session's work item is queued in. */
   environments: EnvironmentsClient;
   prices: ModelPrices;

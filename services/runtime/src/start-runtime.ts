@@ -9,6 +9,7 @@ import { modelPrices } from './clients/model-prices';
 import { skillSummaries } from './clients/skills';
 import { rubrics } from './clients/rubrics';
 import { sessionsClient } from './clients/sessions';
+import { vaultsClient } from './clients/vaults';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
 import { createRuntimeMetrics } from './metrics';
@@ -37,6 +38,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     sleep: (ms) => Bun.sleep(ms),
     logger: runtime.logger,
     sessions: sessionsClient(runtime.client),
+    vaults: vaultsClient(runtime.client),
     environments: environmentsClient(runtime.client),
     prices: modelPrices(runtime.client),
     skills: skillSummaries(runtime.client),

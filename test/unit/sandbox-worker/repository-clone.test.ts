@@ -26,7 +26,7 @@ test.each([
   ['fatal: early EOF', 'repository_clone_error'],
 ])('%s -> %s', (stderr, type) => {
   const failure = cloneFailure(stderr, repo());
-  expect(failure.type).toBe(type);
+  expect(failure.type as string).toBe(type);
   expect(failure.message).toContain('https://git.example.com/a/b.git');
 });
 

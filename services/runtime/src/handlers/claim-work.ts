@@ -11,9 +11,11 @@ import { ApiError } from '@shared/errors/api-error';
 import type { ClaimedWork } from '@shared/schema/sandbox-policy';
 import type { WorkItemRow } from '../db/schema';
 import { sandboxPolicy } from '../domain/sandbox-policy';
+import { sandboxSecrets } from '../domain/sandbox-secrets';
 
 /**
- * What the claimed item's sandbox enforces (domain/sandbox-policy.ts) and mounts, read now, with
+ * What the claimed item's sandbox enforces (domain/sandbox-policy.ts), mounts and substitutes at
+ * egress (its vaults' environment variables, domain/sandbox-secrets.ts), read now, with
  * the item's tenant: the environment and the session as they are. Gone (not found) reads as the
  * locked-down policy and nothing mounted; any other failure fails the claim, and the item,
  * claimed but never handed out, is taken again once its lease lapses.
@@ -30,7 +32,8 @@ async function readSandboxSide(deps: RuntimeDeps, item: WorkItemRow): Promise<Om
     deps.sessions.get(ctx, item.sessionId).catch(gone),
     deps.sessions.mounts(ctx, item.sessionId).catch(gone),
   ]);
-  return { sandbox: sandboxPolicy(config, session), mounts: mounts ?? { repositories: [], files: [] }, owner };
+  const vaults = session ? await deps.vaults.resolve(ctx, session.vault_ids) : { vaults: [] };
+  return { sandbox: sandboxPolicy(config, session), mounts: mounts ?? { repositories: [], files: [] }, secrets: sandboxSecrets(vaults), owner };
 }
 
 /**

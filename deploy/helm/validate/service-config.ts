@@ -37,6 +37,12 @@ export const NOT_FROM_VALUES: Readonly<Record<string, string>> = {
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
   SANDBOX_WORKER_ID:
     "its default is the host name (in Kubernetes the pod name) and pid, unique per replica; one chart value would be the same for every replica",
+  SANDBOX_INTERCEPTION_CA_CERT:
+    "a file: mount the installation's interception CA from a Secret of yours (<component>.extraVolumes) and point this at it with <component>.extraEnv; unset, each worker makes its own",
+  SANDBOX_INTERCEPTION_CA_KEY:
+    "a private key: only from a Secret of yours (<component>.extraVolumes and extraEnv), never a plain value",
+  SANDBOX_UPSTREAM_CA_FILE:
+    "a file of CAs (a mirror's, a corporate proxy's): mount it from a ConfigMap of yours and point this at it with <component>.extraEnv",
   SANDBOX_BWRAP:
     "the image installs bubblewrap on PATH (the default, bwrap); a value could only point the worker at a program the image does not have",
 };

@@ -63,6 +63,16 @@ export const SandboxWorkerConfigSchema = {
    * comma-separated, that port only. Never opens what SANDBOX_EGRESS_DENY_HOSTS names.
    */
   SANDBOX_EGRESS_ALLOW_HOSTS: Type.String({ default: '' }),
+  /**
+   * The CA the egress proxies intercept TLS with, towards the hosts of a session's
+   * environment-variable credentials only (PEM files; the key readable by the worker alone).
+   * Unset: one is made under SANDBOX_ROOT at start. Give the same pair to every worker of an
+   * installation, or each makes its own.
+   */
+  SANDBOX_INTERCEPTION_CA_CERT: Type.Optional(Type.String({ minLength: 1 })),
+  SANDBOX_INTERCEPTION_CA_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** More CAs (a PEM file) the egress proxy trusts when it connects on to an intercepted host: a mirror's or a corporate proxy's. */
+  SANDBOX_UPSTREAM_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Names this worker on the items it claims and in logs; unique per replica (the pod name in Kubernetes). */
   SANDBOX_WORKER_ID: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,80}$', default: `${hostname().slice(0, 60)}-${process.pid}` }),
 };

@@ -1,8 +1,13 @@
 import { lookup } from 'node:dns/promises';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, isIP, type Server, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, TLSSocket } from 'node:tls';
 import type { Logger } from '@shared/log/logger';
-import { addressVerdict, nameVerdict, normalHost, type ClosedAddresses, type EgressScope, type Endpoint } from '../domain/egress-rules';
-import { parseProxyRequest, proxyRefusal, withAuthorization, type ProxyRequest } from '../domain/proxy-request';
+import { addressVerdict, isGateway, nameVerdict, normalHost, type ClosedAddresses, type EgressScope, type Endpoint } from '../domain/egress-rules';
+import { isOriginRequest, parseProxyRequest, proxyRefusal, type ProxyRequest } from '../domain/proxy-request';
+import { substitutionsFor, type Substitution } from '../domain/secret-substitution';
+import type { Interception } from './interception';
+import { rewriteRequest } from './request-rewrite';
 
 /**
  * A session's only way out: an HTTP proxy (CONNECT for TLS and any TCP, absolute-form requests for
@@ -21,6 +26,8 @@ export interface EgressProxyOptions {
   scope: EgressScope;
   closed: ClosedAddresses;
   logger: Logger;
+  /** Where environment-variable credentials apply over HTTPS: the CA the tunnel is intercepted with. */
+  interception?: Interception;
   /** Resolves a name to its addresses (injected by tests); the system resolver by default. */
   resolve?: (host: string) => Promise<string[]>;
 }
@@ -59,9 +66,19 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     // Every address must pass: a name that resolves to a public and a closed address is refused, not tried in turn.
     if (refused && !refused.verdict.allowed) return refuse(client, target, refused.verdict.reason);
     if (verdicts.length === 0) return void client.end(proxyRefusal(502, `${target.host} has no address`));
-    const credential = request.kind === 'http' ? options.scope.credentials?.find((c) => c.port === target.port && c.host === normalHost(target.host)) : undefined;
-    const sent = credential && request.kind === 'http' ? { ...request, head: withAuthorization(request.head, credential.authorization) } : request;
-    await forward(client, verdicts[0]!.address, sent, open);
+    const address = verdicts[0]!.address;
+    // Never into the gateway: what the session sends there (tool results, events) would carry the real value back into the log.
+    const toGateway = isGateway(target, gateway) || (target.port === gateway?.port && gatewayAddresses.includes(address));
+    const substitutions = toGateway ? [] : substitutionsFor(normalHost(target.host), options.scope.substitutions ?? []);
+    if (request.kind === 'connect' && substitutions.length > 0 && options.interception) {
+      return intercept(client, { ...target, address }, substitutions, options.interception, open);
+    }
+    if (request.kind === 'http') {
+      const credential = options.scope.credentials?.find((c) => c.port === target.port && c.host === normalHost(target.host));
+      const rewritten = await rewriteRequest(client, request.head, substitutions, credential?.authorization);
+      if (rewritten) return forward(client, address, { ...request, head: rewritten }, open);
+    }
+    await forward(client, address, request, open);
   }
 
   function refuse(client: Socket, target: Endpoint, reason: string): void {
@@ -83,7 +100,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 }
 
 /** The request head, up to the blank line; what came after it stays in the socket (unshifted). */
-function readHead(client: Socket): Promise<Buffer | undefined> {
+function readHead(client: Duplex): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     let buffered = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
@@ -103,6 +120,43 @@ function readHead(client: Socket): Promise<Buffer | undefined> {
     client.on('data', onData);
     client.once('end', () => resolve(undefined));
   });
+}
+
+/**
+ * A tunnel to a host a credential applies to, opened in the middle: the client's TLS ends here
+ * (with a certificate of the per-installation CA only sandboxes trust), its request is rewritten
+ * (clients/request-rewrite.ts) and sent on over a TLS connection of the proxy's own to the
+ * judged address, verified as the host's. One request per connection: its answer closes it.
+ */
+async function intercept(client: Socket, target: Endpoint & { address: string }, substitutions: Substitution[], interception: Interception, open: Set<Socket>): Promise<void> {
+  client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+  const inner = new TLSSocket(client, { isServer: true, secureContext: interception.contextFor(target.host) });
+  inner.on('error', () => client.destroy());
+  const head = await readHead(inner);
+  if (!head || !isOriginRequest(head)) return void inner.destroy();
+  const rewritten = (await rewriteRequest(inner, head, substitutions, undefined)) ?? head;
+  const upstream = tlsConnect({ host: target.address, port: target.port, servername: isIP(target.host) ? undefined : target.host, ca: interception.upstreamCa, timeout: CONNECT_TIMEOUT_MS });
+  open.add(upstream).add(client);
+  upstream.once('secureConnect', () => {
+    upstream.setTimeout(0);
+    upstream.write(rewritten);
+    inner.pipe(upstream);
+    upstream.pipe(inner);
+    inner.resume();
+  });
+  const end = () => {
+    open.delete(upstream);
+    open.delete(client);
+    inner.destroy();
+    upstream.destroy();
+  };
+  upstream.once('timeout', end);
+  upstream.once('error', (err) => {
+    if (!inner.destroyed) inner.end(proxyRefusal(502, `${target.host}:${target.port} did not answer over TLS (${(err as NodeJS.ErrnoException).code ?? err.message})`));
+    end();
+  });
+  upstream.once('close', end);
+  inner.once('close', end);
 }
 
 /** Connects to the judged address and joins the two sockets (a tunnel for CONNECT; the rewritten request first otherwise). */

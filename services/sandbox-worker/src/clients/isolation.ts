@@ -7,6 +7,7 @@ import type { SandboxWorkerConfig } from '../config';
 import { parseHostPort, type ClosedAddresses } from '../domain/egress-rules';
 import { findBubblewrap, readSystemPaths } from './bubblewrap';
 import { probeCgroups } from './cgroups';
+import { prepareInterception } from './interception';
 import { packageCache, type PackageCache } from './package-cache';
 import type { SandboxHost } from './sandbox';
 import { POOL_SIZE, type UidPool } from './uid-pool';
@@ -46,6 +47,7 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
   const root = process.getuid?.() === 0;
   if (!cgroups) logger.warn('no control groups can be made here: sessions are not held to SANDBOX_MEMORY_MB, and SANDBOX_PIDS_MAX holds only where sessions get uids of their own (a worker running as root)');
   if (!root) logger.warn('the worker does not run as root: every session runs as its uid, in namespaces of its own');
+  const caBundle = await firstPresent(CA_BUNDLES);
   const host: SandboxHost = {
     bwrap: bubblewrap.path,
     root: config.SANDBOX_ROOT,
@@ -53,7 +55,14 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
     system: await readSystemPaths(),
     cgroups,
     closed: await closedAddresses(config, logger),
-    caBundle: await firstPresent(CA_BUNDLES),
+    caBundle,
+    interception: await prepareInterception({
+      root: config.SANDBOX_ROOT,
+      caCert: config.SANDBOX_INTERCEPTION_CA_CERT,
+      caKey: config.SANDBOX_INTERCEPTION_CA_KEY,
+      systemBundle: caBundle,
+      upstreamCaFile: config.SANDBOX_UPSTREAM_CA_FILE,
+    }),
     uids: root ? await uidPool(config.SANDBOX_UID_BASE, logger) : undefined,
     limits: { memoryBytes: config.SANDBOX_MEMORY_MB * 2 ** 20, pids: config.SANDBOX_PIDS_MAX, diskBytes: config.SANDBOX_DISK_MB * 2 ** 20 },
   };

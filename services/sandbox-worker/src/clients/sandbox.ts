@@ -7,6 +7,7 @@ import { INSIDE, trustEnvironment, type SandboxLayout, type SystemPath } from '.
 import { spawnSandbox } from './bubblewrap';
 import type { Cgroups, SessionCgroup } from './cgroups';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
+import type { Interception } from './interception';
 import { removeScratch } from './session-process';
 import { leaseUid, type UidLease, type UidPool } from './uid-pool';
 
@@ -26,6 +27,8 @@ export interface SandboxHost {
   closed: ClosedAddresses;
   /** The system's CA bundle (under /etc, which every sandbox sees), when there is one. */
   caBundle: string | undefined;
+  /** The interception CA and the bundle the sandboxes trust with it (clients/interception.ts). */
+  interception: Interception;
   /** The sessions' uids when this worker runs as root (and its user namespace maps them); undefined otherwise. */
   uids: UidPool | undefined;
   limits: { memoryBytes: number; pids: number; diskBytes: number };
@@ -67,7 +70,7 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
     if (lease) await chown(dir, lease.uid, lease.uid);
     await chmod(dir, 0o700);
     const socketPath = join(dir, 'egress.sock');
-    const proxy: EgressProxy = await startEgressProxy({ socketPath, scope: spec.scope, closed: host.closed, logger: host.logger });
+    const proxy: EgressProxy = await startEgressProxy({ socketPath, scope: spec.scope, closed: host.closed, logger: host.logger, interception: host.interception });
     undo.push(() => proxy.close());
     if (lease) await chown(socketPath, lease.uid, lease.uid);
     let cgroup: SessionCgroup | undefined;
@@ -79,9 +82,9 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
     const layout: SandboxLayout = {
       system: host.system,
       diskBytes: host.limits.diskBytes,
-      readOnly: [...(spec.readOnly ?? []), ...prepared.readOnly],
+      readOnly: [...trustedBundle(host), ...(spec.readOnly ?? []), ...prepared.readOnly],
       writable: [{ host: socketPath, inside: INSIDE.egressSocket }, ...(spec.writable ?? []), ...prepared.writable],
-      env: { ...trustEnvironment(host.caBundle), ...spec.env, SANDBOX_EGRESS_SOCKET: INSIDE.egressSocket },
+      env: { ...trustEnvironment(INSIDE.caBundle), ...spec.env, SANDBOX_EGRESS_SOCKET: INSIDE.egressSocket },
       command: spec.command,
     };
     const child = spawnSandbox({ bwrap: host.bwrap, layout, uid: lease?.uid, cgroup, pids: host.limits.pids, stdout: spec.stdout });
@@ -98,4 +101,10 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
     await close();
     throw err;
   }
+}
+
+/** The sandbox trusts the system's CAs and the interception CA: the bundle at its own path, and over the system's where there is one. */
+function trustedBundle(host: SandboxHost): { host: string; inside: string }[] {
+  const bundle = host.interception.bundle;
+  return [{ host: bundle, inside: INSIDE.caBundle }, ...(host.caBundle ? [{ host: bundle, inside: host.caBundle }] : [])];
 }

@@ -1,4 +1,5 @@
-import type { SandboxPolicy, SessionMounts } from '@shared/schema/sandbox-policy';
+import type { SandboxPolicy, SandboxSecret, SessionMounts } from '@shared/schema/sandbox-policy';
+import { placeholderEnvironment, withPlaceholders } from '../domain/secret-substitution';
 import { basicAuthorization } from '../domain/repository-clone';
 import type { Work } from '@shared/schema/work';
 import type { SandboxWorkerConfig } from '../config';
@@ -27,11 +28,15 @@ export function startSessionSandbox(
   packages: string | undefined,
   settings: SessionSandboxSettings,
   mounts: SessionMounts,
+  secrets: readonly SandboxSecret[],
   prepare: SandboxSpec['prepare'],
 ): Promise<RunningSandbox> {
   const { config } = settings;
   const added = packages ? packagesEnvironment() : { bins: [], env: {} };
+  const substitutions = withPlaceholders(secrets);
   const env = {
+    // First: a credential named like a variable the session needs (PATH, HOME, ANTHROPIC_*) does not replace it.
+    ...placeholderEnvironment(substitutions),
     ...sandboxEnvironment(item, { gatewayUrl: config.SANDBOX_GATEWAY_URL, path: insidePath(added.bins), scratch: INSIDE.workdir }),
     ...proxyEnvironment(),
     ...added.env,
@@ -43,6 +48,7 @@ export function startSessionSandbox(
       mcpHosts: policy.mcp_server_urls.flatMap(hostOf),
       gateway: endpointOf(config.SANDBOX_GATEWAY_URL),
       credentials: repositoryCredentials(mounts.repositories),
+      substitutions,
     },
     env,
     command: [INSIDE.bun, INSIDE.program, '--idle-ms', String(config.SANDBOX_IDLE_MS), '--lifetime-ms', String(config.SANDBOX_MAX_LIFETIME_MS), '--proxy-port', String(PROXY_PORT)],

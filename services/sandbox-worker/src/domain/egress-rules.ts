@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import type { SandboxSecret } from '@shared/schema/sandbox-policy';
 
 /**
  * What a session's egress proxy lets out (clients/egress-proxy.ts asks, per connection): first by
@@ -23,6 +24,8 @@ export interface EgressScope {
    * repository's token, for the agent's fetches and pushes): the session never holds them.
    */
   credentials?: readonly (Endpoint & { authorization: string })[];
+  /** The session's environment-variable credentials, substituted at egress (domain/secret-substitution.ts). */
+  substitutions?: readonly (SandboxSecret & { placeholder: string })[];
   /** The gateway the session's SDK worker talks to: always let out, at its own port only (none for a package install). */
   gateway?: Endpoint;
 }

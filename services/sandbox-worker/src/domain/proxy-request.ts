@@ -44,7 +44,21 @@ export function proxyRefusal(status: 400 | 403 | 502, reason: string): string {
  * head is rewritten again, so no request on it goes out without the credential or with another's.
  */
 export function withAuthorization(head: Buffer, authorization: string): Buffer {
+  return rewriteHeaders(head, /^(authorization|proxy-authorization|connection|proxy-connection)\s*:/i, [`Authorization: ${authorization}`, 'Connection: close']);
+}
+
+/** The request head with the connection closed after the answer (so the next request is read, and rewritten, again). */
+export function withConnectionClose(head: Buffer): Buffer {
+  return rewriteHeaders(head, /^(connection|proxy-connection)\s*:/i, ['Connection: close']);
+}
+
+function rewriteHeaders(head: Buffer, drop: RegExp, add: string[]): Buffer {
   const lines = head.toString('latin1').split('\r\n');
-  const kept = lines.slice(1).filter((line) => line !== '' && !/^(authorization|proxy-authorization|connection|proxy-connection)\s*:/i.test(line));
-  return Buffer.from([lines[0], ...kept, `Authorization: ${authorization}`, 'Connection: close', '', ''].join('\r\n'), 'latin1');
+  const kept = lines.slice(1).filter((line) => line !== '' && !drop.test(line));
+  return Buffer.from([lines[0], ...kept, ...add, '', ''].join('\r\n'), 'latin1');
+}
+
+/** An intercepted request, in origin form (`GET /path HTTP/1.1`), as the client sent it inside its tunnel. */
+export function isOriginRequest(head: Buffer): boolean {
+  return /^[A-Z]+ \/\S* HTTP\/1\.[01]\r\n/.test(head.toString('latin1', 0, Math.min(head.length, 8192)));
 }

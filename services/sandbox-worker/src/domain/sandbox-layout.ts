@@ -18,6 +18,8 @@ export const INSIDE = {
   program: '/opt/agent/session-program.js',
   packages: '/opt/packages',
   egressSocket: '/run/sandbox/egress.sock',
+  /** The CA bundle the sandbox trusts: the system's, plus the interception CA where there is one. */
+  caBundle: '/opt/agent/ca-bundle.pem',
 } as const;
 
 /** The proxy the session's programs use (HTTP(S)_PROXY), forwarded by the session program to INSIDE.egressSocket. */

@@ -117,7 +117,7 @@ async function startSession(deps: SandboxWorkerDeps, claimed: ClaimedWork): Prom
   }
   const program = { program: isolation.program, bun: isolation.bun };
   try {
-    const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, ...program }, claimed.mounts, sessionMountPreparation(isolation.host, deps.bus, claimed, program));
+    const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, ...program }, claimed.mounts, claimed.secrets, sessionMountPreparation(isolation.host, deps.bus, claimed, program));
     return { child: box.process, close: box.close };
   } catch (err) {
     if (err instanceof MountFailure) throw new SetupFailure(err.message, err.type);

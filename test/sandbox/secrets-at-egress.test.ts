@@ -1,0 +1,82 @@
+/**
+ * An environment_variable credential of a session's vault, through the real stack and the SDK's
+ * own worker: inside the sandbox the variable holds a placeholder; the egress proxy puts the real
+ * value into requests to the credential's hosts (a header and a body over plain HTTP, a header
+ * over HTTPS, intercepted with the installation's CA that only sandboxes trust) and nowhere else;
+ * the value appears in no tool output, event or model request.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectOk } from '../support/expect';
+import { useRuntimeWorld } from '../support/runtime-world';
+import { runInSandbox } from '../support/sandbox-session';
+
+const SECRET = `sk-live-${crypto.randomUUID()}`;
+const world = useRuntimeWorld();
+const seen: Array<{ scheme: string; host: string; headers: Record<string, string>; body: string }> = [];
+let dir: string;
+let plain: ReturnType<typeof Bun.serve>;
+let secure: ReturnType<typeof Bun.serve>;
+
+const openssl = (...args: string[]) => {
+  const out = Bun.spawnSync(['openssl', ...args], { cwd: dir, stderr: 'pipe' });
+  if (out.exitCode !== 0) throw new Error(out.stderr.toString());
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'egress-secrets-'));
+  // A server of the outside world, with a certificate of a CA the worker is told to trust upstream.
+  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=outside ca');
+  await writeFile(join(dir, 'ext'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext');
+  const record = (scheme: string) => async (request: Request) => {
+    seen.push({ scheme, host: new URL(request.url).host, headers: Object.fromEntries(request.headers), body: await request.text() });
+    return new Response('recorded\n');
+  };
+  plain = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: record('http') });
+  secure = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: { key: await readFile(join(dir, 'server.key'), 'utf8'), cert: await readFile(join(dir, 'server.pem'), 'utf8') }, fetch: record('https') });
+  await world.stack.startSandboxWorker({
+    SANDBOX_IDLE_MS: '300',
+    SANDBOX_EGRESS_ALLOW_HOSTS: `127.0.0.1:${plain.port},localhost:${plain.port},127.0.0.1:${secure.port}`,
+    SANDBOX_UPSTREAM_CA_FILE: join(dir, 'ca.pem'),
+  });
+}, 60_000);
+afterAll(async () => {
+  plain?.stop(true);
+  secure?.stop(true);
+  await rm(dir, { recursive: true, force: true });
+});
+
+test("the variable is a placeholder inside; the proxy puts the value into requests to the credential's host only", async () => {
+  const vault = expectOk(await world.api('POST', '/v1/vaults', { body: { display_name: 'egress' } }));
+  expectOk(
+    await world.api('POST', `/v1/vaults/${vault.id}/credentials`, {
+      body: { auth: { type: 'environment_variable', secret_name: 'API_TOKEN', secret_value: SECRET, networking: { type: 'limited', allowed_hosts: ['127.0.0.1'] } } },
+    }),
+  );
+  const curl = (url: string, extra = '') => `curl -sS -o /dev/null -w '%{http_code}\\n' -H "X-Api-Key: $API_TOKEN" ${extra} ${url}`;
+  const run = await runInSandbox(
+    world,
+    [
+      'echo "inside: $API_TOKEN"',
+      curl(`http://127.0.0.1:${plain.port}/plain`, '--data "token=$API_TOKEN"'),
+      curl(`https://127.0.0.1:${secure.port}/secure`),
+      curl(`http://localhost:${plain.port}/elsewhere`),
+    ].join('; '),
+    {},
+    { session: { vault_ids: [vault.id] } },
+  );
+  expect(run.output).toMatch(/inside: sandbox-secret-[0-9a-f]{32}/);
+  expect(run.output.match(/^200$/gm)).toHaveLength(3);
+  const placeholder = /inside: (sandbox-secret-[0-9a-f]{32})/.exec(run.output)![1]!;
+  const byPath = (host: string) => seen.find((s) => s.host === host)!;
+  expect(byPath(`127.0.0.1:${plain.port}`)).toMatchObject({ scheme: 'http', body: `token=${SECRET}` });
+  expect(byPath(`127.0.0.1:${plain.port}`).headers['x-api-key']).toBe(SECRET);
+  expect(byPath(`127.0.0.1:${secure.port}`).headers['x-api-key']).toBe(SECRET);
+  // Another host, the same server: the placeholder, not the value.
+  expect(byPath(`localhost:${plain.port}`).headers['x-api-key']).toBe(placeholder);
+  for (const where of [run.output, JSON.stringify(run.events), JSON.stringify(world.model.requests)]) expect(where).not.toContain(SECRET);
+}, 120_000);

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, IdOf, Nullable } from './common';
 import { CloudNetworking, Packages } from './environment';
+import { REPOSITORY_ERROR_TYPES } from './session-event-log';
 import { Checkout } from './session-resource';
 import { Work } from './work';
 
@@ -64,14 +65,7 @@ export type ClaimedWork = Static<typeof ClaimedWork>;
 export const ClaimWorkReply = Nullable(ClaimedWork);
 
 /** The SDK's session error kinds a session that cannot start may end with (BetaManagedAgentsSessionError's). */
-export const SETUP_ERROR_TYPES = [
-  'unknown_error',
-  'repository_authentication_error',
-  'repository_not_found_error',
-  'repository_forbidden_error',
-  'repository_checkout_error',
-  'repository_clone_error',
-] as const;
+export const SETUP_ERROR_TYPES = ['unknown_error', ...REPOSITORY_ERROR_TYPES] as const;
 
 /**
  * `runtime.work.fail` (the sandbox workers only): the session of a claimed item could not start

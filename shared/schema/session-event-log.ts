@@ -53,17 +53,15 @@ const permissionedToolUse = <T extends string, S extends TProperties>(type: T, s
   });
 
 /** The session error kinds the runtime reports (SDK: each with `message` and `retry_status`). */
-export const SESSION_ERROR_TYPES = [
-  'unknown_error',
-  'model_overloaded_error',
-  'model_rate_limited_error',
-  'model_request_failed_error',
+/** A session's repository that could not be cloned (the sandbox worker says which). */
+export const REPOSITORY_ERROR_TYPES = [
   'repository_authentication_error',
   'repository_not_found_error',
   'repository_forbidden_error',
   'repository_checkout_error',
   'repository_clone_error',
 ] as const;
+export const SESSION_ERROR_TYPES = ['unknown_error', 'model_overloaded_error', 'model_rate_limited_error', 'model_request_failed_error', ...REPOSITORY_ERROR_TYPES] as const;
 const RetryStatus = Type.Union([
   Closed({ type: Type.Literal('retrying') }),
   Closed({ type: Type.Literal('exhausted') }),

@@ -65,16 +65,26 @@ export type ClaimedWork = Static<typeof ClaimedWork>;
 export const ClaimWorkReply = Nullable(ClaimedWork);
 
 /** The SDK's session error kinds a session that cannot start may end with (BetaManagedAgentsSessionError's). */
-export const SETUP_ERROR_TYPES = ['unknown_error', ...REPOSITORY_ERROR_TYPES] as const;
-
 /**
  * `runtime.work.fail` (the sandbox workers only): the session of a claimed item could not start
- * (its packages failed to install, a repository could not be cloned, no sandbox could be made);
- * the item is stopped and the calls it was there to run are answered as failed, under a
- * session.error of `error_type` carrying `message`.
+ * (its packages failed to install, no sandbox could be made); the item is stopped and the calls
+ * it was there to run are answered as failed, under a session.error carrying `message`.
  */
 export const FailWorkRequest = Closed({
   work_id: IdOf('work'),
   message: Type.String({ minLength: 1, maxLength: 2000 }),
-  error_type: Type.Optional(Type.Union(SETUP_ERROR_TYPES.map((t) => Type.Literal(t)))),
+});
+
+/**
+ * `runtime.work.report` (the sandbox workers only): a repository of the session could not be
+ * cloned; the session runs on without it, and its log gets the SDK's session.error for it
+ * (`retrying`: "the session keeps running without the repository").
+ */
+export const ReportRepositoryErrorRequest = Closed({
+  work_id: IdOf('work'),
+  error: Closed({
+    type: Type.Union(REPOSITORY_ERROR_TYPES.map((t) => Type.Literal(t))),
+    message: Type.String({ minLength: 1, maxLength: 2000 }),
+    repository_url: Type.String({ maxLength: 2048 }),
+  }),
 });

@@ -127,6 +127,8 @@ const bodies = {
       type: Type.Union(SESSION_ERROR_TYPES.map((t) => Type.Literal(t))),
       message: Text,
       retry_status: RetryStatus,
+      /** The repository errors' (SDK): the repository that could not be cloned. */
+      repository_url: Type.Optional(Nullable(Text)),
     }),
   }),
   // The evaluate-and-revise loop of a user.define_outcome (written by the runtime): one start and

@@ -147,12 +147,12 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(nc, `${PREFIX}.deployments.created`);
   });
 
-  test("the sandbox worker identity may call the claim, the failure of a claimed item and a file's content, nothing else; no other identity may claim or fail; only the runtime opens a session's mounts", async () => {
+  test("the sandbox worker identity may call the claim, the failure or a repository report of a claimed item and a file's content, nothing else; no other identity may claim or fail; only the runtime opens a session's mounts", async () => {
     // Its password reaches the server as NATS_PASSWORD_SANDBOX_WORKER: the connection itself proves it.
     expect(passwordEnvName('sandbox-worker')).toBe('NATS_PASSWORD_SANDBOX_WORKER');
     const sandbox = await connectAs('sandbox-worker');
     expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual(
-      [rpcSubject(PREFIX, fileSubjects.download), rpcSubject(PREFIX, workSubjects.claim), rpcSubject(PREFIX, workSubjects.fail)].toSorted(),
+      [rpcSubject(PREFIX, fileSubjects.download), rpcSubject(PREFIX, workSubjects.claim), rpcSubject(PREFIX, workSubjects.fail), rpcSubject(PREFIX, workSubjects.report)].toSorted(),
     );
     for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve, sessionResourceSubjects.resolve]) {
       await expectPublishRefused(sandbox, rpcSubject(PREFIX, subject));
@@ -161,6 +161,7 @@ describe('NATS identities and subject permissions', () => {
     const gateway = await connectAs('gateway');
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.claim));
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.fail));
+    await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.report));
     await expectPublishRefused(gateway, rpcSubject(PREFIX, sessionResourceSubjects.resolve));
     expect(BUS_IDENTITIES.filter((identity) => busPermissions(PREFIX, identity).publish.allow.includes(rpcSubject(PREFIX, sessionResourceSubjects.resolve)))).toEqual(['runtime']);
   });
@@ -223,7 +224,9 @@ describe('NATS identities and subject permissions', () => {
     expect(gateway.subscribe.allow).toEqual([`${PREFIX}.sessions.>`, `_INBOX.${PREFIX}-gateway.>`]);
     expect(busPermissions(PREFIX, 'scheduler').publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
     expect(busPermissions(PREFIX, 'deployments').publish.allow).toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
-    for (const identity of BUS_IDENTITIES.filter((id) => id !== 'deployments')) {
+    // The fire path and the runtime (a cloud session's environment variables, issue 28) open vault credentials; nobody else.
+    expect(busPermissions(PREFIX, 'runtime').publish.allow).toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    for (const identity of BUS_IDENTITIES.filter((id) => id !== 'deployments' && id !== 'runtime')) {
       expect(busPermissions(PREFIX, identity).publish.allow).not.toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
     }
   });

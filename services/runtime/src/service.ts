@@ -9,6 +9,7 @@ import { driveSession } from './handlers/drive-session';
 import { ackWork } from './handlers/ack-work';
 import { claimWork } from './handlers/claim-work';
 import { failWork } from './handlers/fail-work';
+import { reportWork } from './handlers/report-work';
 import { getWork } from './handlers/get-work';
 import { heartbeatWork } from './handlers/heartbeat-work';
 import { listWork } from './handlers/list-work';
@@ -36,6 +37,7 @@ export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void
       stats: workStats(deps),
       claim: claimWork(deps),
       fail: failWork(deps),
+      report: reportWork(deps),
     });
 }
 

@@ -26,4 +26,6 @@ export const workSubjects = defineSubjects('runtime', 'work', {
   claim: [work.ClaimWorkRequest, sandbox.ClaimWorkReply, { callers: ['sandbox-worker'] }],
   /** Internal, the sandbox workers only: a claimed item whose session could not start, failed with a session.error. A system call. */
   fail: [sandbox.FailWorkRequest, work.Work, { callers: ['sandbox-worker'] }],
+  /** Internal, the sandbox workers only: a claimed item's repository that could not be cloned, logged as the SDK's session.error. A system call. */
+  report: [sandbox.ReportRepositoryErrorRequest, work.Work, { callers: ['sandbox-worker'] }],
 });

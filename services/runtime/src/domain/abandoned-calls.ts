@@ -1,4 +1,3 @@
-import type { SETUP_ERROR_TYPES } from '@shared/schema/sandbox-policy';
 import type { RuntimeEventBody } from '@shared/schema/session-event';
 import type { LogState, OpenToolUse } from './session-log';
 
@@ -18,18 +17,12 @@ export function workerOwedCalls(state: LogState): OpenToolUse[] {
   return state.openToolUses.filter((use) => use.kind === 'agent.tool_use' && !use.awaitingConfirmation);
 }
 
-/** Why, when the worker said (a session that could not start: its message and the SDK's error kind for it). */
-export interface AbandonReason {
-  message: string;
-  type?: (typeof SETUP_ERROR_TYPES)[number];
-}
-
-/** Without a reason, the worker's log is where to look. */
-export function abandonedCallEvents(workId: string, owed: readonly OpenToolUse[], reason?: AbandonReason): RuntimeEventBody[] {
-  const message = reason?.message ?? `the environment worker ended work item '${workId}' without answering ${owed.length} tool call(s); see the worker's log for why`;
+/** `reason`: why, when the worker said (a session that could not start); else the worker's log is where to look. */
+export function abandonedCallEvents(workId: string, owed: readonly OpenToolUse[], reason?: string): RuntimeEventBody[] {
+  const message = reason ?? `the environment worker ended work item '${workId}' without answering ${owed.length} tool call(s); see the worker's log for why`;
   const content = [{ type: 'text' as const, text: `This tool call was not run: ${message}.` }];
   return [
-    { type: 'session.error', error: { type: reason?.type ?? 'unknown_error', message, retry_status: { type: 'exhausted' } } },
+    { type: 'session.error', error: { type: 'unknown_error', message, retry_status: { type: 'exhausted' } } },
     ...owed.map((use): RuntimeEventBody => ({ type: 'user.tool_result', tool_use_id: use.id, content, is_error: true })),
     { type: 'session.status_idle', stop_reason: { type: 'retries_exhausted' }, stop_details: null },
   ];

@@ -18,7 +18,7 @@ import { closeAbandonedCalls } from '../session-driver/abandoned-calls';
  */
 export const failWork =
   (deps: RuntimeDeps): Handler<typeof workSubjects.fail> =>
-  async ({ work_id, message, error_type }) => {
+  async ({ work_id, message }) => {
     const { before, after } = await retryTransient(() =>
       deps.db.transaction(async (tx) => {
         const item = found(await findWorkItemById(tx, work_id, { lock: true }), () => workNotFound(work_id));
@@ -27,7 +27,7 @@ export const failWork =
       }),
     );
     if (before.state !== 'stopped') {
-      await closeAbandonedCalls(deps, { organization_id: after.organizationId, workspace_id: after.workspaceId }, after.sessionId, after.id, { message, type: error_type });
+      await closeAbandonedCalls(deps, { organization_id: after.organizationId, workspace_id: after.workspaceId }, after.sessionId, after.id, message);
     }
     return presentWork(after);
   };

@@ -16,28 +16,34 @@ import { tail } from './session-process';
  * file resource (read with the item's tenant from the catalog) read-only at its mount path, each
  * repository cloned (clients: a git in a sandbox of its own, domain/repository-clone.ts) and
  * bound writable at its mount path, owned by the session's uid. A repository that cannot be
- * cloned fails the session with the SDK's error kind for it.
+ * cloned is reported as the SDK's session.error for it and left out: the session runs without it.
  */
-export class MountFailure extends Error {
+/** A file that could not be read: the session cannot start as asked. */
+export class MountFailure extends Error {}
+
+/** A repository that could not be cloned: reported, and the session runs on without it (the SDK's semantics). */
+class CloneFailure extends Error {
   constructor(
     message: string,
-    readonly type: CloneErrorType | 'unknown_error',
+    readonly type: CloneErrorType,
   ) {
     super(message);
   }
 }
 
+export type RepositoryErrorReport = (error: { type: CloneErrorType; message: string; repository_url: string }) => Promise<unknown>;
+
 const CLONE_OUTPUT_BYTES = 2000;
 const CLONE_TIMEOUT_MS = 10 * 60_000;
 
-export function sessionMountPreparation(host: SandboxHost, bus: Pick<BusClient, 'call'>, claimed: ClaimedWork, program: { program: string; bun: string }) {
+export function sessionMountPreparation(host: SandboxHost, bus: Pick<BusClient, 'call'>, claimed: ClaimedWork, program: { program: string; bun: string }, report: RepositoryErrorReport) {
   return async (dir: string, uid: number | undefined) => {
     const readOnly: { host: string; inside: string }[] = [];
     const writable: { host: string; inside: string }[] = [];
     const ctx = systemContext(newId('request'), { ...claimed.owner, scope: 'read_only', key_id: 'sandbox-worker' });
     for (const file of claimed.mounts.files) {
       const content = await bus.call(fileSubjects.download, ctx, { file_id: file.file_id }).catch((err: Error) => {
-        throw new MountFailure(`file ${file.file_id} could not be read: ${err.message}`, 'unknown_error');
+        throw new MountFailure(`file ${file.file_id} could not be read: ${err.message}`);
       });
       const path = join(dir, `file-${file.resource_id}`);
       await writeFile(path, Buffer.from(content.content_base64, 'base64'), { mode: 0o444 });
@@ -45,7 +51,13 @@ export function sessionMountPreparation(host: SandboxHost, bus: Pick<BusClient, 
     }
     for (const repository of claimed.mounts.repositories) {
       const path = join(dir, `repository-${repository.resource_id}`);
-      await cloneRepository(host, repository, path, program);
+      try {
+        await cloneRepository(host, repository, path, program);
+      } catch (err) {
+        if (!(err instanceof CloneFailure)) throw err;
+        await report({ type: err.type, message: err.message, repository_url: repository.url });
+        continue;
+      }
       if (uid !== undefined) Bun.spawnSync(['chown', '-R', `${uid}:${uid}`, path]);
       writable.push({ host: path, inside: repository.mount_path });
     }
@@ -58,7 +70,7 @@ export function sessionMountPreparation(host: SandboxHost, bus: Pick<BusClient, 
  * which cannot enter the session's directory), then moves it to `path`.
  */
 async function cloneRepository(host: SandboxHost, repository: Repository, path: string, program: { program: string; bun: string }): Promise<void> {
-  if (repository.authorization_token === null) throw new MountFailure(cloneFailure('', repository).message, 'repository_authentication_error');
+  if (repository.authorization_token === null) throw new CloneFailure(cloneFailure('', repository).message, 'repository_authentication_error');
   const scratch = await mkdtemp(join(host.root, 'clone-'));
   try {
     // Writable by the clone's uid, leased when its sandbox starts; nothing but the worker reaches under its root.
@@ -87,7 +99,7 @@ async function runClone(host: SandboxHost, repository: Repository, path: string,
     clearTimeout(timer);
     if (code !== 0) {
       const failure = cloneFailure(await output, repository);
-      throw new MountFailure(failure.message, failure.type);
+      throw new CloneFailure(failure.message, failure.type);
     }
   } finally {
     await box.close();

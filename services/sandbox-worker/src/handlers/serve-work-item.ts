@@ -2,7 +2,7 @@ import { forceStopWork } from '../clients/gateway-work';
 import { PackageInstallError } from '../clients/package-cache';
 import { endLeftoverProcesses, processStartTime } from '../clients/process-control';
 import { killGroup, makeScratch, removeScratch, spawnSessionProcess, tail } from '../clients/session-process';
-import type { ClaimedWork, SETUP_ERROR_TYPES } from '@shared/schema/sandbox-policy';
+import type { ClaimedWork } from '@shared/schema/sandbox-policy';
 import { MountFailure, sessionMountPreparation } from '../clients/session-mounts';
 import { startSessionSandbox } from '../clients/session-sandbox';
 import { hasPackages } from '../domain/package-installs';
@@ -18,16 +18,7 @@ interface StartedSession {
   close(): Promise<void>;
 }
 
-type SetupErrorType = (typeof SETUP_ERROR_TYPES)[number];
-
-class SetupFailure extends Error {
-  constructor(
-    message: string,
-    readonly type: SetupErrorType = 'unknown_error',
-  ) {
-    super(message);
-  }
-}
+class SetupFailure extends Error {}
 
 /**
  * Serves one claimed item: its session's program (the SDK's EnvironmentWorker.handleItem() for
@@ -82,7 +73,7 @@ export const serveWorkItem =
       if (err instanceof SetupFailure) {
         outcome = 'setup_failed';
         logger.warn('sandbox session could not start: failed on the session', { reason: err.message });
-        await deps.claims.fail(item, err.message, err.type).catch((error) => logger.error('failing the session failed', { error }));
+        await deps.claims.fail(item, err.message).catch((error) => logger.error('failing the session failed', { error }));
       } else logger.error('sandbox session could not run', { error: err });
     } finally {
       lifetime.cancel();
@@ -116,11 +107,12 @@ async function startSession(deps: SandboxWorkerDeps, claimed: ClaimedWork): Prom
     throw err;
   }
   const program = { program: isolation.program, bun: isolation.bun };
+  const mounts = sessionMountPreparation(isolation.host, deps.bus, claimed, program, (error) => deps.claims.reportRepository(item, error));
   try {
-    const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, ...program }, claimed.mounts, claimed.secrets, sessionMountPreparation(isolation.host, deps.bus, claimed, program));
+    const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, ...program }, claimed.mounts, claimed.secrets, mounts);
     return { child: box.process, close: box.close };
   } catch (err) {
-    if (err instanceof MountFailure) throw new SetupFailure(err.message, err.type);
+    if (err instanceof MountFailure) throw new SetupFailure(err.message);
     throw err;
   }
 }

@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'bun:test';
+import type { CloudConfig } from '@shared/schema/environment';
+import { LOCKED_DOWN, sandboxPolicy } from '../../../services/runtime/src/domain/sandbox-policy';
+import { sessionAgent } from './session-log-fixture';
+
+/** What a claimed cloud item's sandbox enforces, from its environment's config and its session's agent alone. */
+
+const packages = { type: 'packages' as const, apt: [], cargo: [], gem: [], go: [], npm: ['is-number'], pip: ['requests==2.32.3'] };
+const limited = { type: 'limited' as const, allowed_hosts: ['api.example.com', '*.example.org'], allow_package_managers: true, allow_mcp_servers: true };
+const cloud = (networking: CloudConfig['networking']): CloudConfig => ({ type: 'cloud', networking, packages });
+const withServers = (...urls: string[]) => ({ agent: sessionAgent({ mcp_servers: urls.map((url, i) => ({ type: 'url' as const, name: `s${i}`, url })) }) });
+
+describe('sandboxPolicy', () => {
+  test("a cloud environment's networking and packages as they are, and the agent's MCP server URLs in its order", () => {
+    expect(sandboxPolicy(cloud(limited), withServers('https://mcp.example.com/sse', 'https://tools.example.net/mcp'))).toEqual({
+      networking: limited,
+      packages,
+      mcp_server_urls: ['https://mcp.example.com/sse', 'https://tools.example.net/mcp'],
+    });
+    expect(sandboxPolicy(cloud({ type: 'unrestricted' }), withServers()).networking).toEqual({ type: 'unrestricted' });
+  });
+
+  test('no MCP servers, or no session any more: none to let out, the environment still holds', () => {
+    expect(sandboxPolicy(cloud(limited), withServers()).mcp_server_urls).toEqual([]);
+    expect(sandboxPolicy(cloud(limited), undefined)).toEqual({ networking: limited, packages, mcp_server_urls: [] });
+  });
+
+  test('an environment gone, or no longer a cloud one: locked down (limited, no hosts, no packages, no MCP servers), whatever the agent names', () => {
+    expect(sandboxPolicy(undefined, withServers('https://mcp.example.com/sse'))).toEqual(LOCKED_DOWN);
+    expect(sandboxPolicy({ type: 'self_hosted' }, withServers('https://mcp.example.com/sse'))).toEqual(LOCKED_DOWN);
+    expect(LOCKED_DOWN).toEqual({
+      networking: { type: 'limited', allowed_hosts: [], allow_package_managers: false, allow_mcp_servers: false },
+      packages: { type: 'packages', apt: [], cargo: [], gem: [], go: [], npm: [], pip: [] },
+      mcp_server_urls: [],
+    });
+  });
+});

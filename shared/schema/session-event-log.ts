@@ -52,8 +52,18 @@ const permissionedToolUse = <T extends string, S extends TProperties>(type: T, s
     session_thread_id: Type.Optional(Nullable(Text)),
   });
 
-/** The session error kinds the runtime reports (SDK: each with `message` and `retry_status`). */
-export const SESSION_ERROR_TYPES = ['unknown_error', 'model_overloaded_error', 'model_rate_limited_error', 'model_request_failed_error'] as const;
+/**
+ * The session error kinds the runtime reports (SDK: each with `message` and `retry_status`; the
+ * MCP ones also name the server, `mcp_server_name`).
+ */
+export const SESSION_ERROR_TYPES = [
+  'unknown_error',
+  'model_overloaded_error',
+  'model_rate_limited_error',
+  'model_request_failed_error',
+  'mcp_connection_failed_error',
+  'mcp_authentication_failed_error',
+] as const;
 const RetryStatus = Type.Union([
   Closed({ type: Type.Literal('retrying') }),
   Closed({ type: Type.Literal('exhausted') }),
@@ -95,6 +105,13 @@ const bodies = {
   // What tool results and confirmations answer: written by the runtime from the model's tool_use blocks.
   agentToolUse: permissionedToolUse('agent.tool_use', {}),
   agentMcpToolUse: permissionedToolUse('agent.mcp_tool_use', { mcp_server_name: Text }),
+  /** The MCP server's answer to an agent.mcp_tool_use, which the runtime called (SDK BetaManagedAgentsAgentMCPToolResultEvent). */
+  agentMcpToolResult: Closed({
+    type: Type.Literal('agent.mcp_tool_result'),
+    mcp_tool_use_id: Text,
+    content: Type.Optional(toolResultBlocks(false)),
+    is_error: Type.Optional(Nullable(Type.Boolean())),
+  }),
   agentCustomToolUse: Closed({
     type: Type.Literal('agent.custom_tool_use'),
     name: Text,
@@ -119,6 +136,7 @@ const bodies = {
       type: Type.Union(SESSION_ERROR_TYPES.map((t) => Type.Literal(t))),
       message: Text,
       retry_status: RetryStatus,
+      mcp_server_name: Type.Optional(Text),
     }),
   }),
   // The evaluate-and-revise loop of a user.define_outcome (written by the runtime): one start and
@@ -174,6 +192,8 @@ export const RuntimeEventBody = Type.Union([
   bodies.agentMessage,
   bodies.agentThinking,
   bodies.agentToolUse,
+  bodies.agentMcpToolUse,
+  bodies.agentMcpToolResult,
   bodies.agentCustomToolUse,
   bodies.spanModelRequestStart,
   bodies.spanModelRequestEnd,

@@ -6,7 +6,9 @@ import type { ModelApi, Sleep } from './clients/model-api';
 import type { ModelPrices } from './clients/model-prices';
 import type { SkillSummaries } from './clients/skills';
 import type { Rubrics } from './clients/rubrics';
+import type { McpServers } from './clients/mcp-servers';
 import type { SessionsClient } from './clients/sessions';
+import type { VaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
 import type { RuntimeMetrics } from './metrics';
@@ -29,6 +31,10 @@ export interface RuntimeDeps {
   rubrics: Rubrics;
   /** The agent toolset's tools as the SDK's environment worker runs them. */
   toolset: ToolsetCatalog;
+  /** The agent's MCP servers, which the runtime lists and calls itself (docs/decisions.md, issue 28). */
+  mcp: McpServers;
+  /** A session's vault credentials, for its MCP servers' bearer tokens. */
+  vaults: VaultCredentials;
   metrics: RuntimeMetrics;
   config: Pick<
     RuntimeConfig,

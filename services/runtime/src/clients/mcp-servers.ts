@@ -77,8 +77,11 @@ export function mcpServers(settings: McpClientSettings): McpServers {
   const resolve = settings.resolve ?? systemResolve;
 
   /** The failure as the session reports it, with the token (should a server echo it) never in the message. */
-  const failure = (server: McpServer, err: unknown, token: string | undefined, doing: string): McpFailure => {
+  const failure = (server: McpServer, err: unknown, token: string | undefined, doing: string, timeoutMs: number): McpFailure => {
     if (err instanceof McpFailure) return err;
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      return new McpFailure('connection', `the MCP server ${server.name} did not answer within ${timeoutMs} ms while ${doing}`);
+    }
     const status = statusOf(err);
     let detail = err instanceof Error ? err.message : String(err);
     if (token) detail = detail.replaceAll(token, '[redacted]');
@@ -129,12 +132,12 @@ export function mcpServers(settings: McpClientSettings): McpServers {
     } catch (first) {
       const status = statusOf(first);
       // Refused credentials, or no answer at all, are the server's word: SSE would hear the same.
-      if (status === 401 || status === 403 || first instanceof McpFailure) throw failure(server, first, token, 'connecting');
+      if (status === 401 || status === 403 || first instanceof McpFailure) throw failure(server, first, token, 'connecting', settings.connectTimeoutMs);
       try {
         return await attempt(new SSEClientTransport(url, { requestInit, eventSourceInit: {} }));
       } catch (second) {
         const sseStatus = statusOf(second);
-        throw failure(server, sseStatus === 401 || sseStatus === 403 ? second : first, token, 'connecting');
+        throw failure(server, sseStatus === 401 || sseStatus === 403 ? second : first, token, 'connecting', settings.connectTimeoutMs);
       }
     }
   }
@@ -155,7 +158,7 @@ export function mcpServers(settings: McpClientSettings): McpServers {
         }
         return tools;
       } catch (err) {
-        throw failure(server, err, token, 'listing its tools');
+        throw failure(server, err, token, 'listing its tools', settings.connectTimeoutMs);
       } finally {
         await client.close().catch(() => undefined);
       }
@@ -177,7 +180,7 @@ export function mcpServers(settings: McpClientSettings): McpServers {
           const text = err.message.slice(0, MESSAGE_MAX);
           return { content: [{ type: 'text', text: token ? text.replaceAll(token, '[redacted]') : text }], isError: true };
         }
-        throw failure(server, err, token, `calling ${tool}`);
+        throw failure(server, err, token, `calling ${tool}`, settings.callTimeoutMs);
       } finally {
         await client.close().catch(() => undefined);
       }

@@ -52,7 +52,6 @@ const permissionedToolUse = <T extends string, S extends TProperties>(type: T, s
     session_thread_id: Type.Optional(Nullable(Text)),
   });
 
-/** The session error kinds the runtime reports (SDK: each with `message` and `retry_status`). */
 /** A session's repository that could not be cloned (the sandbox worker says which). */
 export const REPOSITORY_ERROR_TYPES = [
   'repository_authentication_error',
@@ -61,7 +60,19 @@ export const REPOSITORY_ERROR_TYPES = [
   'repository_checkout_error',
   'repository_clone_error',
 ] as const;
-export const SESSION_ERROR_TYPES = ['unknown_error', 'model_overloaded_error', 'model_rate_limited_error', 'model_request_failed_error', ...REPOSITORY_ERROR_TYPES] as const;
+/**
+ * The session error kinds the runtime reports (SDK: each with `message` and `retry_status`; the
+ * MCP ones also name the server, `mcp_server_name`; the repository ones the repository).
+ */
+export const SESSION_ERROR_TYPES = [
+  'unknown_error',
+  'model_overloaded_error',
+  'model_rate_limited_error',
+  'model_request_failed_error',
+  'mcp_connection_failed_error',
+  'mcp_authentication_failed_error',
+  ...REPOSITORY_ERROR_TYPES,
+] as const;
 const RetryStatus = Type.Union([
   Closed({ type: Type.Literal('retrying') }),
   Closed({ type: Type.Literal('exhausted') }),
@@ -103,6 +114,13 @@ const bodies = {
   // What tool results and confirmations answer: written by the runtime from the model's tool_use blocks.
   agentToolUse: permissionedToolUse('agent.tool_use', {}),
   agentMcpToolUse: permissionedToolUse('agent.mcp_tool_use', { mcp_server_name: Text }),
+  /** The MCP server's answer to an agent.mcp_tool_use, which the runtime called (SDK BetaManagedAgentsAgentMCPToolResultEvent). */
+  agentMcpToolResult: Closed({
+    type: Type.Literal('agent.mcp_tool_result'),
+    mcp_tool_use_id: Text,
+    content: Type.Optional(toolResultBlocks(false)),
+    is_error: Type.Optional(Nullable(Type.Boolean())),
+  }),
   agentCustomToolUse: Closed({
     type: Type.Literal('agent.custom_tool_use'),
     name: Text,
@@ -129,6 +147,7 @@ const bodies = {
       retry_status: RetryStatus,
       /** The repository errors' (SDK): the repository that could not be cloned. */
       repository_url: Type.Optional(Nullable(Text)),
+      mcp_server_name: Type.Optional(Text),
     }),
   }),
   // The evaluate-and-revise loop of a user.define_outcome (written by the runtime): one start and
@@ -184,6 +203,8 @@ export const RuntimeEventBody = Type.Union([
   bodies.agentMessage,
   bodies.agentThinking,
   bodies.agentToolUse,
+  bodies.agentMcpToolUse,
+  bodies.agentMcpToolResult,
   bodies.agentCustomToolUse,
   bodies.spanModelRequestStart,
   bodies.spanModelRequestEnd,

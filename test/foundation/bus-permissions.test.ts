@@ -223,9 +223,10 @@ describe('NATS identities and subject permissions', () => {
     // Its inbox, and the session events its event streams follow (core NATS, no consumer).
     expect(gateway.subscribe.allow).toEqual([`${PREFIX}.sessions.>`, `_INBOX.${PREFIX}-gateway.>`]);
     expect(busPermissions(PREFIX, 'scheduler').publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
-    expect(busPermissions(PREFIX, 'deployments').publish.allow).toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
-    // The fire path and the runtime (a cloud session's environment variables, issue 28) open vault credentials; nobody else.
-    expect(busPermissions(PREFIX, 'runtime').publish.allow).toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    // Decrypted credentials: the fire path (deployments) and the runtime's MCP connections (issue 28), no one else.
+    for (const identity of ['deployments', 'runtime'] as const) {
+      expect(busPermissions(PREFIX, identity).publish.allow).toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    }
     for (const identity of BUS_IDENTITIES.filter((id) => id !== 'deployments' && id !== 'runtime')) {
       expect(busPermissions(PREFIX, identity).publish.allow).not.toContain(rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
     }
@@ -266,6 +267,9 @@ describe('NATS identities and subject permissions', () => {
     const tenantCtx = systemContext(newId('request'), { organization_id: org, workspace_id: workspace, scope: 'read_write', key_id: 'k' });
     const download = await reader.call(fileSubjects.download, tenantCtx, { file_id: upload.body.id });
     expect(Buffer.from(download.content_base64, 'base64').toString().length).toBe(big.length);
+    // The runtime resolves a session's vault credentials for its MCP connections (issue 28).
+    const resolved = await reader.call(vaultCredentialSubjects.resolve, tenantCtx, { vault_ids: [vault.id] });
+    expect(resolved.vaults[0]).toMatchObject({ id: vault.id, state: 'ok', credentials: [{ auth: { type: 'static_bearer', mcp_server_url: 'https://mcp.example.com/sse' } }] });
 
     // The scheduler's identity may fire (a scheduled trigger), as no other identity may.
     const scheduler = await connectAs('scheduler');

@@ -22,16 +22,22 @@ export interface RuntimeWorld {
 }
 
 export async function startRuntimeWorld(
-  options: { services?: readonly BackendService[]; withModel?: boolean; serviceEnv?: Partial<Record<BackendService, Record<string, string>>> } = {},
+  options: {
+    services?: readonly BackendService[];
+    withModel?: boolean;
+    /** More environment for every service, and for the runtime alone (read when the world starts). */
+    env?: () => Record<string, string>;
+    runtimeEnv?: () => Record<string, string>;
+    /** More environment for one backend service (the runtime's is runtimeEnv). */
+    serviceEnv?: Partial<Record<BackendService, Record<string, string>>>;
+  } = {},
 ): Promise<RuntimeWorld> {
   const model = options.withModel === false ? undefined : FakeModelApi.start();
+  const modelEnv = model ? { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: TEST_MODEL_KEY, MODEL_RETRY_BASE_MS: '10' } : {};
   const stack = await Stack.start({
     services: [...(options.services ?? ['catalog', 'deployments', 'vaults', 'runtime'])],
-    env: { LOG_LEVEL: 'error' },
-    serviceEnv: {
-      ...options.serviceEnv,
-      ...(model ? { runtime: { MODEL_API_BASE_URL: model.url, MODEL_API_KEY: TEST_MODEL_KEY, MODEL_RETRY_BASE_MS: '10', ...options.serviceEnv?.runtime } } : {}),
-    },
+    env: { LOG_LEVEL: 'error', ...options.env?.() },
+    serviceEnv: { ...options.serviceEnv, runtime: { ...modelEnv, ...options.runtimeEnv?.() } },
   });
   const key = (await stack.createKey()).secret;
   return {

@@ -33,6 +33,16 @@ export const RuntimeConfigSchema = {
    * then: 8 s makes that at most 4 s, so an interrupted tool is killed within 5 s.
    */
   WORK_LEASE_TTL_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 8 }),
+  /**
+   * MCP servers the runtime may reach although they resolve to a private, loopback or link-local
+   * address: a comma list of `host` or `host:port` (an MCP server inside the operator's network,
+   * a test's on loopback). Such a host may also be plain `http://`. Empty: none.
+   */
+  MCP_ALLOW_PRIVATE_HOSTS: Type.String({ default: '' }),
+  /** Longest the runtime waits to connect to an MCP server (and list its tools). */
+  MCP_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
+  /** Longest one MCP tool call may take. */
+  MCP_CALL_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 120000 }),
   /** base64 of 32 bytes signing sessions tokens (the gateway checks them with the same key). Required in production. */
   SESSIONS_TOKEN_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** How long a work item's sessions token is valid. */

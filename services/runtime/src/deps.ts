@@ -6,8 +6,9 @@ import type { ModelApi, Sleep } from './clients/model-api';
 import type { ModelPrices } from './clients/model-prices';
 import type { SkillSummaries } from './clients/skills';
 import type { Rubrics } from './clients/rubrics';
+import type { McpServers } from './clients/mcp-servers';
 import type { SessionsClient } from './clients/sessions';
-import type { VaultsClient } from './clients/vaults';
+import type { VaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
 import type { RuntimeMetrics } from './metrics';
@@ -20,8 +21,6 @@ export interface RuntimeDeps {
   sleep: Sleep;
   logger: Logger;
   sessions: SessionsClient;
-  /** A session's vaults' credentials, decrypted: a cloud item's environment variables. */
-  vaults: VaultsClient;
   /** An environment's type, which decides the pool a session's work item is queued in. */
   environments: EnvironmentsClient;
   prices: ModelPrices;
@@ -32,6 +31,10 @@ export interface RuntimeDeps {
   rubrics: Rubrics;
   /** The agent toolset's tools as the SDK's environment worker runs them. */
   toolset: ToolsetCatalog;
+  /** The agent's MCP servers, which the runtime lists and calls itself (docs/decisions.md, issue 28). */
+  mcp: McpServers;
+  /** A session's vault credentials: its MCP servers' bearer tokens, a cloud item's environment variables. */
+  vaults: VaultCredentials;
   metrics: RuntimeMetrics;
   config: Pick<
     RuntimeConfig,

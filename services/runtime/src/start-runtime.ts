@@ -8,9 +8,11 @@ import { modelApi } from './clients/model-api';
 import { modelPrices } from './clients/model-prices';
 import { skillSummaries } from './clients/skills';
 import { rubrics } from './clients/rubrics';
+import { mcpServers } from './clients/mcp-servers';
 import { sessionsClient } from './clients/sessions';
-import { vaultsClient } from './clients/vaults';
+import { vaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
+import { parseAllowedHosts } from './domain/mcp-hosts';
 import type { ToolsetCatalog } from './domain/model-request';
 import { createRuntimeMetrics } from './metrics';
 import type { RuntimeDeps } from './deps';
@@ -38,7 +40,6 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     sleep: (ms) => Bun.sleep(ms),
     logger: runtime.logger,
     sessions: sessionsClient(runtime.client),
-    vaults: vaultsClient(runtime.client),
     environments: environmentsClient(runtime.client),
     prices: modelPrices(runtime.client),
     skills: skillSummaries(runtime.client),
@@ -46,6 +47,12 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     // A file's content crosses the bus through the object store: more time than a plain call.
     rubrics: rubrics(runtime.client, config.BUS_TIMEOUT_MS * 6),
     toolset: agentToolsetCatalog(),
+    mcp: mcpServers({
+      allowedPrivateHosts: parseAllowedHosts(config.MCP_ALLOW_PRIVATE_HOSTS),
+      connectTimeoutMs: config.MCP_CONNECT_TIMEOUT_MS,
+      callTimeoutMs: config.MCP_CALL_TIMEOUT_MS,
+    }),
+    vaults: vaultCredentials(runtime.client),
     metrics,
     config,
   };

@@ -20,9 +20,9 @@ export const vaultSubjects = defineSubjects(SERVICE, 'vaults', {
 export const vaultCredentialSubjects = defineSubjects(SERVICE, 'credentials', {
   ...resourceOperations({ resource: vaultCredential.VaultCredential, id: vaultCredential.CredentialIdRequest, create: vaultCredential.CredentialCreateBusRequest, list: [vaultCredential.CredentialListRequest, vaultCredential.CredentialListReply], update: vaultCredential.CredentialUpdateBusRequest, deleted: vaultCredential.DeletedVaultCredential }),
   /**
-   * Decrypted credentials of vaults, for the fire path and the runtime (a cloud session's
-   * environment variables): NATS refuses this subject to every other identity. Each vault
-   * answers ok / not_found / archived / unreadable.
+   * Decrypted credentials of vaults, for the fire path and the runtime (its MCP connections'
+   * bearer tokens, a cloud session's environment variables): NATS refuses this subject to every
+   * other identity. Each vault answers ok / not_found / archived / unreadable.
    */
   resolve: [vaultCredential.ResolveCredentialsRequest, vaultCredential.ResolveCredentialsReply, { callers: ['deployments', 'runtime'] }],
 });

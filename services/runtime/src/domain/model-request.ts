@@ -15,7 +15,8 @@ export type ToolsetCatalog = readonly ToolDefinition[];
 /**
  * The tools of a session's agent as the model sees them: the agent toolset's enabled tools (their
  * definitions are the SDK worker's own, so the model asks for exactly what a worker runs) and
- * the custom tools. MCP toolsets are not offered yet (docs/decisions.md).
+ * the custom tools. MCP servers' tools are listed by the runtime and added after these
+ * (domain/mcp-tools.ts `offeredMcpTools`).
  */
 export function modelTools(agent: SessionAgent, toolset: ToolsetCatalog): { tools: ToolDefinition[]; permissions: Map<string, 'allow' | 'ask'> } {
   const tools: ToolDefinition[] = [];
@@ -95,7 +96,11 @@ export function buildModelRequest(
         break;
       case 'agent.tool_use':
       case 'agent.custom_tool_use':
+      case 'agent.mcp_tool_use':
         push('assistant', [{ type: 'tool_use', id: event.id, name: event.name, input: event.input }]);
+        break;
+      case 'agent.mcp_tool_result':
+        push('user', [{ type: 'tool_result', tool_use_id: event.mcp_tool_use_id, content: (event.content ?? []) as never, is_error: event.is_error ?? false }]);
         break;
       case 'user.tool_result':
         push('user', [{ type: 'tool_result', tool_use_id: event.tool_use_id, content: (event.content ?? []) as never, is_error: event.is_error ?? false }]);

@@ -1,6 +1,7 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
 import { listCostUnits, type ListPrice, type TokenUsage } from '@shared/usage/list-cost';
+import type { McpToolRoute } from './mcp-tools';
 import type { LoggedEvent } from './session-log';
 
 /** A model response's token counts. Cache writes are priced at the 5-minute rate: the runtime asks for no longer caching. */
@@ -23,7 +24,7 @@ export function usageDelta(tokens: TokenUsage, price: ListPrice | null): UsageDe
 /**
  * A model response as the session's events, in the response's order: text as agent.message,
  * thinking as agent.thinking, tool calls as agent.tool_use (a tool of the agent toolset, with
- * its permission) or agent.custom_tool_use, then the request's end span with its usage, then
+ * its permission), agent.mcp_tool_use (an MCP server's, `options.mcp`) or agent.custom_tool_use, then the request's end span with its usage, then
  * the status its stop reason means (`graded`: the session has an outcome being worked on). A response that asks for tools leaves the session running:
  * the next step (domain/next-step.ts) sees the open calls and waits for a worker or the client.
  */
@@ -31,7 +32,7 @@ export function responseEvents(
   message: Message,
   startId: string,
   permissions: ReadonlyMap<string, 'allow' | 'ask'>,
-  options: { graded: boolean },
+  options: { graded: boolean; mcp?: ReadonlyMap<string, McpToolRoute> },
 ): RuntimeEventBody[] {
   const events: RuntimeEventBody[] = [];
   for (const block of message.content) {
@@ -40,6 +41,11 @@ export function responseEvents(
     else if (block.type === 'tool_use') {
       const permission = permissions.get(block.name);
       const input = (block.input ?? {}) as Record<string, unknown>;
+      const mcp = options.mcp?.get(block.name);
+      if (mcp) {
+        events.push({ type: 'agent.mcp_tool_use', name: block.name, mcp_server_name: mcp.server, input, evaluated_permission: mcp.permission });
+        continue;
+      }
       events.push(
         permission
           ? { type: 'agent.tool_use', name: block.name, input, evaluated_permission: permission }

@@ -1,10 +1,12 @@
 import type { RuntimeEventBody } from '@shared/schema/session-event';
-import type { LogState, OpenToolUse, OutcomeState } from './session-log';
+import type { LogState, McpCall, OpenToolUse, OutcomeState } from './session-log';
 
 /**
  * The one thing a session needs next, decided from its log alone (pure; the handler does it):
  * - `none`: nothing to do until someone sends something;
  * - `append`: record status events (idle with the reason, running);
+ * - `callMcp`: an MCP tool call the runtime makes itself (its server is reached from the runtime,
+ *   not the sandbox: docs/decisions.md), one at a time, before anything waits on the client;
  * - `awaitWorker`: agent-toolset calls wait for an environment worker: make sure the session's
  *   work item is queued;
  * - `callModel`: run a model request, recorded under `startId` when one was begun and never ended;
@@ -15,6 +17,7 @@ export type NextStep =
   | { kind: 'none' }
   /** `stopWorker`: an interrupt ends the turn: the session's worker is stopped first, killing the tool it runs. */
   | { kind: 'append'; events: RuntimeEventBody[]; stopWorker?: true }
+  | { kind: 'callMcp'; use: OpenToolUse & { mcp: McpCall } }
   | { kind: 'awaitWorker' }
   | { kind: 'callModel'; startId: string | undefined }
   | { kind: 'evaluateOutcome'; outcome: OutcomeState; startId: string | undefined };
@@ -61,6 +64,9 @@ export function nextStep(state: LogState, budget: { reached: boolean }): NextSte
     return { kind: 'append', events: [...state.openToolUses.map(interruptedResult), idle({ type: 'end_turn' })], stopWorker: true };
   }
   if (state.openToolUses.length > 0) {
+    // The runtime's own calls first: they need nobody, and a client's answer may come meanwhile.
+    const mcp = state.openToolUses.find((use) => use.kind === 'agent.mcp_tool_use' && !use.awaitingConfirmation && use.mcp);
+    if (mcp?.mcp) return { kind: 'callMcp', use: { ...mcp, mcp: mcp.mcp } };
     // The client owes an answer (a custom tool's result, a confirmation): idle until it comes.
     const clients = state.openToolUses.filter((use) => use.kind === 'agent.custom_tool_use' || use.awaitingConfirmation).map((use) => use.id);
     if (clients.length > 0) {
@@ -86,9 +92,9 @@ const INTERRUPTED = 'The user interrupted the session: this tool call was stoppe
 
 function interruptedResult(use: OpenToolUse): RuntimeEventBody {
   const content = [{ type: 'text' as const, text: INTERRUPTED }];
-  return use.kind === 'agent.custom_tool_use'
-    ? { type: 'user.custom_tool_result', custom_tool_use_id: use.id, content, is_error: true }
-    : { type: 'user.tool_result', tool_use_id: use.id, content, is_error: true };
+  if (use.kind === 'agent.custom_tool_use') return { type: 'user.custom_tool_result', custom_tool_use_id: use.id, content, is_error: true };
+  if (use.kind === 'agent.mcp_tool_use') return { type: 'agent.mcp_tool_result', mcp_tool_use_id: use.id, content, is_error: true };
+  return { type: 'user.tool_result', tool_use_id: use.id, content, is_error: true };
 }
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };

@@ -8,9 +8,9 @@ import type { ResolveCredentialsReply } from '@shared/schema/vault-credential';
  * tenant's statement of priority). Where unset, both injection locations, as the vaults service
  * stores them.
  */
-export function sandboxSecrets(reply: ResolveCredentialsReply): SandboxSecret[] {
+export function sandboxSecrets(vaults: ResolveCredentialsReply['vaults']): SandboxSecret[] {
   const secrets: SandboxSecret[] = [];
-  for (const vault of reply.vaults) {
+  for (const vault of vaults) {
     if (vault.state !== 'ok') continue;
     for (const credential of vault.credentials) {
       const auth = credential.auth;

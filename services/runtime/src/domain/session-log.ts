@@ -8,18 +8,40 @@ import type { FollowSessionEventsReply, SessionEvent } from '@shared/schema/sess
  */
 export type LoggedEvent = Omit<Static<typeof FollowSessionEventsReply>['events'][number], 'event'> & { event: SessionEvent };
 
-/** The kinds a client (or an environment worker) sends that the agent answers. */
-const INPUT_TYPES = new Set(['user.message', 'user.tool_result', 'user.custom_tool_result', 'user.tool_confirmation', 'user.define_outcome']);
+/**
+ * The kinds the agent answers: what a client (or an environment worker) sends, and an MCP
+ * server's result, which the runtime records itself (it called the server) and the model reads next.
+ */
+const INPUT_TYPES = new Set([
+  'user.message',
+  'user.tool_result',
+  'user.custom_tool_result',
+  'user.tool_confirmation',
+  'user.define_outcome',
+  'agent.mcp_tool_result',
+]);
 
 export const isInput = (event: SessionEvent): boolean => INPUT_TYPES.has(event.type);
 
 /** A tool call the agent made that nothing has answered yet. */
 export interface OpenToolUse {
   id: string;
-  /** `agent.tool_use` runs in the environment (a worker answers it); `agent.custom_tool_use` is the client's. */
-  kind: 'agent.tool_use' | 'agent.custom_tool_use';
-  /** Waits for the client's user.tool_confirmation before a worker may run it. */
+  /**
+   * `agent.tool_use` runs in the environment (a worker answers it); `agent.custom_tool_use` is the
+   * client's; `agent.mcp_tool_use` is an MCP server's, which the runtime calls.
+   */
+  kind: 'agent.tool_use' | 'agent.custom_tool_use' | 'agent.mcp_tool_use';
+  /** Waits for the client's user.tool_confirmation before a worker (or the runtime) may run it. */
   awaitingConfirmation: boolean;
+  /** An MCP call's server, tool and arguments: what the runtime sends. */
+  mcp?: McpCall;
+}
+
+/** An MCP tool call as the runtime makes it. */
+export interface McpCall {
+  server: string;
+  tool: string;
+  input: Record<string, unknown>;
 }
 
 /**
@@ -95,6 +117,18 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
         uses.set(event.id, { id: event.id, kind: 'agent.custom_tool_use', awaitingConfirmation: false });
         toolCallsInResponse++;
         break;
+      case 'agent.mcp_tool_use':
+        uses.set(event.id, {
+          id: event.id,
+          kind: 'agent.mcp_tool_use',
+          awaitingConfirmation: event.evaluated_permission === 'ask',
+          mcp: { server: event.mcp_server_name, tool: event.name, input: event.input },
+        });
+        toolCallsInResponse++;
+        break;
+      case 'agent.mcp_tool_result':
+        uses.delete(event.mcp_tool_use_id);
+        break;
       case 'user.define_outcome':
         outcome = {
           outcomeId: event.outcome_id,
@@ -165,5 +199,6 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
 export function answeredCall(event: SessionEvent): string | undefined {
   if (event.type === 'user.tool_result' || event.type === 'user.tool_confirmation') return event.tool_use_id;
   if (event.type === 'user.custom_tool_result') return event.custom_tool_use_id;
+  if (event.type === 'agent.mcp_tool_result') return event.mcp_tool_use_id;
   return undefined;
 }

@@ -32,7 +32,7 @@ async function readSandboxSide(deps: RuntimeDeps, item: WorkItemRow): Promise<Om
     deps.sessions.get(ctx, item.sessionId).catch(gone),
     deps.sessions.mounts(ctx, item.sessionId).catch(gone),
   ]);
-  const vaults = session ? await deps.vaults.resolve(ctx, session.vault_ids) : { vaults: [] };
+  const vaults = session ? await deps.vaults.resolve(ctx, session.vault_ids) : [];
   return { sandbox: sandboxPolicy(config, session), mounts: mounts ?? { repositories: [], files: [] }, secrets: sandboxSecrets(vaults), owner };
 }
 

@@ -9,6 +9,7 @@ import { spentUnits } from '../domain/model-response';
 import { nextStep } from '../domain/next-step';
 import { readLogState, type LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
+import { callMcpTool } from './call-mcp-tool';
 import { callModel } from './call-model';
 import { evaluateOutcome } from './evaluate-outcome';
 import { appendStep, type LogCursor } from './session-log-writes';
@@ -89,6 +90,8 @@ async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, l
     case 'append':
       if (step.stopWorker) await stopSessionWork(deps.db, sessionId, deps.clock.now());
       return appendStep(deps, ctx, cursor, step.events);
+    case 'callMcp':
+      return callMcpTool(deps, ctx, { session, log, cursor }, step.use);
     case 'awaitWorker': {
       // At most one live item per session; under the session's lease, so no two drives add one each.
       const work = await queueSessionWork(deps.db, ctx.tenant!, session.environment_id, session.id, deps.clock.now(), () =>

@@ -6,21 +6,38 @@
  * cloned is the SDK's repository error kind, and the session runs on without it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { uploadFile } from '../support/fixtures';
 import { startGitServer, type GitServer } from '../support/git-server';
 import { useRuntimeWorld } from '../support/runtime-world';
 import { runInSandbox } from '../support/sandbox-session';
+import { makeTestCa } from '../support/test-ca';
 
 const TOKEN = `ghp_${crypto.randomUUID().replaceAll('-', '')}`;
 const world = useRuntimeWorld({ serviceEnv: { deployments: { ALLOW_HTTP_REPOSITORY_URLS: 'true' } } });
 let git: GitServer;
+let secureGit: GitServer;
+let dir: string;
 
 beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'repositories-'));
+  const ca = await makeTestCa(dir);
   git = await startGitServer(TOKEN);
-  // The git server is the operator's internal service on loopback: opened to sessions at its port only.
-  await world.stack.startSandboxWorker({ SANDBOX_IDLE_MS: '300', SANDBOX_EGRESS_ALLOW_HOSTS: `127.0.0.1:${git.port}` });
+  secureGit = await startGitServer(TOKEN, ca.server);
+  // The git servers are the operator's internal services on loopback: opened to sessions at their ports only.
+  await world.stack.startSandboxWorker({
+    SANDBOX_IDLE_MS: '300',
+    SANDBOX_EGRESS_ALLOW_HOSTS: `127.0.0.1:${git.port},127.0.0.1:${secureGit.port}`,
+    SANDBOX_UPSTREAM_CA_FILE: ca.caFile,
+  });
 }, 60_000);
-afterAll(async () => git?.stop());
+afterAll(async () => {
+  await git?.stop();
+  await secureGit?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const repository = (checkout: Record<string, unknown> | null, token = TOKEN) => ({ type: 'hosted_repository', url: git.url, authorization_token: token, checkout, mount_path: '/workspace/repo' });
 const LOOK = [
@@ -52,6 +69,17 @@ describe('repositories', () => {
     expect(run.output).toContain('fetched');
     expect(run.output).not.toContain(TOKEN);
     expect(JSON.stringify(run.events)).not.toContain(TOKEN);
+  }, 120_000);
+
+  test('over HTTPS: cloned, and fetched later with the token the proxy puts into the intercepted tunnel', async () => {
+    const look = LOOK.replaceAll('/workspace/repo', '/workspace/secure');
+    const run = await runInSandbox(world, look, {}, {
+      session: { resources: [{ type: 'hosted_repository', url: secureGit.url, authorization_token: TOKEN, checkout: { type: 'branch', name: 'feature' }, mount_path: '/workspace/secure' }] },
+    });
+    expect(run.output).toContain('the feature branch');
+    expect(run.output).toContain('fetched');
+    expect(run.output).not.toContain(TOKEN);
+    expect(secureGit.requests.refused).toBe(0);
   }, 120_000);
 
   test('cloned at its commit', async () => {

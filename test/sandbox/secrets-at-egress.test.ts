@@ -6,12 +6,13 @@
  * the value appears in no tool output, event or model request.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectOk } from '../support/expect';
 import { useRuntimeWorld } from '../support/runtime-world';
 import { runInSandbox } from '../support/sandbox-session';
+import { makeTestCa } from '../support/test-ca';
 
 const SECRET = `sk-live-${crypto.randomUUID()}`;
 const world = useRuntimeWorld();
@@ -20,28 +21,20 @@ let dir: string;
 let plain: ReturnType<typeof Bun.serve>;
 let secure: ReturnType<typeof Bun.serve>;
 
-const openssl = (...args: string[]) => {
-  const out = Bun.spawnSync(['openssl', ...args], { cwd: dir, stderr: 'pipe' });
-  if (out.exitCode !== 0) throw new Error(out.stderr.toString());
-};
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'egress-secrets-'));
   // A server of the outside world, with a certificate of a CA the worker is told to trust upstream.
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=outside ca');
-  await writeFile(join(dir, 'ext'), 'subjectAltName=IP:127.0.0.1\n');
-  openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext');
+  const ca = await makeTestCa(dir);
   const record = (scheme: string) => async (request: Request) => {
     seen.push({ scheme, host: new URL(request.url).host, headers: Object.fromEntries(request.headers), body: await request.text() });
     return new Response('recorded\n');
   };
   plain = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: record('http') });
-  secure = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: { key: await readFile(join(dir, 'server.key'), 'utf8'), cert: await readFile(join(dir, 'server.pem'), 'utf8') }, fetch: record('https') });
+  secure = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: ca.server, fetch: record('https') });
   await world.stack.startSandboxWorker({
     SANDBOX_IDLE_MS: '300',
     SANDBOX_EGRESS_ALLOW_HOSTS: `127.0.0.1:${plain.port},localhost:${plain.port},127.0.0.1:${secure.port}`,
-    SANDBOX_UPSTREAM_CA_FILE: join(dir, 'ca.pem'),
+    SANDBOX_UPSTREAM_CA_FILE: ca.caFile,
   });
 }, 60_000);
 afterAll(async () => {

@@ -23,7 +23,8 @@ const git = (cwd: string, ...args: string[]) => {
   return out.stdout.toString().trim();
 };
 
-export async function startGitServer(token: string): Promise<GitServer> {
+/** `tls`: served over HTTPS with this key and certificate (for 127.0.0.1). */
+export async function startGitServer(token: string, tls?: { key: string; cert: string }): Promise<GitServer> {
   const root = await mkdtemp(join(tmpdir(), 'git-server-'));
   const work = join(root, 'work');
   git(root, 'init', '--quiet', '--initial-branch=main', work);
@@ -43,6 +44,7 @@ export async function startGitServer(token: string): Promise<GitServer> {
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
+    ...(tls ? { tls } : {}),
     async fetch(request) {
       if (request.headers.get('authorization') !== expected) {
         requests.refused += 1;
@@ -77,7 +79,7 @@ export async function startGitServer(token: string): Promise<GitServer> {
     },
   });
   return {
-    url: `http://127.0.0.1:${server.port}/repo.git`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${server.port}/repo.git`,
     port: server.port!,
     token,
     mainCommit,

@@ -70,11 +70,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     // Never into the gateway: what the session sends there (tool results, events) would carry the real value back into the log.
     const toGateway = isGateway(target, gateway) || (target.port === gateway?.port && gatewayAddresses.includes(address));
     const substitutions = toGateway ? [] : substitutionsFor(normalHost(target.host), options.scope.substitutions ?? []);
-    if (request.kind === 'connect' && substitutions.length > 0 && options.interception) {
-      return intercept(client, { ...target, address }, substitutions, options.interception, open);
+    const credential = toGateway ? undefined : options.scope.credentials?.find((c) => c.port === target.port && c.host === normalHost(target.host));
+    if (request.kind === 'connect' && (substitutions.length > 0 || credential) && options.interception) {
+      return intercept(client, { ...target, address }, { substitutions, authorization: credential?.authorization }, options.interception, open);
     }
     if (request.kind === 'http') {
-      const credential = options.scope.credentials?.find((c) => c.port === target.port && c.host === normalHost(target.host));
       const rewritten = await rewriteRequest(client, request.head, substitutions, credential?.authorization);
       if (rewritten) return forward(client, address, { ...request, head: rewritten }, open);
     }
@@ -123,18 +123,25 @@ function readHead(client: Duplex): Promise<Buffer | undefined> {
 }
 
 /**
- * A tunnel to a host a credential applies to, opened in the middle: the client's TLS ends here
+ * A tunnel to a host a credential applies to (an environment variable's, a repository's token),
+ * opened in the middle: the client's TLS ends here
  * (with a certificate of the per-installation CA only sandboxes trust), its request is rewritten
  * (clients/request-rewrite.ts) and sent on over a TLS connection of the proxy's own to the
  * judged address, verified as the host's. One request per connection: its answer closes it.
  */
-async function intercept(client: Socket, target: Endpoint & { address: string }, substitutions: Substitution[], interception: Interception, open: Set<Socket>): Promise<void> {
+async function intercept(
+  client: Socket,
+  target: Endpoint & { address: string },
+  put: { substitutions: Substitution[]; authorization: string | undefined },
+  interception: Interception,
+  open: Set<Socket>,
+): Promise<void> {
   client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
   const inner = new TLSSocket(client, { isServer: true, secureContext: interception.contextFor(target.host) });
   inner.on('error', () => client.destroy());
   const head = await readHead(inner);
   if (!head || !isOriginRequest(head)) return void inner.destroy();
-  const rewritten = (await rewriteRequest(inner, head, substitutions, undefined)) ?? head;
+  const rewritten = (await rewriteRequest(inner, head, put.substitutions, put.authorization)) ?? head;
   const upstream = tlsConnect({ host: target.address, port: target.port, servername: isIP(target.host) ? undefined : target.host, ca: interception.upstreamCa, timeout: CONNECT_TIMEOUT_MS });
   open.add(upstream).add(client);
   upstream.once('secureConnect', () => {

@@ -11,7 +11,7 @@ import { createSecureContext, rootCertificates, type SecureContext } from 'node:
  * the machine's own trust store is untouched). A host's certificate is made on first use and kept.
  */
 export interface Interception {
-  /** The system's CA bundle plus this CA: what the sandboxes trust. */
+  /** The system's CA bundle, the operator's extra CAs and this CA: what the sandboxes trust. */
   bundle: string;
   /** The TLS context the proxy serves `host` with. */
   contextFor(host: string): SecureContext;
@@ -29,10 +29,11 @@ export async function prepareInterception(options: { root: string; caCert?: stri
     await chmod(caKey, 0o600);
   }
   const system = options.systemBundle ? await readFile(options.systemBundle, 'utf8') : '';
+  const upstreamExtra = options.upstreamCaFile ? await readFile(options.upstreamCaFile, 'utf8') : undefined;
   const bundle = join(options.root, '.program', 'ca-bundle.pem');
   await mkdir(join(options.root, '.program'), { recursive: true, mode: 0o755 });
-  await writeFile(bundle, `${system.trimEnd()}\n${await readFile(caCert, 'utf8')}`, { mode: 0o644 });
-  const upstreamExtra = options.upstreamCaFile ? await readFile(options.upstreamCaFile, 'utf8') : undefined;
+  // The operator's extra CAs too: a session reaching a mirror directly trusts what the proxy would.
+  await writeFile(bundle, [system.trimEnd(), upstreamExtra?.trimEnd(), await readFile(caCert, 'utf8')].filter(Boolean).join('\n'), { mode: 0o644 });
   const contexts = new Map<string, SecureContext>();
   return {
     bundle,

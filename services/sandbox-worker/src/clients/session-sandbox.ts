@@ -67,14 +67,13 @@ export function endpointOf(url: string): Endpoint {
 }
 
 /**
- * The repositories' tokens as the proxy puts them into the agent's requests to their hosts.
- * Plain-HTTP hosts only: over HTTPS the proxy sees a tunnel, not the request, so an https
- * repository's later fetches go without the token (issue 28's interception is not built).
+ * The repositories' tokens as the proxy puts them into the agent's requests to their hosts and
+ * ports (over HTTPS by intercepting those tunnels, clients/egress-proxy.ts).
  */
 function repositoryCredentials(repositories: SessionMounts['repositories']): NonNullable<EgressScope['credentials']> {
   return repositories.flatMap((r) => {
     const url = new URL(r.url);
-    if (url.protocol !== 'http:' || !r.authorization_token) return [];
+    if (!r.authorization_token) return [];
     return [{ ...endpointOf(r.url), authorization: basicAuthorization(r.authorization_token) }];
   });
 }

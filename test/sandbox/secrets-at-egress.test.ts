@@ -43,13 +43,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test("the variable is a placeholder inside; the proxy puts the value into requests to the credential's host only", async () => {
+async function vaultWithSecret(): Promise<{ id: string }> {
   const vault = expectOk(await world.api('POST', '/v1/vaults', { body: { display_name: 'egress' } }));
   expectOk(
     await world.api('POST', `/v1/vaults/${vault.id}/credentials`, {
       body: { auth: { type: 'environment_variable', secret_name: 'API_TOKEN', secret_value: SECRET, networking: { type: 'limited', allowed_hosts: ['127.0.0.1'] } } },
     }),
   );
+  return vault;
+}
+
+test("the variable is a placeholder inside; the proxy puts the value into requests to the credential's host only", async () => {
+  const vault = await vaultWithSecret();
   const curl = (url: string, extra = '') => `curl -sS -o /dev/null -w '%{http_code}\\n' -H "X-Api-Key: $API_TOKEN" ${extra} ${url}`;
   const run = await runInSandbox(
     world,
@@ -72,4 +77,13 @@ test("the variable is a placeholder inside; the proxy puts the value into reques
   // Another host, the same server: the placeholder, not the value.
   expect(byPath(`localhost:${plain.port}`).headers['x-api-key']).toBe(placeholder);
   for (const where of [run.output, JSON.stringify(run.events), JSON.stringify(world.model.requests)]) expect(where).not.toContain(SECRET);
+}, 120_000);
+
+test("a deployment's fired session gets the same: the value at the credential's host, a placeholder inside", async () => {
+  const vault = await vaultWithSecret();
+  const before = seen.length;
+  const run = await runInSandbox(world, `echo "inside: $API_TOKEN"; curl -sS -o /dev/null -H "X-Api-Key: $API_TOKEN" http://127.0.0.1:${plain.port}/fired`, {}, { fired: true, session: { vault_ids: [vault.id] } });
+  expect(run.output).toMatch(/inside: sandbox-secret-[0-9a-f]{32}/);
+  expect(seen.slice(before).find((s) => s.host === `127.0.0.1:${plain.port}`)?.headers['x-api-key']).toBe(SECRET);
+  for (const where of [run.output, JSON.stringify(run.events)]) expect(where).not.toContain(SECRET);
 }, 120_000);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { describeEachSdk, SDKS, type SdkUnderTest } from '../support/sdk';
 import { eventually } from '../support/eventually';
 import { expectOk } from '../support/expect';
-import { createAgent, createEnvironment, createVault } from '../support/fixtures';
+import { createAgent, createDeployment, createEnvironment, createVault } from '../support/fixtures';
 import { TestMcpServer } from '../support/mcp-server';
 import { sessionLog, useRuntimeWorld } from '../support/runtime-world';
 import { runtimeSettled } from '../support/runtime-settled';
@@ -39,8 +39,12 @@ const sdk = () => world.sdk(current.Anthropic);
 const logOf = (sessionId: string) => sessionLog(sdk(), sessionId);
 const usage = { input_tokens: 10, output_tokens: 5 };
 
-/** A session of an agent with the test server as `orders` (`slow` disabled unless asked for), with a vault for it or none. */
-async function mcpSession(options: { policy?: 'always_allow' | 'always_ask'; withVault?: boolean; slowEnabled?: boolean } = {}) {
+/**
+ * A session of an agent with the test server as `orders` (`slow` disabled unless asked for), with
+ * a vault for it or none; `firedWith`: a deployment's session instead, fired by hand, whose first
+ * message is the given one.
+ */
+async function mcpSession(options: { policy?: 'always_allow' | 'always_ask'; withVault?: boolean; slowEnabled?: boolean; firedWith?: string } = {}) {
   const agent = await createAgent(world.api, {
     mcp_servers: [{ name: 'orders', type: 'url', url: mcp.url }],
     tools: [
@@ -62,6 +66,17 @@ async function mcpSession(options: { policy?: 'always_allow' | 'always_ask'; wit
       }),
     );
     vaultIds.push(vault.id);
+  }
+  if (options.firedWith) {
+    const deployment = await createDeployment(world.api, {
+      name: 'mcp deployment',
+      agent: agent.id,
+      environment_id: environment.id,
+      vault_ids: vaultIds,
+      initial_events: [{ type: 'user.message', content: [{ type: 'text', text: options.firedWith }] }],
+    });
+    const run = expectOk(await world.api('POST', `/v1/deployments/${deployment.id}/run`)) as { session_id: string };
+    return { id: run.session_id };
   }
   return sdk().beta.sessions.create({ agent: agent.id, environment_id: environment.id, vault_ids: vaultIds });
 }
@@ -127,6 +142,17 @@ describeEachSdk('an agent\'s MCP server, called by the runtime', (under) => {
     expect(mcp.authorizations.at(-1)).toBe(`Bearer ${TOKEN}`);
     expect(JSON.stringify(log)).not.toContain(TOKEN);
     expect(JSON.stringify(world.model.requests)).not.toContain(TOKEN);
+  }, 60_000);
+
+  test("a deployment's fired session calls the MCP tool with its vault the same way", async () => {
+    const callsBefore = mcp.calls.length;
+    world.model.reply(callLookup, done);
+    const session = await mcpSession({ firedWith: 'Where is order A-17?' });
+    await idleWith(session.id, 'end_turn');
+    const log = await logOf(session.id);
+    expect(log.find((e) => e.type === 'agent.mcp_tool_result')).toMatchObject({ content: [{ type: 'text', text: 'order A-17: shipped' }], is_error: false });
+    expect(mcp.calls.slice(callsBefore)).toEqual([{ tool: 'lookup_order', arguments: { order_id: 'A-17' } }]);
+    expect(JSON.stringify(log)).not.toContain(TOKEN);
   }, 60_000);
 
   test('always_ask: the call waits for user.tool_confirmation, then the runtime makes it', async () => {

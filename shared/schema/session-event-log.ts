@@ -71,6 +71,7 @@ export const SESSION_ERROR_TYPES = [
   'model_request_failed_error',
   'mcp_connection_failed_error',
   'mcp_authentication_failed_error',
+  'credential_host_unreachable_error',
   ...REPOSITORY_ERROR_TYPES,
 ] as const;
 const RetryStatus = Type.Union([
@@ -147,6 +148,8 @@ const bodies = {
       retry_status: RetryStatus,
       /** The repository errors' (SDK): the repository that could not be cloned. */
       repository_url: Type.Optional(Nullable(Text)),
+      /** credential_host_unreachable_error's (SDK): the environment_variable credential concerned. */
+      credential_id: Type.Optional(Text),
       mcp_server_name: Type.Optional(Text),
     }),
   }),

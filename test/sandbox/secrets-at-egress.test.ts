@@ -87,3 +87,19 @@ test("a deployment's fired session gets the same: the value at the credential's 
   expect(seen.slice(before).find((s) => s.host === `127.0.0.1:${plain.port}`)?.headers['x-api-key']).toBe(SECRET);
   for (const where of [run.output, JSON.stringify(run.events)]) expect(where).not.toContain(SECRET);
 }, 120_000);
+
+test("a credential for a host the environment's networking does not let out: credential_host_unreachable_error, and the session runs on", async () => {
+  const vault = expectOk(await world.api('POST', '/v1/vaults', { body: { display_name: 'unreachable' } }));
+  const credential = expectOk(
+    await world.api('POST', `/v1/vaults/${vault.id}/credentials`, {
+      body: { auth: { type: 'environment_variable', secret_name: 'ELSEWHERE_TOKEN', secret_value: SECRET, networking: { type: 'limited', allowed_hosts: ['api.elsewhere.test'] } } },
+    }),
+  );
+  const limitedTo127 = { config: { type: 'cloud', networking: { type: 'limited', allowed_hosts: ['127.0.0.1'] } } };
+  const run = await runInSandbox(world, 'echo runs on', limitedTo127, { session: { vault_ids: [vault.id] } });
+  const error = run.events.find((e) => e.type === 'session.error') as { error: Record<string, unknown> } | undefined;
+  expect(error?.error).toMatchObject({ type: 'credential_host_unreachable_error', credential_id: credential.id, retry_status: { type: 'retrying' } });
+  expect(String(error?.error.message)).toContain('api.elsewhere.test');
+  expect(run.output).toContain('runs on');
+  expect(JSON.stringify(run.events)).not.toContain(SECRET);
+}, 120_000);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { CloudConfig } from '@shared/schema/environment';
 import { LOCKED_DOWN, sandboxPolicy } from '../../../services/runtime/src/domain/sandbox-policy';
+import { unreachableCredentialHosts } from '../../../services/runtime/src/domain/sandbox-secrets';
 import { sessionAgent } from './session-log-fixture';
 
 /** What a claimed cloud item's sandbox enforces, from its environment's config and its session's agent alone. */
@@ -33,5 +34,29 @@ describe('sandboxPolicy', () => {
       packages: { type: 'packages', apt: [], cargo: [], gem: [], go: [], npm: [], pip: [] },
       mcp_server_urls: [],
     });
+  });
+});
+
+describe('credential hosts the environment does not let out', () => {
+  const vaults = [
+    {
+      id: 'vlt_1',
+      state: 'ok' as const,
+      credentials: [
+        { id: 'vcrd_1', display_name: null, auth: { type: 'environment_variable' as const, secret_name: 'A', secret_value: 'x', networking: { type: 'limited' as const, allowed_hosts: ['api.example.com', 'other.test'] } } },
+        { id: 'vcrd_2', display_name: null, auth: { type: 'environment_variable' as const, secret_name: 'B', secret_value: 'y', networking: { type: 'unrestricted' as const } } },
+      ],
+    },
+  ];
+  test('limited networking names the hosts a limited credential needs; what it leaves out is one error per credential', () => {
+    const limited = { type: 'limited' as const, allowed_hosts: ['*.example.com'], allow_package_managers: false, allow_mcp_servers: false };
+    const errors = unreachableCredentialHosts(vaults, limited);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ type: 'session.error', error: { type: 'credential_host_unreachable_error', credential_id: 'vcrd_1', retry_status: { type: 'retrying' } } });
+    expect(JSON.stringify(errors)).toContain('other.test');
+    expect(JSON.stringify(errors)).not.toContain('"x"');
+  });
+  test('unrestricted networking reaches every host', () => {
+    expect(unreachableCredentialHosts(vaults, { type: 'unrestricted' })).toEqual([]);
   });
 });

@@ -11,7 +11,8 @@ import { ApiError } from '@shared/errors/api-error';
 import type { ClaimedWork } from '@shared/schema/sandbox-policy';
 import type { WorkItemRow } from '../db/schema';
 import { sandboxPolicy } from '../domain/sandbox-policy';
-import { sandboxSecrets } from '../domain/sandbox-secrets';
+import { sandboxSecrets, unreachableCredentialHosts } from '../domain/sandbox-secrets';
+import { appendAtLogEnd } from '../session-driver/session-log-writes';
 
 /**
  * What the claimed item's sandbox enforces (domain/sandbox-policy.ts), mounts and substitutes at
@@ -33,7 +34,10 @@ async function readSandboxSide(deps: RuntimeDeps, item: WorkItemRow): Promise<Om
     deps.sessions.mounts(ctx, item.sessionId).catch(gone),
   ]);
   const vaults = session ? await deps.vaults.resolve(ctx, session.vault_ids) : [];
-  return { sandbox: sandboxPolicy(config, session), mounts: mounts ?? { repositories: [], files: [] }, secrets: sandboxSecrets(vaults), owner };
+  const sandbox = sandboxPolicy(config, session);
+  const unreachable = unreachableCredentialHosts(vaults, sandbox.networking);
+  if (unreachable.length > 0) await appendAtLogEnd(deps, owner, item.sessionId, `req_runtime_claim_${item.id}`, () => unreachable);
+  return { sandbox, mounts: mounts ?? { repositories: [], files: [] }, secrets: sandboxSecrets(vaults), owner };
 }
 
 /**

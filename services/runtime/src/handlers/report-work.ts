@@ -5,7 +5,7 @@ import { findWorkItemById } from '../db/work-items';
 import { workNotFound } from '../domain/not-found';
 import { presentWork } from '../domain/work-lifecycle';
 import type { RuntimeDeps } from '../deps';
-import { appendAtLogEnd } from '../session-driver/abandoned-calls';
+import { appendAtLogEnd } from '../session-driver/session-log-writes';
 
 /**
  * A sandbox worker could not clone one of a claimed item's repositories: the session runs on

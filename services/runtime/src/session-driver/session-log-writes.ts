@@ -1,10 +1,12 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import type { CallContext } from '@shared/bus/call-context';
+import { systemContext, type CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
 import type { Session } from '@shared/schema/session';
+import type { TenantIds } from '@shared/schema/tenant';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
 import { requestWithRetries, type ModelOutcome } from '../clients/model-api';
 import { retryingEvents } from '../domain/model-errors';
+import { readLogState, type LogState } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
 
 /**
@@ -83,4 +85,29 @@ export function requestModel(deps: RuntimeDeps, ctx: CallContext, cursor: LogCur
     // A failed resumption is as good as a moved log: the step ends and the session is read again.
     afterWait: async () => (await appendAt(deps, ctx, cursor, [{ type: 'session.status_running' }]).catch(() => undefined)) !== undefined,
   });
+}
+
+/** Appends are fenced on the log's end; a log moving this often is being answered by someone else anyway. */
+const ATTEMPTS = 3;
+
+/**
+ * Appends what `build` makes of the session's log at the log's end, read and appended again when
+ * a client's send or the driver's own step got in between (appends are fenced on the log's end);
+ * nothing when `build` has nothing (or the session is gone). The append's own notice brings the
+ * driver, which goes on from there.
+ */
+export async function appendAtLogEnd(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, requestId: string, build: (state: LogState) => RuntimeEventBody[] | undefined): Promise<void> {
+  const ctx = systemContext(requestId, { ...tenant, scope: 'read_write', key_id: 'runtime' });
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const log = await deps.sessions.readLog(ctx, sessionId).catch((err: unknown) => {
+      // A deleted session takes nothing more.
+      if (err instanceof ApiError && err.type === 'not_found_error') return undefined;
+      throw err;
+    });
+    if (!log) return;
+    const state = readLogState(log);
+    const events = build(state);
+    if (!events) return;
+    if (await appendAt(deps, ctx, { sessionId, after: state.last }, events)) return;
+  }
 }

@@ -103,6 +103,12 @@ describe('repositories', () => {
   }, 120_000);
 });
 
+test("a deployment's fired session gets its file at its mount path too", async () => {
+  const file = await uploadFile(world.api, 'fired.txt', 'notes for the fired session');
+  const run = await runInSandbox(world, `cat /mnt/session/uploads/${file.id}`, {}, { fired: true, session: { resources: [{ type: 'file', file_id: file.id }] } });
+  expect(run.output).toContain('notes for the fired session');
+}, 120_000);
+
 test('a file resource is at its mount path, read-only', async () => {
   const file = await uploadFile(world.api, 'notes.txt', 'the uploaded notes');
   const run = await runInSandbox(world, `cat /mnt/session/uploads/${file.id}; echo more >> /mnt/session/uploads/${file.id} 2>&1 | head -1`, {}, {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { McpToolset } from '@shared/schema/agent-mcp-tools';
-import { parseAllowedHosts, refusedMcpAddresses, refusedMcpUrl } from '../../../services/runtime/src/domain/mcp-hosts';
+import { parseAllowedHosts, refusedMcpAddresses, refusedMcpUrl } from '@shared/agents/mcp-hosts';
 import { bearerFor, mcpFailureEvents, mcpResultContent, mcpToolsetsOf, offeredMcpTools } from '../../../services/runtime/src/domain/mcp-tools';
 import { buildModelRequest } from '../../../services/runtime/src/domain/model-request';
 import { responseEvents } from '../../../services/runtime/src/domain/model-response';

@@ -43,7 +43,7 @@ afterAll(async () => {
 
 const world = useRuntimeWorld({
   // The catalog and vaults take loopback http:// URLs; the runtime may reach the MCP server, the vaults service the token endpoint.
-  env: () => ({ ALLOW_PRIVATE_MCP_URLS: 'true', TOKEN_ENDPOINT_ALLOW_PRIVATE_HOSTS: endpoint.hostPort }),
+  env: () => ({ ALLOW_PRIVATE_MCP_URLS: 'true', OAUTH_REFRESH_ALLOW_PRIVATE_HOSTS: endpoint.hostPort }),
   runtimeEnv: () => ({ MCP_ALLOW_PRIVATE_HOSTS: mcp.hostPort }),
 });
 const sdk = () => world.sdk(current.Anthropic);

@@ -18,9 +18,9 @@ export const VaultsConfigSchema = {
    * private, loopback or link-local, or plain http:// (an authorization server inside the
    * operator's network, a test's on loopback): a comma list of `host` or `host:port`. Empty: none.
    */
-  TOKEN_ENDPOINT_ALLOW_PRIVATE_HOSTS: Type.String({ default: '' }),
+  OAUTH_REFRESH_ALLOW_PRIVATE_HOSTS: Type.String({ default: '' }),
   /** Longest one refresh-token exchange may take (the credential's vault stays locked meanwhile). */
-  TOKEN_ENDPOINT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  OAUTH_REFRESH_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
   /** Data keys re-wrapped per transaction by `rewrap-data-keys`. */
   REWRAP_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10000, default: 100 }),
 };

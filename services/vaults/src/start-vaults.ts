@@ -19,7 +19,7 @@ export async function startVaults(config: VaultsConfig, options: StartOptions = 
     keys: config.masterKeys,
     logger: host.logger,
     mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS },
-    tokenEndpoint: tokenEndpoint({ allowedPrivateHosts: parseAllowedHosts(config.TOKEN_ENDPOINT_ALLOW_PRIVATE_HOSTS), timeoutMs: config.TOKEN_ENDPOINT_TIMEOUT_MS }),
+    tokenEndpoint: tokenEndpoint({ allowedPrivateHosts: parseAllowedHosts(config.OAUTH_REFRESH_ALLOW_PRIVATE_HOSTS), timeoutMs: config.OAUTH_REFRESH_TIMEOUT_MS }),
   });
   return host;
 }

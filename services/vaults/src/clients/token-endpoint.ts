@@ -9,7 +9,7 @@ import type { CapturedHttpResponse } from '@shared/schema/vault-credential-valid
  * refresh_token grant, form-encoded, with the client authentication the credential names). The
  * URL is the tenant's, so it is held to the MCP servers' rule: no private, loopback or link-local
  * address (by literal or by what the name resolves to) and no plain http:// unless the operator
- * named the host in TOKEN_ENDPOINT_ALLOW_PRIVATE_HOSTS. Redirects are not followed (one could
+ * named the host in OAUTH_REFRESH_ALLOW_PRIVATE_HOSTS. Redirects are not followed (one could
  * lead anywhere). Bounded by a timeout.
  */
 

@@ -8,7 +8,7 @@ import { agentSubjects, environmentSubjects, fileSubjects, memoryStoreSubjects, 
 import { deploymentRunSubjects, deploymentSubjects } from './subjects/deployments';
 import { memorySubjects, memoryVersionSubjects } from './subjects/memories';
 import { skillSubjects, skillVersionSubjects } from './subjects/skills';
-import { workSubjects } from './subjects/runtime';
+import { mcpCredentialSubjects, workSubjects } from './subjects/runtime';
 import { sessionEventSubjects } from './subjects/session-events';
 import { sessionResourceSubjects, sessionSubjects } from './subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from './subjects/vaults';
@@ -37,6 +37,7 @@ export const ALL_SUBJECTS: readonly Subject[] = [
   vaultSubjects,
   vaultCredentialSubjects,
   workSubjects,
+  mcpCredentialSubjects,
 ].flatMap((group) => Object.values(group) as Subject[]);
 
 /** nats-server's per-user permissions block. */

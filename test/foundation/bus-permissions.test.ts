@@ -11,7 +11,7 @@ import { PAYLOAD_BUCKET_OWNER, PAYLOAD_BUCKET_USERS, PayloadCodec } from '@share
 import { BUS_IDENTITIES, rpcSubject, type BusIdentity } from '@shared/bus/subject';
 import { fileSubjects, referenceSubjects } from '@shared/bus/subjects/catalog';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
-import { workSubjects } from '@shared/bus/subjects/runtime';
+import { mcpCredentialSubjects, workSubjects } from '@shared/bus/subjects/runtime';
 import { sessionResourceSubjects, sessionSubjects } from '@shared/bus/subjects/sessions';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { newId } from '@shared/ids/ids';
@@ -122,6 +122,7 @@ describe('NATS identities and subject permissions', () => {
     const nc = await connectAs('gateway');
     for (const subject of [
       vaultCredentialSubjects.resolve,
+      vaultCredentialSubjects.refresh,
       vaultSubjects.check,
       referenceSubjects.resolve,
       deploymentSubjects.fire,
@@ -142,6 +143,7 @@ describe('NATS identities and subject permissions', () => {
     const nc = await connectAs('catalog');
     await expectPublishRefused(nc, rpcSubject(PREFIX, deploymentSubjects.fire));
     await expectPublishRefused(nc, rpcSubject(PREFIX, vaultCredentialSubjects.resolve));
+    await expectPublishRefused(nc, rpcSubject(PREFIX, vaultCredentialSubjects.refresh));
     await expectPublishRefused(nc, rpcSubject(PREFIX, deploymentSubjects.create));
     // Nor publish another service's events.
     await expectPublishRefused(nc, `${PREFIX}.deployments.created`);
@@ -154,7 +156,7 @@ describe('NATS identities and subject permissions', () => {
     expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual(
       [rpcSubject(PREFIX, fileSubjects.download), rpcSubject(PREFIX, workSubjects.claim), rpcSubject(PREFIX, workSubjects.fail), rpcSubject(PREFIX, workSubjects.report)].toSorted(),
     );
-    for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve, sessionResourceSubjects.resolve]) {
+    for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve, vaultCredentialSubjects.refresh, sessionResourceSubjects.resolve]) {
       await expectPublishRefused(sandbox, rpcSubject(PREFIX, subject));
     }
     await expectSubscribeRefused(sandbox, `_INBOX.${PREFIX}-runtime.>`);
@@ -164,6 +166,16 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.report));
     await expectPublishRefused(gateway, rpcSubject(PREFIX, sessionResourceSubjects.resolve));
     expect(BUS_IDENTITIES.filter((identity) => busPermissions(PREFIX, identity).publish.allow.includes(rpcSubject(PREFIX, sessionResourceSubjects.resolve)))).toEqual(['runtime']);
+  });
+
+  test("only the runtime may ask for an mcp_oauth credential's refresh (its reply holds a new access token); only the gateway asks the runtime to validate one", async () => {
+    const publishers = (subject: Parameters<typeof rpcSubject>[1]) =>
+      BUS_IDENTITIES.filter((identity) => busPermissions(PREFIX, identity).publish.allow.includes(rpcSubject(PREFIX, subject)));
+    expect(publishers(vaultCredentialSubjects.refresh)).toEqual(['runtime']);
+    expect(publishers(mcpCredentialSubjects.validate)).toEqual(['gateway']);
+    for (const identity of ['gateway', 'deployments', 'sandbox-worker'] as const) {
+      await expectPublishRefused(await connectAs(identity), rpcSubject(PREFIX, vaultCredentialSubjects.refresh));
+    }
   });
 
   test('the payload bucket: only its owner may create or update its stream; the sandbox worker cannot touch it (issue 24)', async () => {

@@ -236,6 +236,14 @@ const EXAMPLES: Example[] = [
     update: () => ({ body: { display_name: 'renamed' } }),
     fresh: newCredential,
   }),
+  // An mcp_oauth credential whose server never resolves (.invalid): the probe answers `unknown` at once.
+  [
+    'POST /v1/vaults/{vault_id}/credentials/{credential_id}/mcp_oauth_validate',
+    async () => {
+      const auth = { type: 'mcp_oauth', access_token: 'openapi-access', mcp_server_url: `https://mcp.invalid/${crypto.randomUUID()}` };
+      return { params: { credential_id: expectOk(await api('POST', `/v1/vaults/${ids.vault_id}/credentials`, { body: { auth } })).id } };
+    },
+  ],
 
   ['GET /v1/deployments', () => ({ query: { status: 'active' } })],
   ['POST /v1/deployments', () => ({ body: world.body({ schedule: { type: 'cron', expression: '0 9 * * *', timezone: 'UTC' } }) })],

@@ -8,7 +8,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
  * A real MCP server on loopback, written with the official SDK (its server and streamable HTTP
  * transport, stateless: a server per request) behind a bearer check, as an operator's MCP server
  * would be: a request without the token is refused 401 before MCP sees it. It has two tools:
- * `lookup_order` answers `order <id>: shipped`, `slow` never answers (a hung server).
+ * `lookup_order` answers `order <id>: shipped`, `slow` never answers (a hung server). A test may
+ * change the token it takes (`token = ...`): the one a credential holds is then refused, as an
+ * expired or revoked OAuth access token is.
  */
 export class TestMcpServer {
   /** The Authorization header of every HTTP request, as received. */
@@ -18,7 +20,7 @@ export class TestMcpServer {
 
   private constructor(
     private readonly http: HttpServer,
-    readonly token: string,
+    public token: string,
   ) {}
 
   static async start(token: string): Promise<TestMcpServer> {

@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { BusServer } from '@shared/bus/bus-server';
 import type { Telemetry } from '@shared/telemetry/telemetry';
 import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
-import { workSubjects } from '@shared/bus/subjects/runtime';
+import { mcpCredentialSubjects, workSubjects } from '@shared/bus/subjects/runtime';
 import { sessionEvents } from '@shared/schema/session';
 import { sessionLogEvents } from '@shared/schema/session-event';
 import { driveSession } from './handlers/drive-session';
@@ -18,11 +18,12 @@ import { pollWork } from './handlers/poll-work';
 import { stopWork } from './handlers/stop-work';
 import { updateWork } from './handlers/update-work';
 import { workStats } from './handlers/work-stats';
+import { validateMcpCredential } from './handlers/validate-mcp-credential';
 import type { RuntimeDeps } from './deps';
 
 /**
  * The environments' work queues -> their handlers (the gateway serves them at
- * /v1/environments/{id}/work; `claim` is the sandbox workers' own).
+ * /v1/environments/{id}/work; `claim` is the sandbox workers' own), and the MCP credential probe.
  */
 export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void {
   server
@@ -38,7 +39,8 @@ export function registerWorkHandlers(server: BusServer, deps: RuntimeDeps): void
       claim: claimWork(deps),
       fail: failWork(deps),
       report: reportWork(deps),
-    });
+    })
+    .serve(mcpCredentialSubjects, { validate: validateMcpCredential(deps) });
 }
 
 /** How often the cloud work gauge is counted again: a scrape every 15-30 s sees a count at most this old. */

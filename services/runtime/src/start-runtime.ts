@@ -12,7 +12,7 @@ import { mcpServers } from './clients/mcp-servers';
 import { sessionsClient } from './clients/sessions';
 import { vaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
-import { parseAllowedHosts } from './domain/mcp-hosts';
+import { parseAllowedHosts } from '@shared/agents/mcp-hosts';
 import type { ToolsetCatalog } from './domain/model-request';
 import { createRuntimeMetrics } from './metrics';
 import type { RuntimeDeps } from './deps';

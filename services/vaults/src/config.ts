@@ -13,6 +13,14 @@ export const VaultsConfigSchema = {
   ...MasterKeyConfig,
   /** What a credential's `mcp_server_url` may name (shared/agents/mcp-server-url.ts). */
   ...McpUrlConfig,
+  /**
+   * Token endpoints of `mcp_oauth` credentials the vaults service may reach although they are
+   * private, loopback or link-local, or plain http:// (an authorization server inside the
+   * operator's network, a test's on loopback): a comma list of `host` or `host:port`. Empty: none.
+   */
+  OAUTH_REFRESH_ALLOW_PRIVATE_HOSTS: Type.String({ default: '' }),
+  /** Longest one refresh-token exchange may take (the credential's vault stays locked meanwhile). */
+  OAUTH_REFRESH_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
   /** Data keys re-wrapped per transaction by `rewrap-data-keys`. */
   REWRAP_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10000, default: 100 }),
 };

@@ -11,6 +11,7 @@ import { getCredential } from './handlers/get-credential';
 import { getVault } from './handlers/get-vault';
 import { listCredentials } from './handlers/list-credentials';
 import { listVaults } from './handlers/list-vaults';
+import { refreshCredential } from './handlers/refresh-credential';
 import { resolveCredentials } from './handlers/resolve-credentials';
 import { updateCredential } from './handlers/update-credential';
 import { updateVault } from './handlers/update-vault';
@@ -36,5 +37,6 @@ export function registerVaultHandlers(server: BusServer, deps: VaultsDeps): void
       archive: archiveCredential(deps),
       delete: deleteCredential(deps),
       resolve: resolveCredentials(deps),
+      refresh: refreshCredential(deps),
     });
 }

@@ -4,6 +4,8 @@ import { storeDeps } from '@shared/service-host/store-deps';
 import type { VaultsConfig } from './config';
 import * as schema from './db/schema';
 import { registerVaultHandlers } from './service';
+import { parseAllowedHosts } from '@shared/agents/mcp-hosts';
+import { tokenEndpoint } from './clients/token-endpoint';
 
 export const VAULTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 
@@ -17,6 +19,7 @@ export async function startVaults(config: VaultsConfig, options: StartOptions = 
     keys: config.masterKeys,
     logger: host.logger,
     mcpUrls: { allowPrivate: config.ALLOW_PRIVATE_MCP_URLS },
+    tokenEndpoint: tokenEndpoint({ allowedPrivateHosts: parseAllowedHosts(config.OAUTH_REFRESH_ALLOW_PRIVATE_HOSTS), timeoutMs: config.OAUTH_REFRESH_TIMEOUT_MS }),
   });
   return host;
 }

@@ -1,4 +1,6 @@
 import * as sandbox from '../../schema/sandbox-policy';
+import * as vaultCredential from '../../schema/vault-credential';
+import * as validation from '../../schema/vault-credential-validation';
 import * as work from '../../schema/work';
 import { defineSubjects } from '../subject';
 
@@ -28,4 +30,12 @@ export const workSubjects = defineSubjects('runtime', 'work', {
   fail: [sandbox.FailWorkRequest, work.Work, { callers: ['sandbox-worker'] }],
   /** Internal, the sandbox workers only: a claimed item's repository that could not be cloned, logged as the SDK's session.error. A system call. */
   report: [sandbox.ReportRepositoryErrorRequest, work.Work, { callers: ['sandbox-worker'] }],
+});
+
+/**
+ * `POST /v1/vaults/{id}/credentials/{cid}/mcp_oauth_validate`: the runtime, which holds the MCP
+ * client, probes the credential's MCP server with its access token (and refreshes it on a 401).
+ */
+export const mcpCredentialSubjects = defineSubjects('runtime', 'mcp_credentials', {
+  validate: [vaultCredential.CredentialIdRequest, validation.CredentialValidation],
 });

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import type { McpToolset } from '@shared/schema/agent-mcp-tools';
-import { parseAllowedHosts, refusedMcpAddresses, refusedMcpUrl } from '../../../services/runtime/src/domain/mcp-hosts';
-import { bearerFor, mcpFailureEvents, mcpResultContent, mcpToolsetsOf, offeredMcpTools } from '../../../services/runtime/src/domain/mcp-tools';
+import { validationVerdict } from '../../../services/runtime/src/domain/credential-validation';
+import { scrubSecrets } from '@shared/http/captured-response';
+import { parseAllowedHosts, refusedMcpAddresses, refusedMcpUrl } from '@shared/agents/mcp-hosts';
+import { bearerFor, credentialFor, mcpFailureEvents, oauthExpired, mcpResultContent, mcpToolsetsOf, offeredMcpTools } from '../../../services/runtime/src/domain/mcp-tools';
 import { buildModelRequest } from '../../../services/runtime/src/domain/model-request';
 import { responseEvents } from '../../../services/runtime/src/domain/model-response';
 import { nextStep } from '../../../services/runtime/src/domain/next-step';
@@ -108,6 +110,46 @@ describe('the credential of a server', () => {
     const oauth = { id: 'c', display_name: null, auth: { type: 'mcp_oauth', mcp_server_url: server.url, access_token: 'oauth-access' } };
     expect(bearerFor(server.url, [vault('v', [oauth])])).toBe('oauth-access');
     expect(bearerFor(server.url, [vault('v', [bearer('https://mcp.example.com/other', 'x')])])).toBeUndefined();
+  });
+
+  test('an mcp_oauth access token is refreshed before it is sent once past its expiry by the clock, when it can be', () => {
+    const refresh = { client_id: 'c', refresh_token: 'r', token_endpoint: 'https://auth.example.com/token', token_endpoint_auth: { type: 'none' } };
+    const oauth = (expires_at: string | null, withRefresh = true) =>
+      credentialFor(server.url, [vault('v', [{ id: 'c', display_name: null, auth: { type: 'mcp_oauth', mcp_server_url: server.url, access_token: 'a', expires_at, refresh: withRefresh ? refresh : null } }])]);
+    const now = new Date('2026-05-01T12:00:00Z');
+    expect(oauthExpired(oauth('2026-05-01T12:00:00.000Z'), now)).toBe(true);
+    expect(oauthExpired(oauth('2026-05-01T12:00:01.000Z'), now)).toBe(false);
+    // Unknown expiry: learnt from a 401. No refresh token: the stored token is sent as it is.
+    expect(oauthExpired(oauth(null), now)).toBe(false);
+    expect(oauthExpired(oauth('2026-04-01T00:00:00.000Z', false), now)).toBe(false);
+    expect(oauthExpired(credentialFor(server.url, [vault('v', [bearer(server.url, 't')])]), now)).toBe(false);
+    expect(credentialFor(server.url, [vault('vlt_9', [bearer(server.url, 't')])])).toMatchObject({ vault_id: 'vlt_9', credential_id: 'c' });
+  });
+});
+
+describe('the verdict of a credential probe', () => {
+  const ok = { ok: true } as const;
+  const refused = (status: number) => ({ ok: false, method: 'initialize', status, http_response: { status_code: status, content_type: 'application/json', body: '{}', body_truncated: false } }) as const;
+  const unreachable = { ok: false, method: 'initialize', status: undefined, http_response: null } as const;
+
+  test('valid when the last probe authenticated; invalid when the token is refused and no refresh recovers it; unknown when nothing could tell', () => {
+    expect(validationVerdict(ok)).toEqual({ status: 'valid', mcp_probe: null, refresh: null });
+    expect(validationVerdict(refused(403)).status).toBe('invalid');
+    expect(validationVerdict(unreachable)).toEqual({ status: 'unknown', mcp_probe: { method: 'initialize', http_response: null }, refresh: null });
+    const succeeded = { status: 'succeeded', access_token: 'n', exchanged: true } as const;
+    expect(validationVerdict(refused(401), succeeded, ok)).toEqual({ status: 'valid', mcp_probe: null, refresh: { status: 'succeeded', http_response: null } });
+    expect(validationVerdict(refused(401), succeeded, refused(401)).status).toBe('invalid');
+    expect(validationVerdict(refused(401), { status: 'no_refresh_token' })).toMatchObject({ status: 'invalid', refresh: { status: 'no_refresh_token', http_response: null } });
+    const failed = { status: 'failed', http_response: { status_code: 400, content_type: 'application/json', body: '{"error":"invalid_grant"}', body_truncated: false } } as const;
+    expect(validationVerdict(refused(401), failed)).toMatchObject({ status: 'invalid', refresh: failed });
+    expect(validationVerdict(refused(401), { status: 'connect_error', message: 'x' })).toMatchObject({ status: 'unknown', refresh: { status: 'connect_error', http_response: null } });
+  });
+});
+
+describe('what a token endpoint or MCP server answered, as a reply may show it', () => {
+  test('secrets named and token fields are scrubbed before the body is cut', () => {
+    const body = scrubSecrets('{"error":"invalid_grant","refresh_token":"rt-1","hint":"used rt-2 and cs"}', ['rt-2', 'cs']);
+    expect(body).toBe('{"error":"invalid_grant","refresh_token":"[redacted]","hint":"used [redacted] and [redacted]"}');
   });
 });
 

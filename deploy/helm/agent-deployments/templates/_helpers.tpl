@@ -235,6 +235,8 @@ MODEL_CATALOG_PATH: {{ . | quote }}
 {{- end }}
 {{- if eq .component "vaults" }}
 REWRAP_BATCH_SIZE: {{ include "agent-deployments.int" $v.vaults.rewrapBatchSize | quote }}
+OAUTH_REFRESH_ALLOW_PRIVATE_HOSTS: {{ $v.vaults.oauthRefreshAllowPrivateHosts | join "," | quote }}
+OAUTH_REFRESH_TIMEOUT_MS: {{ include "agent-deployments.int" $v.vaults.oauthRefreshTimeoutMs | quote }}
 {{- end }}
 {{- if eq .component "scheduler" }}
 {{- $c := $v.scheduler }}

@@ -5,8 +5,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@shared/schema/agent-mcp-tools';
-import { allowedPrivateHost, refusedMcpAddresses, refusedMcpUrl } from '../domain/mcp-hosts';
+import { allowedPrivateHost, refusedMcpAddresses, refusedMcpUrl } from '@shared/agents/mcp-hosts';
 import type { ToolDefinition } from '../domain/model-request';
+import { captureResponse } from '@shared/http/captured-response';
+import type { CapturedHttpResponse } from '@shared/schema/vault-credential-validation';
 
 /**
  * The agent's MCP servers as the runtime reaches them, with the official MCP client: streamable
@@ -20,6 +22,8 @@ export class McpFailure extends Error {
   constructor(
     readonly kind: 'connection' | 'authentication',
     message: string,
+    /** The HTTP status the server refused with (401: the token may be refreshed and tried again). */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -36,7 +40,13 @@ export interface McpServers {
   listTools(server: McpServer, token: string | undefined): Promise<ToolDefinition[]>;
   /** One tools/call. A tool's own error is a result with isError; a server that cannot be used throws McpFailure. */
   callTool(server: McpServer, token: string | undefined, tool: string, input: Record<string, unknown>): Promise<McpCallResult>;
+  /** A credential's live probe: initialize and a first tools/list, with the failing step's HTTP answer (scrubbed of the token). */
+  probe(server: McpServer, token: string): Promise<McpProbeResult>;
 }
+
+export type McpProbeResult =
+  | { ok: true }
+  | { ok: false; method: 'initialize' | 'tools/list'; status: number | undefined; http_response: CapturedHttpResponse | null };
 
 export interface McpClientSettings {
   allowedPrivateHosts: ReadonlySet<string>;
@@ -87,7 +97,7 @@ export function mcpServers(settings: McpClientSettings): McpServers {
     if (token) detail = detail.replaceAll(token, '[redacted]');
     detail = detail.slice(0, MESSAGE_MAX);
     if (status === 401 || status === 403) {
-      return new McpFailure('authentication', `the MCP server ${server.name} refused the session's credentials (HTTP ${status}) while ${doing}`);
+      return new McpFailure('authentication', `the MCP server ${server.name} refused the session's credentials (HTTP ${status}) while ${doing}`, status);
     }
     return new McpFailure('connection', `the MCP server ${server.name} could not be reached while ${doing}: ${detail}`);
   };
@@ -114,9 +124,16 @@ export function mcpServers(settings: McpClientSettings): McpServers {
   }
 
   /** An initialised client over streamable HTTP, or over SSE when the server does not speak it. */
-  async function connect(server: McpServer, token: string | undefined): Promise<Client> {
+  async function connect(server: McpServer, token: string | undefined, recorded?: { last?: CapturedHttpResponse }): Promise<Client> {
     const url = await checkHost(server);
     const requestInit: RequestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : {};
+    // A probe keeps the last HTTP error answer, which the transports' errors only summarise.
+    const recording = recorded && (async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const response: Response = await fetch(input, init);
+      if (!response.ok) recorded.last = await captureResponse(response.clone(), [token]);
+      return response;
+    });
+    const fetchOption = recording ? { fetch: recording } : {};
     const attempt = async (transport: Transport) => {
       const client = new Client({ name: 'agent-runtime', version: '1.0.0' });
       try {
@@ -128,13 +145,13 @@ export function mcpServers(settings: McpClientSettings): McpServers {
       }
     };
     try {
-      return await attempt(new StreamableHTTPClientTransport(url, { requestInit }));
+      return await attempt(new StreamableHTTPClientTransport(url, { requestInit, ...fetchOption }));
     } catch (first) {
       const status = statusOf(first);
       // Refused credentials, or no answer at all, are the server's word: SSE would hear the same.
       if (status === 401 || status === 403 || first instanceof McpFailure) throw failure(server, first, token, 'connecting', settings.connectTimeoutMs);
       try {
-        return await attempt(new SSEClientTransport(url, { requestInit, eventSourceInit: {} }));
+        return await attempt(new SSEClientTransport(url, { requestInit, eventSourceInit: {}, ...fetchOption }));
       } catch (second) {
         const sseStatus = statusOf(second);
         throw failure(server, sseStatus === 401 || sseStatus === 403 ? second : first, token, 'connecting', settings.connectTimeoutMs);
@@ -143,6 +160,29 @@ export function mcpServers(settings: McpClientSettings): McpServers {
   }
 
   return {
+    async probe(server, token) {
+      const recorded: { last?: CapturedHttpResponse } = {};
+      const failed = (method: 'initialize' | 'tools/list', err: unknown) => {
+        const status = err instanceof McpFailure ? err.status : statusOf(err);
+        return { ok: false as const, method, status, http_response: recorded.last ?? null };
+      };
+      let client: Client;
+      try {
+        client = await connect(server, token, recorded);
+      } catch (err) {
+        return failed('initialize', err);
+      }
+      recorded.last = undefined;
+      try {
+        await client.listTools({}, { timeout: settings.connectTimeoutMs });
+        return { ok: true };
+      } catch (err) {
+        return failed('tools/list', err);
+      } finally {
+        await client.close().catch(() => undefined);
+      }
+    },
+
     async listTools(server, token) {
       const client = await connect(server, token);
       try {

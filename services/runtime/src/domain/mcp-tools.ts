@@ -1,7 +1,7 @@
 import type { McpServer, McpToolset } from '@shared/schema/agent-mcp-tools';
 import type { SessionAgent } from '@shared/schema/session';
 import type { RuntimeEventBody } from '@shared/schema/session-event';
-import type { ResolveCredentialsReply } from '@shared/schema/vault-credential';
+import type { ResolveCredentialsReply, ResolvedCredential } from '@shared/schema/vault-credential';
 import type { ToolDefinition } from './model-request';
 
 /**
@@ -88,23 +88,46 @@ function urlKey(url: string): string | undefined {
   }
 }
 
+/** The vault credential that authenticates an MCP server, with where it is kept (for a refresh). */
+export interface McpCredential {
+  vault_id: string;
+  credential_id: string;
+  auth: Exclude<ResolvedCredential['auth'], { type: 'environment_variable' }>;
+}
+
 /**
- * The bearer token of a server: the first credential, in the session's vault order, whose
- * `mcp_server_url` is the server's URL (`static_bearer`'s token, `mcp_oauth`'s access token).
- * Vaults that are not `ok` give nothing. Undefined: the server is called without one.
+ * The credential of a server: the first, in the session's vault order, whose `mcp_server_url` is
+ * the server's URL. Vaults that are not `ok` give nothing. Undefined: the server is called without one.
  */
-export function bearerFor(serverUrl: string, vaults: ResolveCredentialsReply['vaults']): string | undefined {
+export function credentialFor(serverUrl: string, vaults: ResolveCredentialsReply['vaults']): McpCredential | undefined {
   const key = urlKey(serverUrl);
   if (key === undefined) return undefined;
   for (const vault of vaults) {
     if (vault.state !== 'ok') continue;
-    for (const { auth } of vault.credentials) {
+    for (const { id, auth } of vault.credentials) {
       if (auth.type === 'environment_variable' || urlKey(auth.mcp_server_url) !== key) continue;
-      return auth.type === 'static_bearer' ? auth.token : auth.access_token;
+      return { vault_id: vault.id, credential_id: id, auth };
     }
   }
   return undefined;
 }
+
+/** The bearer token a credential sends: `static_bearer`'s token, `mcp_oauth`'s access token. */
+export const bearerOf = (credential: McpCredential | undefined): string | undefined =>
+  credential && (credential.auth.type === 'static_bearer' ? credential.auth.token : credential.auth.access_token);
+
+/** The bearer token of a server (credentialFor's, as bearerOf sends it). */
+export const bearerFor = (serverUrl: string, vaults: ResolveCredentialsReply['vaults']): string | undefined => bearerOf(credentialFor(serverUrl, vaults));
+
+/**
+ * Whether an `mcp_oauth` access token is past its `expires_at` by the runtime's clock, and can be
+ * refreshed: then it is exchanged before it is sent. An unknown expiry is learnt from a 401.
+ */
+export const oauthExpired = (credential: McpCredential | undefined, now: Date): boolean =>
+  credential?.auth.type === 'mcp_oauth' &&
+  !!credential.auth.refresh &&
+  !!credential.auth.expires_at &&
+  Date.parse(credential.auth.expires_at) <= now.getTime();
 
 /** A tool result block as the session's log holds it. */
 export type ResultBlock =

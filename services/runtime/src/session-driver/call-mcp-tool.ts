@@ -2,10 +2,11 @@ import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody } from '@shared/schema/session-event';
 import { McpFailure } from '../clients/mcp-servers';
-import { bearerFor, mcpFailureEvents, mcpResultContent } from '../domain/mcp-tools';
+import { mcpFailureEvents, mcpResultContent } from '../domain/mcp-tools';
 import { readLogState, type LoggedEvent, type McpCall, type OpenToolUse } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
 import { appendAt, type LogCursor } from './session-log-writes';
+import { withMcpBearer } from './mcp-credential';
 
 /** A result is recorded at the log's end; a log moving this often is being answered by someone else anyway. */
 const ATTEMPTS = 3;
@@ -30,9 +31,8 @@ export async function callMcpTool(
     const message = `the session's agent has no MCP server named ${use.mcp.server} any more`;
     events = mcpFailureEvents({ server: use.mcp.server, kind: 'connection', message }, use.id);
   } else {
-    const vaults = await deps.vaults.resolve(ctx, session.vault_ids);
     try {
-      const result = await deps.mcp.callTool(server, bearerFor(server.url, vaults), use.mcp.tool, use.mcp.input);
+      const result = await withMcpBearer(deps, ctx, server, session.vault_ids, (token) => deps.mcp.callTool(server, token, use.mcp.tool, use.mcp.input));
       events = [{ type: 'agent.mcp_tool_result', mcp_tool_use_id: use.id, content: mcpResultContent(result), is_error: result.isError }];
     } catch (err) {
       if (!(err instanceof McpFailure)) throw err;

@@ -1,15 +1,17 @@
 import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
 import { McpFailure } from '../clients/mcp-servers';
-import { bearerFor, mcpToolsetsOf, offeredMcpTools, type McpServerFailure, type McpToolRoute } from '../domain/mcp-tools';
+import { mcpToolsetsOf, offeredMcpTools, type McpServerFailure, type McpToolRoute } from '../domain/mcp-tools';
 import type { ToolDefinition } from '../domain/model-request';
 import type { RuntimeDeps } from '../deps';
+import { withMcpBearer } from './mcp-credential';
 
 export type McpListing = { kind: 'listed'; tools: ToolDefinition[]; routes: Map<string, McpToolRoute> } | { kind: 'failed'; failure: McpServerFailure };
 
 /**
  * The MCP tools a model request offers: each server the agent's toolsets use is listed now, with
- * the session's vault credential for its URL (domain/mcp-tools.ts), and its enabled tools are
+ * the session's vault credential for its URL (domain/mcp-tools.ts; an OAuth token refreshed as
+ * mcp-credential.ts says), and its enabled tools are
  * offered under their own names. `taken`: names the agent's other tools already use. The first
  * server (in the agent's order) that cannot be used fails the listing: a turn is not run with a
  * toolset silently missing.
@@ -17,8 +19,9 @@ export type McpListing = { kind: 'listed'; tools: ToolDefinition[]; routes: Map<
 export async function listMcpTools(deps: RuntimeDeps, ctx: CallContext, session: Session, taken: ReadonlySet<string>): Promise<McpListing> {
   const used = mcpToolsetsOf(session.agent);
   if (used.length === 0) return { kind: 'listed', tools: [], routes: new Map() };
-  const vaults = await deps.vaults.resolve(ctx, session.vault_ids);
-  const results = await Promise.allSettled(used.map(({ server }) => deps.mcp.listTools(server, bearerFor(server.url, vaults))));
+  const results = await Promise.allSettled(
+    used.map(({ server }) => withMcpBearer(deps, ctx, server, session.vault_ids, (token) => deps.mcp.listTools(server, token))),
+  );
   const listed = [];
   for (const [i, result] of results.entries()) {
     const { server, toolset } = used[i]!;

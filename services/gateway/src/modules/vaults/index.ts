@@ -1,3 +1,4 @@
+import { mcpCredentialSubjects } from '@shared/bus/subjects/runtime';
 import { vaultCredentialSubjects, vaultSubjects } from '@shared/bus/subjects/vaults';
 import { VaultCreateRequest, VaultUpdateRequest } from '@shared/schema/vault';
 import { CredentialCreateRequest, CredentialUpdateRequest } from '@shared/schema/vault-credential';
@@ -25,4 +26,10 @@ export const vaultsModule = (deps: GatewayDeps) =>
     ),
     route.list('/v1/vaults/:vault_id/credentials', servePage(credentialListRoute, deps)),
     ...itemRoutes(deps, '/v1/vaults/:vault_id/credentials/:credential_id', vaultCredentialSubjects, CredentialUpdateRequest),
+    // The live probe: answered by the runtime, which holds the MCP client (and refreshes on a 401).
+    route.post(
+      '/v1/vaults/:vault_id/credentials/:credential_id/mcp_oauth_validate',
+      { reply: mcpCredentialSubjects.validate.reply },
+      ({ call, params }) => deps.bus.call(mcpCredentialSubjects.validate, call, params),
+    ),
   ]);

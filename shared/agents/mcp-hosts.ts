@@ -1,7 +1,9 @@
-import { refusedMcpHost } from '@shared/agents/mcp-server-url';
+import { refusedMcpHost } from './mcp-server-url';
 
 /**
- * Where the runtime may connect for an MCP server (pure; the client looks the name up). The
+ * Where the product may connect with a tenant's credential attached: the runtime to an MCP
+ * server, the vaults service to an `mcp_oauth` credential's token endpoint (pure; the callers
+ * look the name up). The
  * catalog and vaults refuse literal private addresses when a URL is stored; the runtime is the
  * side that sees what a name resolves to, so it refuses a server any of whose addresses is
  * private, loopback or link-local, unless the operator named the host in MCP_ALLOW_PRIVATE_HOSTS.

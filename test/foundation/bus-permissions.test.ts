@@ -149,14 +149,20 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(nc, `${PREFIX}.deployments.created`);
   });
 
-  test("the sandbox worker identity may call the claim, the failure or a repository report of a claimed item and a file's content, nothing else; no other identity may claim or fail; only the runtime opens a session's mounts", async () => {
+  test("the sandbox worker identity may call the claim, the failure or a repository report of a claimed item, a file's content and a session's current repository tokens, nothing else; no other identity may claim or fail; only it and the runtime open a session's mounts", async () => {
     // Its password reaches the server as NATS_PASSWORD_SANDBOX_WORKER: the connection itself proves it.
     expect(passwordEnvName('sandbox-worker')).toBe('NATS_PASSWORD_SANDBOX_WORKER');
     const sandbox = await connectAs('sandbox-worker');
     expect(busPermissions(PREFIX, 'sandbox-worker').publish.allow.filter((subject) => subject.includes('.rpc.'))).toEqual(
-      [rpcSubject(PREFIX, fileSubjects.download), rpcSubject(PREFIX, workSubjects.claim), rpcSubject(PREFIX, workSubjects.fail), rpcSubject(PREFIX, workSubjects.report)].toSorted(),
+      [
+        rpcSubject(PREFIX, fileSubjects.download),
+        rpcSubject(PREFIX, sessionResourceSubjects.resolve),
+        rpcSubject(PREFIX, workSubjects.claim),
+        rpcSubject(PREFIX, workSubjects.fail),
+        rpcSubject(PREFIX, workSubjects.report),
+      ].toSorted(),
     );
-    for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve, vaultCredentialSubjects.refresh, sessionResourceSubjects.resolve]) {
+    for (const subject of [workSubjects.poll, workSubjects.heartbeat, sessionSubjects.get, deploymentSubjects.fire, vaultCredentialSubjects.resolve, vaultCredentialSubjects.refresh]) {
       await expectPublishRefused(sandbox, rpcSubject(PREFIX, subject));
     }
     await expectSubscribeRefused(sandbox, `_INBOX.${PREFIX}-runtime.>`);
@@ -165,7 +171,7 @@ describe('NATS identities and subject permissions', () => {
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.fail));
     await expectPublishRefused(gateway, rpcSubject(PREFIX, workSubjects.report));
     await expectPublishRefused(gateway, rpcSubject(PREFIX, sessionResourceSubjects.resolve));
-    expect(BUS_IDENTITIES.filter((identity) => busPermissions(PREFIX, identity).publish.allow.includes(rpcSubject(PREFIX, sessionResourceSubjects.resolve)))).toEqual(['runtime']);
+    expect(BUS_IDENTITIES.filter((identity) => busPermissions(PREFIX, identity).publish.allow.includes(rpcSubject(PREFIX, sessionResourceSubjects.resolve)))).toEqual(['runtime', 'sandbox-worker']);
   });
 
   test("only the runtime may ask for an mcp_oauth credential's refresh (its reply holds a new access token); only the gateway asks the runtime to validate one", async () => {

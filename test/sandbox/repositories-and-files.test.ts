@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { uploadFile } from '../support/fixtures';
+import { eventually } from '../support/eventually';
+import { expectOk } from '../support/expect';
+import { createAgent, createEnvironment, uploadFile, userMessage } from '../support/fixtures';
 import { startGitServer, type GitServer } from '../support/git-server';
 import { useRuntimeWorld } from '../support/runtime-world';
 import { runInSandbox } from '../support/sandbox-session';
@@ -19,6 +21,8 @@ const TOKEN = `ghp_${crypto.randomUUID().replaceAll('-', '')}`;
 const world = useRuntimeWorld({ serviceEnv: { deployments: { ALLOW_HTTP_REPOSITORY_URLS: 'true' } } });
 let git: GitServer;
 let secureGit: GitServer;
+/** A server whose token a test rotates. */
+let rotatedServer: GitServer;
 let dir: string;
 
 beforeAll(async () => {
@@ -26,16 +30,18 @@ beforeAll(async () => {
   const ca = await makeTestCa(dir);
   git = await startGitServer(TOKEN);
   secureGit = await startGitServer(TOKEN, ca.server);
+  rotatedServer = await startGitServer(TOKEN);
   // The git servers are the operator's internal services on loopback: opened to sessions at their ports only.
   await world.stack.startSandboxWorker({
     SANDBOX_IDLE_MS: '300',
-    SANDBOX_EGRESS_ALLOW_HOSTS: `127.0.0.1:${git.port},127.0.0.1:${secureGit.port}`,
+    SANDBOX_EGRESS_ALLOW_HOSTS: [git, secureGit, rotatedServer].map((server) => `127.0.0.1:${server.port}`).join(','),
     SANDBOX_UPSTREAM_CA_FILE: ca.caFile,
   });
 }, 60_000);
 afterAll(async () => {
   await git?.stop();
   await secureGit?.stop();
+  await rotatedServer?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -80,6 +86,44 @@ describe('repositories', () => {
     expect(run.output).toContain('fetched');
     expect(run.output).not.toContain(TOKEN);
     expect(secureGit.requests.refused).toBe(0);
+  }, 120_000);
+
+  test('a token rotated on the session reaches the next fetch of the running sandbox', async () => {
+    {
+      const fetchOnce = (id: string) => ({ content: [{ type: 'tool_use', id, name: 'bash', input: { command: 'git -C /workspace/rot fetch origin 2>&1 | tail -1; echo fetch-exit-$?' } }], stop_reason: 'tool_use' as const, usage: { input_tokens: 10, output_tokens: 5 } });
+      world.model.reply(fetchOnce('toolu_rot_1'));
+      const second = world.model.replyHeld(fetchOnce('toolu_rot_2'));
+      world.model.reply({ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } });
+      const agent = await createAgent(world.api, { tools: [{ type: 'agent_toolset_20260401' }] });
+      const environment = await createEnvironment(world.api);
+      const session = expectOk(
+        await world.api('POST', '/v1/sessions', {
+          body: {
+            agent: agent.id,
+            environment_id: environment.id,
+            initial_events: [userMessage('Fetch twice')],
+            resources: [{ type: 'hosted_repository', url: rotatedServer.url, authorization_token: TOKEN, checkout: null, mount_path: '/workspace/rot' }],
+          },
+        }),
+      );
+      const results = async () => ((await world.sdk().beta.sessions.events.list(session.id, { limit: 1000 })).data as Array<{ type: string; content?: Array<{ text?: string }> }>).filter((e) => e.type === 'user.tool_result');
+      await eventually('the first fetch', async () => ((await results()).length === 1 ? true : undefined), { timeoutMs: 60_000, intervalMs: 100 });
+      // The repository's host now takes only the new token, and the session is told it.
+      const rotated = `ghp_${crypto.randomUUID().replaceAll('-', '')}`;
+      rotatedServer.setToken(rotated);
+      const [resource] = (await world.sdk().beta.sessions.resources.list(session.id)).data;
+      await world.sdk().beta.sessions.resources.update((resource as unknown as { id: string }).id, { session_id: session.id, authorization_token: rotated });
+      const refusedBefore = rotatedServer.requests.refused;
+      second();
+      const [first, next] = await eventually('the second fetch', async () => {
+        const all = await results();
+        return all.length === 2 ? all : undefined;
+      }, { timeoutMs: 60_000, intervalMs: 100 });
+      expect(first!.content?.[0]?.text).toContain('fetch-exit-0');
+      expect(next!.content?.[0]?.text).toContain('fetch-exit-0');
+      expect(next!.content?.[0]?.text).not.toContain('401');
+      expect(rotatedServer.requests.refused).toBe(refusedBefore);
+    }
   }, 120_000);
 
   test('cloned at its commit', async () => {

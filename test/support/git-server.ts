@@ -11,6 +11,8 @@ export interface GitServer {
   url: string;
   port: number;
   token: string;
+  /** From now on the server takes this token only (a rotated one). */
+  setToken(token: string): void;
   /** The commit `main` was at when the server started (a commit checkout names it). */
   mainCommit: string;
   requests: { answered: number; refused: number };
@@ -40,7 +42,7 @@ export async function startGitServer(token: string, tls?: { key: string; cert: s
   git(join(root, 'repo.git'), 'config', 'http.receivepack', 'true');
 
   const requests = { answered: 0, refused: 0 };
-  const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  let expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -82,6 +84,9 @@ export async function startGitServer(token: string, tls?: { key: string; cert: s
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${server.port}/repo.git`,
     port: server.port!,
     token,
+    setToken: (next) => {
+      expected = `Basic ${Buffer.from(`x-access-token:${next}`).toString('base64')}`;
+    },
     mainCommit,
     requests,
     stop: async () => {

@@ -30,6 +30,9 @@ export const sessionResourceSubjects = defineSubjects(SERVICE, 'session_resource
   /** A new repository token (SDK ResourceUpdateParams); never echoed. */
   update: [session.UpdateSessionResourceRequest, session.SessionResource],
   delete: [session.SessionResourceIdRequest, session.SessionResourceDeleted],
-  /** The runtime's, for a cloud item's claim: what the session mounts, its repository tokens opened. */
-  resolve: [sandbox.ResolveSessionMountsRequest, sandbox.SessionMounts, { callers: ['runtime'] }],
+  /**
+   * What the session mounts, its repository tokens opened: the runtime's, for a cloud item's
+   * claim; the sandbox worker's, for a token as it is now (a rotation reaches the next fetch).
+   */
+  resolve: [sandbox.ResolveSessionMountsRequest, sandbox.SessionMounts, { callers: ['runtime', 'sandbox-worker'] }],
 });

@@ -26,6 +26,12 @@ export interface EgressProxyOptions {
   scope: EgressScope;
   closed: ClosedAddresses;
   logger: Logger;
+  /**
+   * A repository credential's authorization as it is now (a token rotated on the session takes
+   * effect at the next request): undefined when the session no longer has that repository. The
+   * one the sandbox started with serves when this cannot answer.
+   */
+  currentAuthorization?: (endpoint: Endpoint) => Promise<string | undefined>;
   /** Where environment-variable credentials apply over HTTPS: the CA the tunnel is intercepted with. */
   interception?: Interception;
   /** Resolves a name to its addresses (injected by tests); the system resolver by default. */
@@ -70,8 +76,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     // Never into the gateway: what the session sends there (tool results, events) would carry the real value back into the log.
     const toGateway = isGateway(target, gateway) || (target.port === gateway?.port && gatewayAddresses.includes(address));
     const substitutions = toGateway ? [] : substitutionsFor(normalHost(target.host), options.scope.substitutions ?? []);
-    const credential = toGateway ? undefined : options.scope.credentials?.find((c) => c.port === target.port && c.host === normalHost(target.host));
-    if (request.kind === 'connect' && (substitutions.length > 0 || credential) && options.interception) {
+    const known = toGateway ? undefined : options.scope.credentials?.find((c) => c.port === target.port && c.host === normalHost(target.host));
+    const credential = known && { authorization: await current(known) };
+    if (request.kind === 'connect' && (substitutions.length > 0 || credential?.authorization) && options.interception) {
       return intercept(client, { ...target, address }, { substitutions, authorization: credential?.authorization }, options.interception, open);
     }
     if (request.kind === 'http') {
@@ -79,6 +86,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       if (rewritten) return forward(client, address, { ...request, head: rewritten }, open);
     }
     await forward(client, address, request, open);
+  }
+
+  async function current(known: Endpoint & { authorization: string }): Promise<string | undefined> {
+    if (!options.currentAuthorization) return known.authorization;
+    return options.currentAuthorization(known).catch((err) => {
+      options.logger.warn('the current repository token could not be read: the one the session started with is used', { host: known.host, error: err });
+      return known.authorization;
+    });
   }
 
   function refuse(client: Socket, target: Endpoint, reason: string): void {

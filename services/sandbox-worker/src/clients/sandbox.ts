@@ -6,7 +6,7 @@ import type { ClosedAddresses, EgressScope } from '../domain/egress-rules';
 import { INSIDE, trustEnvironment, type SandboxLayout, type SystemPath } from '../domain/sandbox-layout';
 import { spawnSandbox } from './bubblewrap';
 import type { Cgroups, SessionCgroup } from './cgroups';
-import { startEgressProxy, type EgressProxy } from './egress-proxy';
+import { startEgressProxy, type EgressProxy, type EgressProxyOptions } from './egress-proxy';
 import type { Interception } from './interception';
 import { removeScratch } from './session-process';
 import { leaseUid, type UidLease, type UidPool } from './uid-pool';
@@ -46,6 +46,8 @@ export interface SandboxSpec {
    * own, removed with it) for its uid; answers the binds to add.
    */
   prepare?: (dir: string, uid: number | undefined) => Promise<Pick<SandboxLayout, 'readOnly' | 'writable'>>;
+  /** For the proxy: a credential's authorization as it is now (clients/egress-proxy.ts). */
+  currentAuthorization?: EgressProxyOptions['currentAuthorization'];
 }
 
 export interface RunningSandbox {
@@ -70,7 +72,14 @@ export async function startSandbox(host: SandboxHost, spec: SandboxSpec): Promis
     if (lease) await chown(dir, lease.uid, lease.uid);
     await chmod(dir, 0o700);
     const socketPath = join(dir, 'egress.sock');
-    const proxy: EgressProxy = await startEgressProxy({ socketPath, scope: spec.scope, closed: host.closed, logger: host.logger, interception: host.interception });
+    const proxy: EgressProxy = await startEgressProxy({
+      socketPath,
+      scope: spec.scope,
+      closed: host.closed,
+      logger: host.logger,
+      interception: host.interception,
+      currentAuthorization: spec.currentAuthorization,
+    });
     undo.push(() => proxy.close());
     if (lease) await chown(socketPath, lease.uid, lease.uid);
     let cgroup: SessionCgroup | undefined;

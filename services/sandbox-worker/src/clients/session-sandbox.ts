@@ -3,7 +3,7 @@ import { placeholderEnvironment, withPlaceholders } from '../domain/secret-subst
 import { basicAuthorization } from '../domain/repository-clone';
 import type { Work } from '@shared/schema/work';
 import type { SandboxWorkerConfig } from '../config';
-import { normalHost, type EgressScope, type Endpoint } from '../domain/egress-rules';
+import { endpointOf, normalHost, type EgressScope, type Endpoint } from '../domain/egress-rules';
 import { packagesEnvironment } from '../domain/package-installs';
 import { INSIDE, insidePath, PROXY_PORT, proxyEnvironment } from '../domain/sandbox-layout';
 import { sandboxEnvironment } from '../domain/sandbox-process';
@@ -14,6 +14,8 @@ export interface SessionSandboxSettings {
   /** The bundled session program and the bun that runs it, both bound read-only into the sandbox. */
   program: string;
   bun: string;
+  /** A repository's token as it is now (a rotation takes effect at the next request), for the proxy. */
+  currentToken?: (repository: Endpoint) => Promise<string | undefined>;
 }
 
 /**
@@ -58,12 +60,8 @@ export function startSessionSandbox(
       ...(packages ? [{ host: packages, inside: INSIDE.packages }] : []),
     ],
     prepare,
+    currentAuthorization: settings.currentToken,
   });
-}
-
-export function endpointOf(url: string): Endpoint {
-  const parsed = new URL(url);
-  return { host: normalHost(parsed.hostname), port: parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80 };
 }
 
 /**

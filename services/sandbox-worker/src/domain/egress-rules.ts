@@ -146,3 +146,9 @@ export function parseHostPort(text: string): { host: string; port?: number } {
   if (parts.length === 2 && /^\d+$/.test(parts[1]!)) return { host: parts[0]!, port: Number(parts[1]) };
   return { host: text.trim() };
 }
+
+/** The host and port a URL reaches (the scheme's port when none is written). */
+export function endpointOf(url: string): Endpoint {
+  const parsed = new URL(url);
+  return { host: normalHost(parsed.hostname), port: parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80 };
+}

@@ -3,6 +3,7 @@ import { PackageInstallError } from '../clients/package-cache';
 import { endLeftoverProcesses, processStartTime } from '../clients/process-control';
 import { killGroup, makeScratch, removeScratch, spawnSessionProcess, tail } from '../clients/session-process';
 import type { ClaimedWork } from '@shared/schema/sandbox-policy';
+import { currentRepositoryTokens } from '../clients/repository-tokens';
 import { MountFailure, sessionMountPreparation } from '../clients/session-mounts';
 import { startSessionSandbox } from '../clients/session-sandbox';
 import { hasPackages } from '../domain/package-installs';
@@ -109,7 +110,7 @@ async function startSession(deps: SandboxWorkerDeps, claimed: ClaimedWork): Prom
   const program = { program: isolation.program, bun: isolation.bun };
   const mounts = sessionMountPreparation(isolation.host, deps.bus, claimed, program, (error) => deps.claims.reportRepository(item, error));
   try {
-    const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, ...program }, claimed.mounts, claimed.secrets, mounts);
+    const box = await startSessionSandbox(isolation.host, item, policy, packages, { config, ...program, currentToken: currentRepositoryTokens(deps.bus, claimed) }, claimed.mounts, claimed.secrets, mounts);
     return { child: box.process, close: box.close };
   } catch (err) {
     if (err instanceof MountFailure) throw new SetupFailure(err.message);

@@ -31,6 +31,7 @@ import * as sessionEventParams from '@shared/schema/session-event-params';
 import * as tenant from '@shared/schema/tenant';
 import * as vault from '@shared/schema/vault';
 import * as vaultCredential from '@shared/schema/vault-credential';
+import * as vaultCredentialValidation from '@shared/schema/vault-credential-validation';
 import * as work from '@shared/schema/work';
 
 /**
@@ -71,6 +72,7 @@ export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   tenant,
   vault,
   'vault-credential': vaultCredential,
+  'vault-credential-validation': vaultCredentialValidation,
   work,
 };
 

@@ -169,6 +169,20 @@ describe("docker-compose.yml", () => {
     }
   });
 
+  test("the sandbox worker's sessions never reach the stack's own services, and bubblewrap may make its namespaces", () => {
+    const sandbox = compose.services["sandbox-worker"];
+    const denied = String(sandbox.environment.SANDBOX_EGRESS_DENY_HOSTS).split(",");
+    for (const service of ["mysql", "nats", "deployments", "vaults", "catalog", "scheduler", "runtime"]) expect(denied).toContain(service);
+    // The gateway's API port stays open (the sessions' worker talks to it); its health port does not.
+    expect(denied).toContain(`gateway:${compose.services.gateway.environment.HEALTH_PORT}`);
+    expect(denied).not.toContain("gateway");
+    expect(sandbox.security_opt).toEqual(["no-new-privileges:true", "seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"]);
+    // Only the sandbox worker is loosened.
+    for (const name of Object.keys(compose.services).filter((n) => n !== "sandbox-worker")) {
+      expect({ name, loosened: (compose.services[name].security_opt ?? []).filter((o: string) => o.includes("unconfined")) }).toEqual({ name, loosened: [] });
+    }
+  });
+
   test("the sandbox worker reaches the gateway by its service name, once it is healthy, with its sessions' directories on a tmpfs and no database password", () => {
     const sandbox = compose.services["sandbox-worker"];
     expect(sandbox.environment.SANDBOX_GATEWAY_URL).toBe(`http://gateway:${compose.services.gateway.environment.PORT}`);

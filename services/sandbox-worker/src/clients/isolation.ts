@@ -1,4 +1,4 @@
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { lookup } from 'node:dns/promises';
@@ -80,6 +80,11 @@ export async function prepareIsolation(config: SandboxWorkerConfig, logger: Logg
 async function bundleSessionProgram(root: string): Promise<string> {
   const dir = join(root, '.program');
   await mkdir(dir, { recursive: true, mode: 0o755 });
+  // Each worker bundles its own (workers of one machine share SANDBOX_ROOT); those of workers gone go.
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(/^session-program-(\d+)\.js$/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) await rm(join(dir, name), { force: true });
+  }
   const built = await Bun.build({ entrypoints: [SESSION_PROGRAM], target: 'bun', outdir: dir, naming: `session-program-${process.pid}.js` });
   if (!built.success) throw new Error(`bundling the session program failed: ${built.logs.map(String).join('; ')}`);
   return built.outputs[0]!.path;
@@ -122,4 +127,13 @@ async function resolveEntries(setting: string, entries: string, logger: Logger):
     }
   }
   return resolved;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

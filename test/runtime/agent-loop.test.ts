@@ -121,6 +121,10 @@ describeEachSdk('sessions that run, with the SDK\'s own worker', (under) => {
       const second = model.requests[before + 1];
       expect(JSON.stringify(second.messages)).toContain('hello-from-worker');
       expect(second.tools?.map((t) => (t as { name: string }).name)).toContain('bash');
+      // Prompt caching: the last tool and the conversation's last block are the request's breakpoints.
+      expect(second.tools?.at(-1)).toMatchObject({ cache_control: { type: 'ephemeral' } });
+      const lastBlocks = second.messages.at(-1)!.content as Array<{ cache_control?: unknown }>;
+      expect(lastBlocks.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
       expect(model.apiKeys.every((k) => k === MODEL_KEY)).toBe(true);
       // Usage: 250 input, 30 output tokens at 500 and 2500 cents a million: 0.2 cents, shown rounded up.
       expect(session.usage.input_tokens).toBe(250);

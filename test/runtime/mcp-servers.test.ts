@@ -134,9 +134,10 @@ describeEachSdk('an agent\'s MCP server, called by the runtime', (under) => {
     const [first, second] = world.model.requests.slice(before);
     // The toolset's configs: `slow` is disabled, so the model is offered only lookup_order.
     expect(first!.tools?.map((t) => (t as { name: string }).name)).toEqual(['lookup_order']);
+    // The conversation's end is the request's prompt-cache breakpoint (domain/prompt-cache.ts).
     expect(second!.messages.at(-1)).toEqual({
       role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: use.id, content: [{ type: 'text', text: 'order A-17: shipped' }], is_error: false }],
+      content: [{ type: 'tool_result', tool_use_id: use.id, content: [{ type: 'text', text: 'order A-17: shipped' }], is_error: false, cache_control: { type: 'ephemeral' } }],
     });
     // The token reached the server, and nothing else: no event, no model request.
     expect(mcp.authorizations.at(-1)).toBe(`Bearer ${TOKEN}`);

@@ -5,6 +5,7 @@ import type { ListPrice } from '@shared/usage/list-cost';
 import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { mcpFailureEvents } from '../domain/mcp-tools';
 import { buildModelRequest, modelTools } from '../domain/model-request';
+import { withCacheBreakpoints } from '../domain/prompt-cache';
 import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
 import { mountedSections } from '../domain/system-prompt';
 import type { LoggedEvent } from '../domain/session-log';
@@ -33,7 +34,7 @@ export async function callModel(
   const mcp = await listMcpTools(deps, ctx, session, new Set(tools.map((t) => t.name)));
   if (mcp.kind === 'failed') return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...mcpFailureEvents(mcp.failure)]);
   const mounted = mountedSections(session.resources, await deps.skills.of(ctx, session.agent.skills));
-  const request = buildModelRequest(session.agent, log, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted);
+  const request = withCacheBreakpoints(buildModelRequest(session.agent, log, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted));
   const answer = await requestModel(deps, ctx, cursor, request);
   switch (answer.kind) {
     case 'given_up':

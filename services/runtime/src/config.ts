@@ -18,7 +18,7 @@ export const RuntimeConfigSchema = {
   /** Wait before the first retry; doubles with each further one. */
   MODEL_RETRY_BASE_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 2000 }),
   /** Sessions one replica drives at once (each mostly waits on the model). */
-  RUNTIME_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 32 }),
+  RUNTIME_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10_000, default: 512 }),
   /** How long a replica's hold on a session outlives its last renewal (a crashed replica's sessions move after this). */
   RUNTIME_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 30000 }),
   /** How long a delivered session notice may go unacknowledged without a sign of life before NATS redelivers it. */

@@ -196,6 +196,7 @@ MAX_HEADER_BYTES: {{ include "agent-deployments.int" $c.maxHeaderBytes | quote }
 MAX_HEADER_COUNT: {{ include "agent-deployments.int" $c.maxHeaderCount | quote }}
 BODY_READ_TIMEOUT_MS: {{ include "agent-deployments.int" $c.bodyReadTimeoutMs | quote }}
 BODY_READ_DEADLINE_MS: {{ include "agent-deployments.int" $c.bodyReadDeadlineMs | quote }}
+SESSION_STREAMS_PER_WORKSPACE: {{ include "agent-deployments.int" $c.sessionStreamsPerWorkspace | quote }}
 RATE_LIMIT_KEY_REQUESTS_PER_MINUTE: {{ include "agent-deployments.int" $c.rateLimitKeyRequestsPerMinute | quote }}
 RATE_LIMIT_WORKSPACE_REQUESTS_PER_MINUTE: {{ include "agent-deployments.int" $c.rateLimitWorkspaceRequestsPerMinute | quote }}
 RATE_LIMIT_FAILED_LOOKUPS_PER_MINUTE: {{ include "agent-deployments.int" $c.rateLimitFailedLookupsPerMinute | quote }}

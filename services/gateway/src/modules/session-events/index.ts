@@ -9,8 +9,6 @@ import type { GatewayDeps } from '../../deps';
 import { openEventStream, StreamSlots } from './event-stream';
 import { eventListRoute, EventStreamHeaders, EventStreamQuery, readEventStreamQuery, SessionEventStream } from './model';
 
-/** Open streams per workspace on one gateway replica (named in the 429 that refuses one more). */
-export const SESSION_STREAMS_PER_WORKSPACE = 100;
 /** An idle stream's keep-alive comment and log re-read: well inside the connection's idle timeout (15 s at least). */
 export const STREAM_KEEP_ALIVE_MS = 10_000;
 
@@ -20,7 +18,7 @@ export const STREAM_KEEP_ALIVE_MS = 10_000;
  * stream is Server-Sent Events, live, resumable with `Last-Event-ID` (event-stream.ts).
  */
 export const sessionEventsModule = (deps: GatewayDeps) => {
-  const slots = new StreamSlots(SESSION_STREAMS_PER_WORKSPACE);
+  const slots = new StreamSlots(deps.config.SESSION_STREAMS_PER_WORKSPACE);
   return resourceModule('session-events', deps, [
     route.list('/v1/sessions/:session_id/events', serveBidirectionalPage(eventListRoute, deps)),
     route.post('/v1/sessions/:session_id/events', { body: SendSessionEventsBody, reply: sessionEventSubjects.send.reply }, ({ call, params, body }) =>

@@ -9,6 +9,7 @@ import { findBubblewrap, readSystemPaths } from './bubblewrap';
 import { probeCgroups } from './cgroups';
 import { prepareInterception } from './interception';
 import { packageCache, type PackageCache } from './package-cache';
+import { processAlive } from './process-control';
 import type { SandboxHost } from './sandbox';
 import { POOL_SIZE, type UidPool } from './uid-pool';
 import { mappedFrom } from '../domain/uid-map';
@@ -83,7 +84,7 @@ async function bundleSessionProgram(root: string): Promise<string> {
   // Each worker bundles its own (workers of one machine share SANDBOX_ROOT); those of workers gone go.
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const pid = Number(/^session-program-(\d+)\.js$/.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !alive(pid)) await rm(join(dir, name), { force: true });
+    if (pid && pid !== process.pid && !processAlive(pid)) await rm(join(dir, name), { force: true });
   }
   const built = await Bun.build({ entrypoints: [SESSION_PROGRAM], target: 'bun', outdir: dir, naming: `session-program-${process.pid}.js` });
   if (!built.success) throw new Error(`bundling the session program failed: ${built.logs.map(String).join('; ')}`);
@@ -127,13 +128,4 @@ async function resolveEntries(setting: string, entries: string, logger: Logger):
     }
   }
   return resolved;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

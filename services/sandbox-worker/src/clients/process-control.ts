@@ -86,3 +86,13 @@ function reap(pids: Iterable<number>): void {
   const status = new Int32Array(1);
   for (const pid of pids) libc.waitpid(pid, ptr(status), WNOHANG);
 }
+
+/** Whether a process of that id exists (EPERM: it does, another user's). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from './process-control';
 
 /**
  * Each session gets a user of its own (SANDBOX_UID_BASE and up), so that no two sessions, nor a
@@ -41,19 +42,10 @@ async function take(lease: string): Promise<boolean> {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     const owner = Number(await readFile(join(lease, 'owner'), 'utf8').catch(() => 'NaN'));
     // A lease just made has no owner yet: its maker is writing it.
-    if (!Number.isInteger(owner) || alive(owner)) return false;
+    if (!Number.isInteger(owner) || processAlive(owner)) return false;
     await rm(lease, { recursive: true, force: true });
     return take(lease);
   }
   await writeFile(join(lease, 'owner'), String(process.pid));
   return true;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

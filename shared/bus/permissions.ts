@@ -1,5 +1,6 @@
 import { bucketName } from '../service-host/service-host';
 import { KEY_VALUE_BUCKETS, keyValueBucketName, type KeyValueBucketKey } from './key-value-buckets';
+import { liveFeedPermissions } from './live-feeds';
 import { inboxPrefix } from './nats-connection';
 import { PAYLOAD_BUCKET_OWNER, PAYLOAD_BUCKET_USERS } from './payload-codec';
 import { eventSubject, STREAMS, streamName, streamsOf, type StreamKey } from './streams';
@@ -92,7 +93,8 @@ const keyValueAccess = (bucket: string) => {
  *   the one-off key that travels in a core NATS header) if its subjects may need it
  *   (PAYLOAD_BUCKET_USERS); only PAYLOAD_BUCKET_OWNER may create or update that bucket's stream,
  *   since an identity that may set its subjects could capture other services' messages in it;
- * - use the key-value buckets declared for it (shared/bus/key-value-buckets.ts), no others.
+ * - use the key-value buckets declared for it (shared/bus/key-value-buckets.ts), no others;
+ * - publish or follow the live feeds declared for it (shared/bus/live-feeds.ts).
  */
 export function busPermissions(prefix: string, identity: BusIdentity): NatsPermissions {
   const calls = ALL_SUBJECTS.filter((s) => s.callers.includes(identity)).map((s) => rpcSubject(prefix, s));
@@ -126,9 +128,11 @@ export function busPermissions(prefix: string, identity: BusIdentity): NatsPermi
       publish.push(...keyValueAccess(keyValueBucketName(prefix, key)));
     }
   }
+  const feeds = liveFeedPermissions(prefix, identity);
+  publish.push(...feeds.publish);
   return {
     publish: { allow: [...new Set(publish)] },
-    subscribe: { allow: [...serves, ...follows, `${inboxPrefix(prefix, identity)}.>`] },
+    subscribe: { allow: [...serves, ...follows, ...feeds.subscribe, `${inboxPrefix(prefix, identity)}.>`] },
     ...(serves.length > 0 ? { allow_responses: true } : {}),
   };
 }

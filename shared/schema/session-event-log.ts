@@ -195,6 +195,13 @@ const bodies = {
 };
 
 /**
+ * An agent.message or agent.thinking the runtime previewed while the model produced it
+ * (shared/schema/session-preview.ts) is appended with the id its previews announced, so a stream
+ * can match the buffered event to them; the log stores the id as the event's, not in its body.
+ */
+const previewed = <P extends TProperties>(body: TObject<P>) => Closed({ ...body.properties, id: Type.Optional(IdOf('sessionEvent')) });
+
+/**
  * The kinds the runtime appends (the agent's and the session's), never a client; and the results
  * of the calls an interrupt stopped, which the runtime answers for the worker it stopped (an
  * unanswered call would be run again by the session's next worker, and the model needs a result
@@ -203,8 +210,8 @@ const bodies = {
 export const RuntimeEventBody = Type.Union([
   bodies.userToolResult,
   bodies.userCustomToolResult,
-  bodies.agentMessage,
-  bodies.agentThinking,
+  previewed(bodies.agentMessage),
+  previewed(bodies.agentThinking),
   bodies.agentToolUse,
   bodies.agentMcpToolUse,
   bodies.agentMcpToolResult,
@@ -227,9 +234,14 @@ export const SessionEventBody = Type.Union(Object.values(bodies));
 export type SessionEventBody = Static<typeof SessionEventBody>;
 export type SessionEventType = SessionEventBody['type'];
 
-/** A body as it is appended: a define_outcome's `outcome_id` is given by the log. */
-export type NewSessionEventBody =
-  Exclude<SessionEventBody, { type: 'user.define_outcome' }> | Omit<Extract<SessionEventBody, { type: 'user.define_outcome' }>, 'outcome_id'>;
+/**
+ * A body as it is appended: a define_outcome's `outcome_id` is given by the log, and so is every
+ * event's id, but for one the runtime previewed under an id of its own (RuntimeEventBody).
+ */
+export type NewSessionEventBody = (
+  | Exclude<SessionEventBody, { type: 'user.define_outcome' }>
+  | Omit<Extract<SessionEventBody, { type: 'user.define_outcome' }>, 'outcome_id'>
+) & { id?: string };
 
 const logged = <P extends TProperties>(body: TObject<P>) => Closed({ id: IdOf('sessionEvent'), ...body.properties, processed_at: Type.String() });
 

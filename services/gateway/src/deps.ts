@@ -5,6 +5,7 @@ import type { GatewayConfig } from './config';
 import type { IdempotentRequests } from './idempotency/idempotent-requests';
 import type { RateLimits } from './limits/rate-limits';
 import type { SessionLogFollower } from './modules/session-events/session-log-follower';
+import type { SessionPreviewFeed } from './modules/session-events/session-preview-feed';
 
 /**
  * What route modules receive, built once by start-gateway.ts; they never see the framework
@@ -18,6 +19,8 @@ export interface GatewayDeps {
   ready: () => Promise<void>;
   /** This replica's subscription to session log notices, which its event streams follow. */
   sessionLog: SessionLogFollower;
+  /** This replica's share of the runtime's previews of events being produced (`event_deltas`). */
+  sessionPreviews: SessionPreviewFeed;
   /** The per-key and per-workspace limits every replica shares (limits/rate-limits.ts). */
   rateLimits: RateLimits;
   /** POSTs sent with an Idempotency-Key: their keys and kept answers. */

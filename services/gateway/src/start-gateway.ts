@@ -11,6 +11,7 @@ import { RateLimits } from './limits/rate-limits';
 import { SharedBuckets } from './limits/shared-buckets';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
 import { SessionLogFollower } from './modules/session-events/session-log-follower';
+import { SessionPreviewFeed } from './modules/session-events/session-preview-feed';
 import { createGatewayService } from './service';
 
 /**
@@ -26,6 +27,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const host = await startServiceHost('gateway', config, { database: { migrationsFolder: GATEWAY_MIGRATIONS }, ...options });
   const keys = new ApiKeyStore(host.database.db, host.clock, config.KEY_CACHE_TTL_MS);
   const sessionLog = new SessionLogFollower(host.nc, config.BUS_PREFIX, host.logger);
+  const sessionPreviews = new SessionPreviewFeed(host.nc, config.BUS_PREFIX);
   const rateLimits = new RateLimits(
     await SharedBuckets.open(host.nc, keyValueBucketName(config.BUS_PREFIX, 'rateLimits')),
     host.clock,
@@ -57,6 +59,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     logger: host.logger,
     ready: host.ready,
     sessionLog,
+    sessionPreviews,
     rateLimits,
     idempotency,
   });
@@ -82,7 +85,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   host.onStop(() => rateLimits.stop());
   host.onStop(() => idempotency.stop());
   // After the drain (no new streams): open event streams end cleanly before the bus goes.
-  host.onStop(async () => sessionLog.stop());
+  host.onStop(async () => {
+    sessionLog.stop();
+    sessionPreviews.stop();
+  });
   host.logger.info('gateway listening', { port: http.port });
   return {
     port: http.port,

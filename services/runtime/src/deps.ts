@@ -7,6 +7,7 @@ import type { ModelPrices } from './clients/model-prices';
 import type { SkillSummaries } from './clients/skills';
 import type { Rubrics } from './clients/rubrics';
 import type { McpServers } from './clients/mcp-servers';
+import type { SessionPreviews } from './clients/session-previews';
 import type { SessionsClient } from './clients/sessions';
 import type { VaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
@@ -27,6 +28,8 @@ export interface RuntimeDeps {
   /** The names and descriptions of a session's skills, for its system prompt. */
   skills: SkillSummaries;
   model: ModelApi;
+  /** Where the previews of answers being streamed go: the gateways' event streams that asked for them. */
+  previews: SessionPreviews;
   /** Outcome rubrics as text (a file rubric is read from the catalog). */
   rubrics: Rubrics;
   /** The agent toolset's tools as the SDK's environment worker runs them. */

@@ -9,6 +9,7 @@ import { modelPrices } from './clients/model-prices';
 import { skillSummaries } from './clients/skills';
 import { rubrics } from './clients/rubrics';
 import { mcpServers } from './clients/mcp-servers';
+import { sessionPreviews } from './clients/session-previews';
 import { sessionsClient } from './clients/sessions';
 import { vaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
@@ -44,6 +45,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     prices: modelPrices(runtime.client),
     skills: skillSummaries(runtime.client),
     model: modelApi(config),
+    previews: sessionPreviews(runtime.nc, config.BUS_PREFIX),
     // A file's content crosses the bus through the object store: more time than a plain call.
     rubrics: rubrics(runtime.client, config.BUS_TIMEOUT_MS * 6),
     toolset: agentToolsetCatalog(),

@@ -6,8 +6,11 @@ import { expect, test } from 'bun:test';
 import type { BusClient } from '@shared/bus/bus-client';
 import { newId } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
-import { openEventStream, StreamSlots } from '../../../services/gateway/src/modules/session-events/event-stream';
+import { openEventStream } from '../../../services/gateway/src/modules/session-events/event-stream';
+import { StreamSlots } from '../../../services/gateway/src/modules/session-events/stream-slots';
 import type { SessionLogFollower, SessionLogNotice } from '../../../services/gateway/src/modules/session-events/session-log-follower';
+import type { SessionPreviewFeed } from '../../../services/gateway/src/modules/session-events/session-preview-feed';
+import type { SessionPreview } from '@shared/schema/session-preview';
 
 const SESSION = newId('session');
 const call = { request_id: 'req_1', tenant: { organization_id: 'org_a', workspace_id: 'w', scope: 'read_write' as const, key_id: 'key_1' } };
@@ -64,9 +67,17 @@ function sseReader(body: ReadableStream<Uint8Array>) {
   };
 }
 
-const deps = (bus: BusClient, follower: SessionLogFollower, keepAliveMs = 60_000) => ({
+/** A feed of previews the test sends by hand. */
+function fakePreviews() {
+  const listeners = new Set<(p: SessionPreview) => void>();
+  const feed = { listen: (_id: string, listener: (p: SessionPreview) => void) => (listeners.add(listener), () => listeners.delete(listener)) } as unknown as SessionPreviewFeed;
+  return { feed, send: (p: SessionPreview) => listeners.forEach((l) => l(p)), listeners };
+}
+
+const deps = (bus: BusClient, follower: SessionLogFollower, keepAliveMs = 60_000, previews = fakePreviews().feed) => ({
   bus,
   follower,
+  previews,
   slots: new StreamSlots(10),
   logger: createLogger('error', { service: 'test' }),
   options: { keepAliveMs },
@@ -141,4 +152,41 @@ test('the client going away ends the stream and frees its slot and its listener'
   expect(await sseReader(response.body!)()).toBeNull();
   expect(f.listeners.size).toBe(0);
   slots.acquire(call);
+});
+
+test('previews of the asked types come before their event, without an SSE id; none after it, none unasked', async () => {
+  const log = fakeLog();
+  const f = fakeFollower();
+  const p = fakePreviews();
+  const response = await openEventStream(deps(log.bus, f.follower, 60_000, p.feed), call, SESSION, null, undefined, new Set(['agent.message'] as const));
+  const next = sseReader(response.body!);
+  const id = newId('sessionEvent');
+  const delta = (text: string): SessionPreview => ({
+    session_id: SESSION,
+    previewed: 'agent.message',
+    event: { type: 'event_delta', event_id: id, delta: { type: 'content_delta', index: 0, content: { type: 'text', text } } },
+  });
+  p.send({ session_id: SESSION, previewed: 'agent.thinking', event: { type: 'event_start', event: { id: newId('sessionEvent'), type: 'agent.thinking' } } });
+  p.send({ session_id: SESSION, previewed: 'agent.message', event: { type: 'event_start', event: { id, type: 'agent.message' } } });
+  p.send(delta('Hel'));
+  const opened = await events(next, 2);
+  expect(opened.map((m) => [m.event, m.id])).toEqual([['event_start', undefined], ['event_delta', undefined]]);
+  expect(opened[1].data).toEqual(delta('Hel').event);
+  log.events.push({ sequence: 1, event: { id, type: 'agent.message', content: [{ type: 'text', text: 'Hello' }], processed_at: new Date(0).toISOString() } });
+  f.notify({ kind: 'appended', sequence: 1 });
+  expect((await events(next, 1)).map((m) => [m.event, m.id])).toEqual([['agent.message', id]]);
+  p.send(delta('lo')); // late: its event went out already
+  f.notify({ kind: 'appended', sequence: log.append(1) });
+  expect((await events(next, 1)).map((m) => m.event)).toEqual(['user.message']);
+  f.stop();
+  expect(p.listeners.size).toBe(0);
+});
+
+test('a stream that asks for no previews does not listen for them', async () => {
+  const log = fakeLog();
+  const f = fakeFollower();
+  const p = fakePreviews();
+  await openEventStream(deps(log.bus, f.follower, 60_000, p.feed), call, SESSION, null, undefined);
+  expect(p.listeners.size).toBe(0);
+  f.stop();
 });

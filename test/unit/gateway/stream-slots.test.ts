@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { ApiError } from '@shared/errors/api-error';
-import { StreamSlots } from '../../../services/gateway/src/modules/session-events/event-stream';
+import { StreamSlots } from '../../../services/gateway/src/modules/session-events/stream-slots';
 
 const call = (workspace: string) => ({ request_id: 'req_1', tenant: { organization_id: 'org_a', workspace_id: workspace, scope: 'read_write' as const, key_id: 'key_1' } });
 

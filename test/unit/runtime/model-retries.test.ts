@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import { AnthropicError, APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { createLogger } from '@shared/log/logger';
 import { requestWithRetries, type ModelApi } from '../../../services/runtime/src/clients/model-api';
@@ -25,6 +25,15 @@ describe('classifyModelFailure', () => {
   test('an unreachable API is retried; anything else is unknown and not retried', () => {
     expect(classifyModelFailure(new APIConnectionError({ message: 'refused' }))).toMatchObject({ type: 'model_request_failed_error', retryable: true });
     expect(classifyModelFailure(new Error('boom'))).toEqual({ type: 'unknown_error', message: 'the model request failed unexpectedly', retryable: false });
+  });
+
+  test('a streamed answer that fails after its 200 is classified by the error event it carried, or retried when cut short', () => {
+    const midStream = (type: string) => new APIError(undefined, { type: 'error', error: { type, message: 'x' } }, undefined, new Headers());
+    expect(classifyModelFailure(midStream('overloaded_error'))).toMatchObject({ type: 'model_overloaded_error', retryable: true });
+    expect(classifyModelFailure(midStream('rate_limit_error'))).toMatchObject({ type: 'model_rate_limited_error', retryable: true });
+    expect(classifyModelFailure(midStream('api_error'))).toMatchObject({ type: 'model_request_failed_error', retryable: true });
+    expect(classifyModelFailure(midStream('invalid_request_error'))).toMatchObject({ type: 'model_request_failed_error', retryable: false });
+    expect(classifyModelFailure(new AnthropicError('stream ended without producing a Message'))).toMatchObject({ type: 'model_request_failed_error', retryable: true });
   });
 
   test("the API's message is kept short", () => {

@@ -4,7 +4,7 @@ import type { EventEnvelope } from '@shared/bus/event';
 import type { Executor } from '@shared/db/executor';
 import { conflict } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
-import { sessionLogEvents, type NewSessionEventBody, type UsageDelta } from '@shared/schema/session-event';
+import { sessionLogEvents, type NewSessionEventBody, type SessionEventBody, type UsageDelta } from '@shared/schema/session-event';
 import { advanceOutcomeEvaluations, outcomeEvaluationsOf, touchesOutcomes } from '../domain/outcome-evaluations';
 import { tenantOfRow } from '../domain/row-tenant';
 import { outcomeIdOf, statusAfter } from '../domain/session-events';
@@ -43,10 +43,10 @@ type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
  */
 export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[]): Promise<SessionEventRow[]> {
   const rows: SessionEventRow[] = batch.flatMap(({ sessionId, events, at, after = 0 }) =>
-    events.map((event, i) => {
+    events.map(({ id, ...event }, i) => {
       const sequence = after + i + 1;
       const body = event.type === 'user.define_outcome' ? { ...event, outcome_id: outcomeIdOf(sessionId, sequence) } : event;
-      return { sessionId, sequence, id: newId('sessionEvent'), type: event.type, processedAt: at, body };
+      return { sessionId, sequence, id: id ?? newId('sessionEvent'), type: event.type, processedAt: at, body: body as SessionEventBody };
     }),
   );
   if (rows.length === 0) return rows;

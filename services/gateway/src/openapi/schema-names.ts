@@ -28,6 +28,7 @@ import * as sessionResource from '@shared/schema/session-resource';
 import * as sessionEventBus from '@shared/schema/session-event-bus';
 import * as sessionEventLog from '@shared/schema/session-event-log';
 import * as sessionEventParams from '@shared/schema/session-event-params';
+import * as sessionPreview from '@shared/schema/session-preview';
 import * as tenant from '@shared/schema/tenant';
 import * as vault from '@shared/schema/vault';
 import * as vaultCredential from '@shared/schema/vault-credential';
@@ -69,6 +70,7 @@ export const SCHEMA_MODULES: Record<string, Record<string, unknown>> = {
   'session-event-bus': sessionEventBus,
   'session-event-log': sessionEventLog,
   'session-event-params': sessionEventParams,
+  'session-preview': sessionPreview,
   tenant,
   vault,
   'vault-credential': vaultCredential,

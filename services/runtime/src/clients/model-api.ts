@@ -1,14 +1,22 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageCreateParamsNonStreaming, MessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { Logger } from '@shared/log/logger';
 import type { RuntimeConfig } from '../config';
 import { classifyModelFailure, retryDelayMs, type ModelFailure } from '../domain/model-errors';
 
-/** The Messages API, through the official SDK: any endpoint that speaks it (MODEL_API_BASE_URL). */
+/** Hears each event of an answer as the model streams it (message_start first, at every attempt). */
+export type AnswerListener = (event: MessageStreamEvent) => void;
+
+/**
+ * The Messages API, through the official SDK: any endpoint that speaks it (MODEL_API_BASE_URL).
+ * Every request is streamed: what the model writes can be shown while it writes (previews), and
+ * a long answer never meets the non-streaming request's time limit; the answer is the stream's
+ * final message, the same Message a non-streaming request returns.
+ */
 export interface ModelApi {
   /** False when no key is configured: the runtime says so in the session instead of calling. */
   readonly configured: boolean;
-  create(params: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<Message>;
+  create(params: MessageCreateParamsNonStreaming, signal: AbortSignal, listener?: AnswerListener): Promise<Message>;
 }
 
 export function modelApi(config: Pick<RuntimeConfig, 'MODEL_API_BASE_URL' | 'MODEL_API_KEY' | 'MODEL_TIMEOUT_MS'>): ModelApi {
@@ -23,9 +31,11 @@ export function modelApi(config: Pick<RuntimeConfig, 'MODEL_API_BASE_URL' | 'MOD
     : undefined;
   return {
     configured: client !== undefined,
-    create(params, signal) {
+    async create(params, signal, listener) {
       if (!client) throw new Error('no model API key configured');
-      return client.messages.create(params, { signal });
+      const stream = client.messages.stream(params, { signal });
+      if (listener) stream.on('streamEvent', (event) => listener(event));
+      return stream.finalMessage();
     },
   };
 }
@@ -69,11 +79,12 @@ export async function requestWithRetries(
   request: MessageCreateParamsNonStreaming,
   policy: RetryPolicy,
   announce: RetryAnnouncements,
+  listener?: AnswerListener,
 ): Promise<ModelOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       // MODEL_TIMEOUT_MS bounds the request in the client; this signal only satisfies the SDK's signature.
-      return { kind: 'answered', message: await model.create(request, AbortSignal.timeout(24 * 3600_000)) };
+      return { kind: 'answered', message: await model.create(request, AbortSignal.timeout(24 * 3600_000), listener) };
     } catch (err) {
       const failure = classifyModelFailure(err);
       policy.logger.warn('model request failed', { attempt, type: failure.type, retryable: failure.retryable });

@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import { AnthropicError, APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import type { RuntimeEventBody, SESSION_ERROR_TYPES } from '@shared/schema/session-event';
 
 export type SessionErrorType = (typeof SESSION_ERROR_TYPES)[number];
@@ -13,7 +13,9 @@ export interface ModelFailure {
 /**
  * The SDK's session error kinds from a Messages API failure: 529 overloaded, 429 rate limited
  * (both retryable), 5xx and network failures request_failed (retryable), any other 4xx
- * request_failed for good (the request itself is wrong: retrying sends the same).
+ * request_failed for good (the request itself is wrong: retrying sends the same). A streamed
+ * answer may also fail after its 200: an `error` event (no status; its type says which) or a
+ * stream cut short, both worth another attempt.
  */
 export function classifyModelFailure(err: unknown): ModelFailure {
   if (err instanceof APIError && err.status !== undefined) {
@@ -26,7 +28,21 @@ export function classifyModelFailure(err: unknown): ModelFailure {
   if (err instanceof APIConnectionError) {
     return { type: 'model_request_failed_error', message: `the model API could not be reached: ${err.message.slice(0, 200)}`, retryable: true };
   }
+  if (err instanceof APIError) return midStreamFailure(err);
+  if (err instanceof AnthropicError) {
+    return { type: 'model_request_failed_error', message: `the model's answer stopped: ${err.message.slice(0, 200)}`, retryable: true };
+  }
   return { type: 'unknown_error', message: 'the model request failed unexpectedly', retryable: false };
+}
+
+/** An `error` event in the middle of a streamed answer, by the error type it names. */
+function midStreamFailure(err: APIError): ModelFailure {
+  const detail = err.message.slice(0, 500);
+  const type = (err.error as { error?: { type?: string } } | undefined)?.error?.type;
+  if (type === 'overloaded_error') return { type: 'model_overloaded_error', message: `the model is overloaded: ${detail}`, retryable: true };
+  if (type === 'rate_limit_error') return { type: 'model_rate_limited_error', message: `the model API rate limited the request: ${detail}`, retryable: true };
+  if (type === 'invalid_request_error') return { type: 'model_request_failed_error', message: `the model API refused the request: ${detail}`, retryable: false };
+  return { type: 'model_request_failed_error', message: `the model API failed mid-answer: ${detail}`, retryable: true };
 }
 
 /**

@@ -32,12 +32,15 @@ export function responseEvents(
   message: Message,
   startId: string,
   permissions: ReadonlyMap<string, 'allow' | 'ask'>,
-  options: { graded: boolean; mcp?: ReadonlyMap<string, McpToolRoute> },
+  options: { graded: boolean; mcp?: ReadonlyMap<string, McpToolRoute>; previewedIds?: (blockIndex: number) => string | undefined },
 ): RuntimeEventBody[] {
   const events: RuntimeEventBody[] = [];
-  for (const block of message.content) {
-    if (block.type === 'text') events.push({ type: 'agent.message', content: [{ type: 'text', text: block.text }] });
-    else if (block.type === 'thinking' || block.type === 'redacted_thinking') events.push({ type: 'agent.thinking' });
+  for (const [index, block] of message.content.entries()) {
+    // A block previewed while it streamed is recorded under the id its previews announced.
+    const previewed = options.previewedIds?.(index);
+    const id = previewed ? { id: previewed } : {};
+    if (block.type === 'text') events.push({ type: 'agent.message', content: [{ type: 'text', text: block.text }], ...id });
+    else if (block.type === 'thinking' || block.type === 'redacted_thinking') events.push({ type: 'agent.thinking', ...id });
     else if (block.type === 'tool_use') {
       const permission = permissions.get(block.name);
       const input = (block.input ?? {}) as Record<string, unknown>;

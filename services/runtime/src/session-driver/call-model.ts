@@ -1,7 +1,9 @@
 import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
 import type { RuntimeEventBody } from '@shared/schema/session-event';
+import { newId } from '@shared/ids/ids';
 import type { ListPrice } from '@shared/usage/list-cost';
+import { AnswerPreviews } from '../domain/answer-previews';
 import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { mcpFailureEvents } from '../domain/mcp-tools';
 import { buildModelRequest, modelTools } from '../domain/model-request';
@@ -35,13 +37,19 @@ export async function callModel(
   if (mcp.kind === 'failed') return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...mcpFailureEvents(mcp.failure)]);
   const mounted = mountedSections(session.resources, await deps.skills.of(ctx, session.agent.skills));
   const request = withCacheBreakpoints(buildModelRequest(session.agent, log, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted));
-  const answer = await requestModel(deps, ctx, cursor, request);
+  // Streamed: streams that asked for previews (`event_deltas`) see the answer while it is written.
+  const previews = new AnswerPreviews(session.id, () => newId('sessionEvent'), (preview) => deps.previews.publish(preview));
+  const answer = await requestModel(deps, ctx, cursor, request, (event) => previews.hear(event));
   switch (answer.kind) {
     case 'given_up':
       // The log moved on while the request was retried: the session is read again.
       return true;
     case 'answered': {
-      const events = responseEvents(answer.message, startId, permissions, { graded: turn.graded, mcp: mcp.routes });
+      const events = responseEvents(answer.message, startId, permissions, {
+        graded: turn.graded,
+        mcp: mcp.routes,
+        previewedIds: (index) => previews.idOf(index),
+      });
       return appendStep(deps, ctx, cursor, events, usageDelta(tokenUsageOf(answer.message), price));
     }
     case 'failed':

@@ -5,7 +5,11 @@ import { ApiError } from '@shared/errors/api-error';
 import type { Logger } from '@shared/log/logger';
 import type { FollowSessionEventsReply as FollowReply, SessionEvent } from '@shared/schema/session-event';
 import type { Static } from '@sinclair/typebox';
+import type { PreviewedEventType, SessionPreview } from '@shared/schema/session-preview';
 import type { SessionLogFollower, SessionLogNotice } from './session-log-follower';
+import type { SessionPreviewFeed } from './session-preview-feed';
+import type { StreamSlots } from './stream-slots';
+import { StreamPreviews } from './stream-previews';
 
 /** Events read from the log per bus request; with the service's page byte budget, what one connection holds at most. */
 const READ_LIMIT = 100;
@@ -17,39 +21,11 @@ export interface EventStreamOptions {
   keepAliveMs: number;
 }
 
-/**
- * At most `limit` open streams per tenant (organization + workspace) on one gateway replica:
- * each holds a connection, a subscription entry and a periodic log read, so one tenant cannot
- * take a replica's sockets from the others. Refused with 429 naming the limit.
- */
-export class StreamSlots {
-  private readonly open = new Map<string, number>();
-  constructor(private readonly limit: number) {}
-
-  acquire(call: CallContext): () => void {
-    const key = `${call.tenant?.organization_id}/${call.tenant?.workspace_id}`;
-    const count = this.open.get(key) ?? 0;
-    if (count >= this.limit) {
-      throw new ApiError(
-        'rate_limit_error',
-        `session event streams: at most ${this.limit} open at once per workspace on one gateway replica; close one first`,
-      );
-    }
-    this.open.set(key, count + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.open.get(key) ?? 1) - 1;
-      if (left === 0) this.open.delete(key);
-      else this.open.set(key, left);
-    };
-  }
-}
-
 export interface EventStreamDeps {
   bus: BusClient;
   follower: SessionLogFollower;
+  /** The runtime's previews of events being produced, for streams that ask (`event_deltas`). */
+  previews: SessionPreviewFeed;
   slots: StreamSlots;
   logger: Logger;
   options: EventStreamOptions;
@@ -70,6 +46,9 @@ const frame = (event: SessionEvent) => `event: ${event.type}\nid: ${event.id}\nd
  * replica wrote an event; a lost notice costs at most one keep-alive interval, never an event.
  * One connection holds at most one read's events and one number (the log's known end).
  *
+ * With `previewTypes` (the client's `event_deltas`), previews of those events being produced
+ * come between the log's events (stream-previews.ts).
+ *
  * Errors before the first byte (missing session, unknown Last-Event-ID, too many streams) are
  * ordinary error responses. The stream ends when the client goes, when the session is deleted
  * (after a `session.deleted` event) or when the gateway stops.
@@ -80,10 +59,16 @@ export async function openEventStream(
   sessionId: string,
   lastEventId: string | null,
   connection: AbortSignal | undefined,
+  previewTypes: ReadonlySet<PreviewedEventType> = new Set(),
 ): Promise<Response> {
   const release = deps.slots.acquire(call);
-  const log = new FollowedLog(deps, call, sessionId);
-  const stopListening = deps.follower.listen(sessionId, (notice) => log.heard(notice));
+  const log = new FollowedLog(deps, call, sessionId, previewTypes.size > 0 ? new StreamPreviews(previewTypes) : undefined);
+  const stopNotices = deps.follower.listen(sessionId, (notice) => log.heard(notice));
+  const stopPreviews = previewTypes.size > 0 ? deps.previews.listen(sessionId, (preview) => log.previewed(preview)) : () => undefined;
+  const stopListening = () => {
+    stopNotices();
+    stopPreviews();
+  };
   let first: FollowSessionEventsReply;
   try {
     first = await log.read(lastEventId === null ? null : { event_id: lastEventId });
@@ -140,6 +125,7 @@ class FollowedLog {
     private readonly deps: EventStreamDeps,
     private readonly call: CallContext,
     private readonly sessionId: string,
+    private readonly previews: StreamPreviews | undefined,
   ) {}
 
   read(after: ReadAfter): Promise<FollowSessionEventsReply> {
@@ -152,6 +138,11 @@ class FollowedLog {
     if (notice.kind === 'appended') this.known = Math.max(this.known, notice.sequence);
     else this.deleted = notice;
     this.wake?.();
+  }
+
+  /** A preview of an event being produced; sent when it is one this stream asked for. */
+  previewed(preview: SessionPreview): void {
+    if (this.previews?.offer(preview)) this.wake?.();
   }
 
   /** The first read: where the stream starts and what it delivers first. */
@@ -198,6 +189,7 @@ class FollowedLog {
           return this.close(controller);
         }
         this.delivered = next[next.length - 1].sequence;
+        this.previews?.conclude(next.map((e) => e.event as SessionEvent));
         return controller.enqueue(encoder.encode(next.map((e) => frame(e.event as SessionEvent)).join('')));
       }
       if (this.deleted) {
@@ -205,6 +197,9 @@ class FollowedLog {
         controller.enqueue(encoder.encode(frame(event)));
         return this.close(controller);
       }
+      // Previews wait while the log is known to hold more: what it holds may conclude them.
+      const previews = this.known > this.delivered && !this.stalled ? undefined : this.previews?.take();
+      if (previews) return controller.enqueue(previews);
       if ((this.known > this.delivered && !this.stalled) || this.tick) {
         const polling = this.tick;
         this.tick = false;

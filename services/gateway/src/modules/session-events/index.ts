@@ -6,7 +6,8 @@ import { serveBidirectionalPage } from '../../routing/pagination';
 import { resourceModule } from '../../routing/resource-module';
 import { route } from '../../routing/route';
 import type { GatewayDeps } from '../../deps';
-import { openEventStream, StreamSlots } from './event-stream';
+import { openEventStream } from './event-stream';
+import { StreamSlots } from './stream-slots';
 import { eventListRoute, EventStreamHeaders, EventStreamQuery, readEventStreamQuery, SessionEventStream } from './model';
 
 /** An idle stream's keep-alive comment and log re-read: well inside the connection's idle timeout (15 s at least). */
@@ -29,17 +30,18 @@ export const sessionEventsModule = (deps: GatewayDeps) => {
       headers: EventStreamHeaders,
       reply: SessionEventStream,
       serve: async ({ call, url, params, request }) => {
-        readEventStreamQuery(url);
+        const previewTypes = readEventStreamQuery(url);
         const lastEventId = request?.headers.get('last-event-id') || null;
         if (lastEventId !== null && !isIdOf('sessionEvent', lastEventId)) {
           throw invalidRequest('Last-Event-ID: must be the id of an event of this session (sevt_ followed by 24 letters or digits)');
         }
         return openEventStream(
-          { bus: deps.bus, follower: deps.sessionLog, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
+          { bus: deps.bus, follower: deps.sessionLog, previews: deps.sessionPreviews, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
           call,
           params.session_id,
           lastEventId,
           request?.signal,
+          previewTypes,
         );
       },
     }),

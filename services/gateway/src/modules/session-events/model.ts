@@ -3,6 +3,7 @@ import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { invalidRequest } from '@shared/errors/api-error';
 import { IdOf } from '@shared/schema/common';
 import { SESSION_EVENT_TYPES, SessionEvent, SessionEventListFilters, SessionEventListOrder } from '@shared/schema/session-event';
+import { EventDelta, EventStart, PREVIEWED_EVENT_TYPES, PreviewedEventType } from '@shared/schema/session-preview';
 import { createdAtRange } from '../../domain/created-at';
 import { parseQuery } from '../../http/query';
 import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
@@ -56,18 +57,17 @@ export function readEventListQuery(sessionId: string, url: URL): BidirectionalPa
   };
 }
 
-const EVENT_DELTAS = ['agent.message', 'agent.thinking'] as const;
-
 /** The stream's query as the document shows it. */
-export const EventStreamQuery = Type.Object(
-  { event_deltas: Type.Optional(Type.Array(Type.Union(EVENT_DELTAS.map((t) => Type.Literal(t))))) },
-  { additionalProperties: false },
-);
+export const EventStreamQuery = Type.Object({ event_deltas: Type.Optional(Type.Array(PreviewedEventType)) }, { additionalProperties: false });
 
-/** The stream's query: `event_deltas` (previews of events being produced) is accepted; none are produced yet. */
-export function readEventStreamQuery(url: URL): void {
-  const { rest } = takeArrayParameter(url, 'event_deltas', EVENT_DELTAS);
+/**
+ * The stream's query: the event types to preview while they are produced (`event_deltas`,
+ * repeatable; stream-previews.ts), none unless asked.
+ */
+export function readEventStreamQuery(url: URL): ReadonlySet<PreviewedEventType> {
+  const { values, rest } = takeArrayParameter(url, 'event_deltas', PREVIEWED_EVENT_TYPES);
   parseQuery(rest, Type.Object({}, { additionalProperties: false }));
+  return new Set(values ?? []);
 }
 
 /** The stream's own header: resume right after this event of the session's log (what the SDK sends on reconnecting). */
@@ -81,7 +81,8 @@ export const EventStreamHeaders = Type.Object({
 export const SessionEventStream: Media = {
   mediaType: 'text/event-stream',
   schema: Type.String({ description: 'Server-Sent Events: `event: <type>`, `id: <event id>`, `data: <the event as JSON>`; comments keep an idle stream alive.' }),
-  itemSchema: SessionEvent,
+  // With `event_deltas`, previews of events being produced come between the log's events.
+  itemSchema: Type.Union([SessionEvent, EventStart, EventDelta]),
 };
 
 /** The session id is bound into every cursor with the filters, so a cursor of one session's log is refused on another's. */

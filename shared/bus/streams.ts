@@ -13,8 +13,9 @@ export const STREAMS = {
   // Every deployments replica drops its reference cache's entries of a tenant on that tenant's catalog events.
   catalog: { name: 'CATALOG_EVENTS', subjects: 'catalog.>', owner: 'catalog', readers: [], followers: ['deployments'] },
   // Every gateway replica hears that a session's log grew, for the event streams it serves; the
-  // runtime's replicas share a durable consumer of it: each notice is a session that may have work.
-  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>', owner: 'deployments', readers: ['runtime'], followers: ['gateway'] },
+  // runtime's replicas share a durable consumer of it: each notice is a session that may have work;
+  // and each runtime replica hears it too, so a model request in flight stops on an interrupt.
+  sessions: { name: 'SESSION_EVENTS', subjects: 'sessions.>', owner: 'deployments', readers: ['runtime'], followers: ['gateway', 'runtime'] },
 } as const satisfies Record<string, StreamDeclaration>;
 export type StreamKey = keyof typeof STREAMS;
 

@@ -4,7 +4,8 @@
  * while the model is still writing, then the whole buffered event under the same id; a client
  * that does not ask sees what it always saw, and `events.list` holds each event once. Through
  * each SDK version, the real stack, and a fake Messages API that streams as the API does. Nothing
- * waits for time: the fake pauses mid-answer until the test has seen the first fragment.
+ * waits for time: the fake pauses mid-answer until the test has seen the first fragment. An
+ * interrupt stops an answer being written: no agent.message, the request's span ends it.
  */
 import { expect, test } from 'bun:test';
 import { describeEachSdk } from '../support/sdk';
@@ -74,6 +75,38 @@ describeEachSdk('previews of an answer being written', (sdk) => {
     expect(new Set(log.map((e) => e.id)).size).toBe(log.length);
     // The model was asked to stream; the buffered event is the whole answer.
     expect((world.model.requests.at(-1) as { stream?: boolean }).stream).toBe(true);
+  });
+
+  test('an interrupt stops the answer being written: the span ends the preview, no agent.message, the model is not asked again', async () => {
+    const client = world.sdk(sdk.Anthropic);
+    const session = await newSession(client);
+    const previewing = (await client.beta.sessions.events.stream(session.id, { event_deltas: ['agent.message'] }))[Symbol.asyncIterator]();
+    const answer = world.model.replyPausedMidway({ content: [{ type: 'text', text: 'A very long report follows.' }], stop_reason: 'end_turn', usage });
+    const requests = world.model.requests.length;
+    await client.beta.sessions.events.send(session.id, { events: [{ type: 'user.message', content: [{ type: 'text', text: 'Write the report.' }] }] });
+    await answer.midway;
+    const [start] = (await readUntil(previewing, (e) => e.type === 'event_delta')).filter((e) => e.type === 'event_start');
+
+    await client.beta.sessions.events.send(session.id, { events: [{ type: 'user.interrupt' }] });
+    const rest = await readUntil(previewing, (e) => e.type === 'session.status_idle');
+    expect(rest.filter((e) => e.type === 'agent.message')).toEqual([]);
+    const end = rest.find((e) => e.type === 'span.model_request_end');
+    // What the request was known to cost when it stopped (message_start's input tokens) is counted.
+    expect(end).toMatchObject({ is_error: true, model_usage: { input_tokens: usage.input_tokens } });
+    expect(rest.at(-1)).toMatchObject({ stop_reason: { type: 'end_turn' } });
+    expect(world.model.requests.length).toBe(requests + 1);
+    const log = await sessionLog(client, session.id);
+    expect(log.map((e) => e.type)).toEqual([
+      'user.message',
+      'session.status_running',
+      'span.model_request_start',
+      'user.interrupt',
+      'span.model_request_end',
+      'session.status_idle',
+    ]);
+    expect(log.find((e) => e.id === start.event.id)).toBeUndefined();
+    expect((await client.beta.sessions.retrieve(session.id)).usage).toMatchObject({ input_tokens: usage.input_tokens });
+    answer.finish();
   });
 
   test('thinking is previewed start-only, and only the asked types are previewed', async () => {

@@ -133,16 +133,22 @@ function streamed(message: { content: Array<Record<string, unknown>>; stop_reaso
   ];
   const encoder = new TextEncoder();
   const firstText = events.findIndex((e) => (e.data.delta as { type?: string } | undefined)?.type === 'text_delta');
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       for (const [i, e] of events.entries()) {
+        // The client went away (it stopped the request): nothing more is written.
+        if (cancelled) return;
         controller.enqueue(encoder.encode(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`));
         if (midway && i === firstText) {
           midway.reached();
           await midway.resume;
         }
       }
-      controller.close();
+      if (!cancelled) controller.close();
+    },
+    cancel() {
+      cancelled = true;
     },
   });
 }

@@ -4,7 +4,7 @@ import type { Authenticator } from './auth/authenticate';
 import type { GatewayConfig } from './config';
 import type { IdempotentRequests } from './idempotency/idempotent-requests';
 import type { RateLimits } from './limits/rate-limits';
-import type { SessionLogFollower } from './modules/session-events/session-log-follower';
+import type { SessionLogFollower } from '@shared/bus/session-log-follower';
 import type { SessionPreviewFeed } from './modules/session-events/session-preview-feed';
 
 /**

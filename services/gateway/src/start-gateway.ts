@@ -10,7 +10,7 @@ import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { RateLimits } from './limits/rate-limits';
 import { SharedBuckets } from './limits/shared-buckets';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
-import { SessionLogFollower } from './modules/session-events/session-log-follower';
+import { SessionLogFollower } from '@shared/bus/session-log-follower';
 import { SessionPreviewFeed } from './modules/session-events/session-preview-feed';
 import { createGatewayService } from './service';
 

@@ -1,3 +1,4 @@
+import type { SessionLogFollower } from '@shared/bus/session-log-follower';
 import type { Database } from '@shared/db/connect';
 import type { Logger } from '@shared/log/logger';
 import type { Clock } from '@shared/time/clock';
@@ -22,6 +23,8 @@ export interface RuntimeDeps {
   sleep: Sleep;
   logger: Logger;
   sessions: SessionsClient;
+  /** This replica's follower of the log notices: a model request in flight hears of an interrupt. */
+  sessionLog: SessionLogFollower;
   /** An environment's type, which decides the pool a session's work item is queued in. */
   environments: EnvironmentsClient;
   prices: ModelPrices;

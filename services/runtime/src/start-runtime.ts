@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { betaAgentToolset20260401 } from '@anthropic-ai/sdk/tools/agent-toolset/node';
+import { SessionLogFollower } from '@shared/bus/session-log-follower';
 import type { Logger } from '@shared/log/logger';
 import { startServiceHost } from '@shared/service-host/service-host';
 import type { Clock } from '@shared/time/clock';
@@ -41,6 +42,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     sleep: (ms) => Bun.sleep(ms),
     logger: runtime.logger,
     sessions: sessionsClient(runtime.client),
+    sessionLog: new SessionLogFollower(runtime.nc, config.BUS_PREFIX, runtime.logger),
     environments: environmentsClient(runtime.client),
     prices: modelPrices(runtime.client),
     skills: skillSummaries(runtime.client),
@@ -70,6 +72,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     });
     // Turns in flight finish (or their notices go back) before the bus drains.
     runtime.onStop(() => notices.stop());
+    runtime.onStop(async () => deps.sessionLog.stop());
     const gauge = startCloudWorkGauge(deps);
     runtime.onStop(async () => gauge.stop());
   } catch (err) {

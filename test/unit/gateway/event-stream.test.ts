@@ -8,7 +8,7 @@ import { newId } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
 import { openEventStream } from '../../../services/gateway/src/modules/session-events/event-stream';
 import { StreamSlots } from '../../../services/gateway/src/modules/session-events/stream-slots';
-import type { SessionLogFollower, SessionLogNotice } from '../../../services/gateway/src/modules/session-events/session-log-follower';
+import type { SessionLogFollower, SessionLogNotice } from '@shared/bus/session-log-follower';
 import type { SessionPreviewFeed } from '../../../services/gateway/src/modules/session-events/session-preview-feed';
 import type { SessionPreview } from '@shared/schema/session-preview';
 

@@ -61,6 +61,22 @@ describe('an interrupt stops the turn, its tools included', () => {
     expect(next(log(...turnWithCall, { type: 'user.interrupt' }, late))).toMatchObject({ kind: 'append', events: [idle('end_turn')], stopWorker: true });
   });
 
+  test('a model request begun and never recorded is sent again, unless an interrupt came after it began', () => {
+    const begun = [message, { type: 'session.status_running' }, { type: 'span.model_request_start', id: 'sevt_start' }];
+    expect(next(log(...begun))).toEqual({ kind: 'callModel', startId: 'sevt_start' });
+    expect(next(log(...begun, { type: 'user.interrupt' }))).toEqual({
+      kind: 'append',
+      stopWorker: true,
+      events: [
+        { type: 'span.model_request_end', is_error: true, model_request_start_id: 'sevt_start', model_usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } },
+        idle('end_turn'),
+      ],
+    });
+    // Its span ended (the request stopped by the interrupt): the turn rests, nothing is sent.
+    const ended = { type: 'span.model_request_end', is_error: true, model_request_start_id: 'sevt_start', model_usage: {} };
+    expect(next(log(...begun, { type: 'user.interrupt' }, ended))).toMatchObject({ kind: 'append', events: [idle('end_turn')], stopWorker: true });
+  });
+
   test('a new message after the interrupt is a new turn', () => {
     expect(next(log(...turnWithCall, { type: 'user.interrupt' }, stoppedResult, idle('end_turn'), message)).kind).toBe('callModel');
   });
@@ -83,9 +99,10 @@ describe('the next step, edge by edge', () => {
     expect(next(log(message, start, { type: 'session.status_terminated' }))).toEqual({ kind: 'none' });
   });
 
-  test('a request begun and never recorded is sent again under its start, before anything else (even a spent budget or an interrupt)', () => {
+  test('a request begun and never recorded is sent again under its start, before anything else (even a spent budget); an interrupt ends it instead', () => {
     expect(next(log(message, start))).toEqual({ kind: 'callModel', startId: 'sevt_start' });
-    expect(reached(log(message, start, { type: 'user.interrupt' }))).toEqual({ kind: 'callModel', startId: 'sevt_start' });
+    expect(reached(log(message, start))).toEqual({ kind: 'callModel', startId: 'sevt_start' });
+    expect(reached(log(message, start, { type: 'user.interrupt' }))).toMatchObject({ kind: 'append', events: [{ type: 'span.model_request_end', is_error: true }, idle('end_turn')] });
   });
 
   test('new input with the budget spent rests the session budget_reached, once', () => {

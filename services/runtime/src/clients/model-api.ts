@@ -66,8 +66,15 @@ export interface RetryAnnouncements {
 export type ModelOutcome =
   | { kind: 'answered'; message: Message }
   | { kind: 'failed'; failure: ModelFailure }
-  /** An announcement gave the request up. */
+  /** An announcement gave the request up, or the caller stopped it (`stream.signal`). */
   | { kind: 'given_up' };
+
+/** How the caller follows a request: hears its answer as it streams, may stop it. */
+export interface RequestStream {
+  listener?: AnswerListener;
+  /** Aborts the request in flight (an interrupt): the outcome is `given_up`, never retried. */
+  signal?: AbortSignal;
+}
 
 /**
  * One model request with the runtime's bounded retries (domain/model-errors.ts decides which
@@ -79,13 +86,16 @@ export async function requestWithRetries(
   request: MessageCreateParamsNonStreaming,
   policy: RetryPolicy,
   announce: RetryAnnouncements,
-  listener?: AnswerListener,
+  stream: RequestStream = {},
 ): Promise<ModelOutcome> {
+  // MODEL_TIMEOUT_MS bounds each attempt in the client; the signal is only the caller's stop.
+  const signal = stream.signal ?? new AbortController().signal;
   for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) return { kind: 'given_up' };
     try {
-      // MODEL_TIMEOUT_MS bounds the request in the client; this signal only satisfies the SDK's signature.
-      return { kind: 'answered', message: await model.create(request, AbortSignal.timeout(24 * 3600_000), listener) };
+      return { kind: 'answered', message: await model.create(request, signal, stream.listener) };
     } catch (err) {
+      if (signal.aborted) return { kind: 'given_up' };
       const failure = classifyModelFailure(err);
       policy.logger.warn('model request failed', { attempt, type: failure.type, retryable: failure.retryable });
       const wait = retryDelayMs(failure, attempt, policy);

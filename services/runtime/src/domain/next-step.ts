@@ -1,4 +1,5 @@
 import type { RuntimeEventBody } from '@shared/schema/session-event';
+import { requestEndedEarly } from './model-response';
 import type { LogState, McpCall, OpenToolUse, OutcomeState } from './session-log';
 
 /**
@@ -49,8 +50,12 @@ function resting(state: LogState): boolean {
 
 export function nextStep(state: LogState, budget: { reached: boolean }): NextStep {
   if (state.lastStatus?.type === 'session.status_terminated') return { kind: 'none' };
-  // A request begun and never recorded is finished first: its events are still owed to the log.
-  if (state.openRequestStartId) return { kind: 'callModel', startId: state.openRequestStartId };
+  // A request begun and never recorded is finished first: its events are still owed to the log;
+  // unless an interrupt came after it began: the turn is over, and the request is not sent again.
+  if (state.openRequestStartId) {
+    if (!state.interrupted) return { kind: 'callModel', startId: state.openRequestStartId };
+    return { kind: 'append', events: [requestEndedEarly(state.openRequestStartId), idle({ type: 'end_turn' })], stopWorker: true };
+  }
   const outcome = state.outcome;
   if (outcome?.openEvaluationStartId) {
     // An interrupt during grading ends the outcome (SDK: `interrupted`); otherwise the grading is finished first.

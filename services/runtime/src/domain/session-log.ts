@@ -106,7 +106,8 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
       case 'span.model_request_end':
         openRequestStartId = undefined;
         inputSinceLastResponse = false;
-        interrupted = false;
+        // A request that ended without an answer (one an interrupt stopped) is no response.
+        if (event.is_error !== true) interrupted = false;
         if (outcome && !outcome.ended && event.is_error === false && toolCallsInResponse === 0) outcome.awaitingEvaluation = true;
         break;
       case 'agent.tool_use':

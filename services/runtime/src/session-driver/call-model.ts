@@ -1,6 +1,6 @@
+import type { Message, MessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
-import type { RuntimeEventBody } from '@shared/schema/session-event';
 import { newId } from '@shared/ids/ids';
 import type { ListPrice } from '@shared/usage/list-cost';
 import { AnswerPreviews } from '../domain/answer-previews';
@@ -8,12 +8,13 @@ import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { mcpFailureEvents } from '../domain/mcp-tools';
 import { buildModelRequest, modelTools } from '../domain/model-request';
 import { withCacheBreakpoints } from '../domain/prompt-cache';
-import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { requestEndedEarly, responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
 import { mountedSections } from '../domain/system-prompt';
 import type { LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
+import { watchForInterrupt } from './interrupt-watch';
 import { listMcpTools } from './mcp-listing';
-import { appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
+import { appendAt, appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
 
 /**
  * The agent's turn: a Messages API request built from the session's agent and log, recorded as
@@ -34,16 +35,30 @@ export async function callModel(
   if (!startId) return true;
   const { tools, permissions } = modelTools(session.agent, deps.toolset);
   const mcp = await listMcpTools(deps, ctx, session, new Set(tools.map((t) => t.name)));
-  if (mcp.kind === 'failed') return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...mcpFailureEvents(mcp.failure)]);
+  if (mcp.kind === 'failed') return appendStep(deps, ctx, cursor, [requestEndedEarly(startId), ...mcpFailureEvents(mcp.failure)]);
   const mounted = mountedSections(session.resources, await deps.skills.of(ctx, session.agent.skills));
   const request = withCacheBreakpoints(buildModelRequest(session.agent, log, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted));
   // Streamed: streams that asked for previews (`event_deltas`) see the answer while it is written.
   const previews = new AnswerPreviews(session.id, () => newId('sessionEvent'), (preview) => deps.previews.publish(preview));
-  const answer = await requestModel(deps, ctx, cursor, request, (event) => previews.hear(event));
+  // What the answer has cost so far, should an interrupt stop it: message_start's input tokens.
+  let started: Message['usage'] | undefined;
+  const watch = watchForInterrupt(deps, ctx, session.id, cursor.after);
+  const listener = (event: MessageStreamEvent) => {
+    if (event.type === 'message_start') started = event.message.usage;
+    previews.hear(event);
+  };
+  const answer = await requestModel(deps, ctx, cursor, request, { listener, signal: watch.signal }).finally(() => watch.stop());
   switch (answer.kind) {
-    case 'given_up':
-      // The log moved on while the request was retried: the session is read again.
+    case 'given_up': {
+      // An interrupt stopped the request: its span ends here, with what it spent (the turn's end is
+      // the next step's); if the log moved further meanwhile, the next step ends it (domain/next-step.ts).
+      if (watch.signal.aborted) {
+        const spent = started ? tokenUsageOf({ usage: started }) : undefined;
+        await appendAt(deps, ctx, { sessionId: session.id, after: watch.logEnd }, [requestEndedEarly(startId, spent)], spent && usageDelta(spent, price));
+      }
+      // Else the log moved on while the request was retried: the session is read again.
       return true;
+    }
     case 'answered': {
       const events = responseEvents(answer.message, startId, permissions, {
         graded: turn.graded,
@@ -53,14 +68,6 @@ export async function callModel(
       return appendStep(deps, ctx, cursor, events, usageDelta(tokenUsageOf(answer.message), price));
     }
     case 'failed':
-      return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...turnEndingError(answer.failure)]);
+      return appendStep(deps, ctx, cursor, [requestEndedEarly(startId), ...turnEndingError(answer.failure)]);
   }
 }
-
-/** The request's span closed as failed (no tokens spent). */
-const requestFailedEnd = (startId: string): RuntimeEventBody => ({
-  type: 'span.model_request_end',
-  is_error: true,
-  model_request_start_id: startId,
-  model_usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-});

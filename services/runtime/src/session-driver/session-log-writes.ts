@@ -4,7 +4,7 @@ import { ApiError } from '@shared/errors/api-error';
 import type { Session } from '@shared/schema/session';
 import type { TenantIds } from '@shared/schema/tenant';
 import type { RuntimeEventBody, UsageDelta } from '@shared/schema/session-event';
-import { requestWithRetries, type AnswerListener, type ModelOutcome } from '../clients/model-api';
+import { requestWithRetries, type ModelOutcome, type RequestStream } from '../clients/model-api';
 import { retryingEvents } from '../domain/model-errors';
 import { readLogState, type LogState } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
@@ -71,15 +71,15 @@ export async function openSpan(
  * A model request (clients/model-api.ts, with the runtime's retries) whose retries the session's
  * log announces: `session.error` retrying and `session.status_rescheduled` before the wait,
  * `session.status_running` after it. The announcements are this module's, so the log keeps one
- * writer; a log that moved on meanwhile gives the request up (the step ends). `listener` hears
- * the answer as it streams (the agent's turns preview it).
+ * writer; a log that moved on meanwhile gives the request up (the step ends). `stream` hears
+ * the answer as it streams (the agent's turns preview it) and may stop it (an interrupt).
  */
 export function requestModel(
   deps: RuntimeDeps,
   ctx: CallContext,
   cursor: LogCursor,
   request: MessageCreateParamsNonStreaming,
-  listener?: AnswerListener,
+  stream?: RequestStream,
 ): Promise<ModelOutcome> {
   const policy = {
     maxRetries: deps.config.MODEL_MAX_RETRIES,
@@ -91,7 +91,7 @@ export function requestModel(
     beforeWait: async (failure) => (await appendAt(deps, ctx, cursor, retryingEvents(failure))) !== undefined,
     // A failed resumption is as good as a moved log: the step ends and the session is read again.
     afterWait: async () => (await appendAt(deps, ctx, cursor, [{ type: 'session.status_running' }]).catch(() => undefined)) !== undefined,
-  }, listener);
+  }, stream);
 }
 
 /** Appends are fenced on the log's end; a log moving this often is being answered by someone else anyway. */

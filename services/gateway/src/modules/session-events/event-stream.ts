@@ -6,7 +6,7 @@ import type { Logger } from '@shared/log/logger';
 import type { FollowSessionEventsReply as FollowReply, SessionEvent } from '@shared/schema/session-event';
 import type { Static } from '@sinclair/typebox';
 import type { PreviewedEventType, SessionPreview } from '@shared/schema/session-preview';
-import type { SessionLogFollower, SessionLogNotice } from './session-log-follower';
+import type { SessionLogFollower, SessionLogNotice } from '@shared/bus/session-log-follower';
 import type { SessionPreviewFeed } from './session-preview-feed';
 import type { StreamSlots } from './stream-slots';
 import { StreamPreviews } from './stream-previews';

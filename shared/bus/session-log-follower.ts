@@ -1,11 +1,11 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { EventEnvelope } from '@shared/bus/event';
-import { eventSubject } from '@shared/bus/streams';
-import type { Logger } from '@shared/log/logger';
-import { SessionLogAppended, SessionLogDeleted, sessionLogEvents } from '@shared/schema/session-event';
-import { isValid } from '@shared/validation/validate';
+import type { Logger } from '../log/logger';
+import { SessionLogAppended, SessionLogDeleted, sessionLogEvents } from '../schema/session-event';
+import { isValid } from '../validation/validate';
+import { EventEnvelope } from './event';
+import { eventSubject } from './streams';
 
-/** What a stream hears about its session: the log grew up to a sequence, or the session was deleted. */
+/** What a listener hears about its session: the log grew up to a sequence, or the session was deleted. */
 export type SessionLogNotice =
   | { kind: 'appended'; sequence: number }
   | { kind: 'deleted'; event_id: string; processed_at: string };
@@ -13,11 +13,12 @@ export type SessionLogNotice =
 type Listener = (notice: SessionLogNotice) => void;
 
 /**
- * One core NATS subscription per gateway replica to the `sessions.log_*` notifications the
- * deployments service publishes (through its outbox) after each commit that grew or deleted a
- * log, fanned out to this replica's open streams by session id. Core NATS: at most once, new
- * notices only; a stream never depends on one arriving (it re-reads the log on every keep-alive),
- * a notice only makes it read sooner.
+ * One core NATS subscription per replica to the `sessions.log_*` notifications the deployments
+ * service publishes (through its outbox) after each commit that grew or deleted a log, fanned out
+ * by session id to this replica's listeners: a gateway's open event streams, a runtime's model
+ * requests in flight (an interrupt stops one). Core NATS: at most once, new notices only; no
+ * listener depends on one arriving (a stream re-reads the log on every keep-alive, a request
+ * not stopped is recorded and the interrupt handled after it), a notice only makes it sooner.
  */
 export class SessionLogFollower {
   private readonly listeners = new Map<string, Set<Listener>>();

@@ -1,15 +1,16 @@
 import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
-import type { RuntimeEventBody } from '@shared/schema/session-event';
 import type { ListPrice } from '@shared/usage/list-cost';
 import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { mcpFailureEvents } from '../domain/mcp-tools';
 import { buildModelRequest, modelTools } from '../domain/model-request';
 import { withCacheBreakpoints } from '../domain/prompt-cache';
-import { responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { requestFailedEnd, responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { promptTooLong } from '../domain/context-compaction';
 import { mountedSections } from '../domain/system-prompt';
 import type { LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
+import { compactContext, inContext, nearContextWindow } from './compact-context';
 import { listMcpTools } from './mcp-listing';
 import { appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
 
@@ -34,7 +35,11 @@ export async function callModel(
   const mcp = await listMcpTools(deps, ctx, session, new Set(tools.map((t) => t.name)));
   if (mcp.kind === 'failed') return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...mcpFailureEvents(mcp.failure)]);
   const mounted = mountedSections(session.resources, await deps.skills.of(ctx, session.agent.skills));
-  const request = withCacheBreakpoints(buildModelRequest(session.agent, log, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted));
+  const request = withCacheBreakpoints(
+    await inContext(deps, ctx, session, log, (events) => buildModelRequest(session.agent, events, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted)),
+  );
+  // A conversation near the model's context window is summarized first, under this span (compact-context.ts).
+  if (await nearContextWindow(deps, ctx, session, log)) return compactContext(deps, ctx, turn, startId, request, 'near_window');
   const answer = await requestModel(deps, ctx, cursor, request);
   switch (answer.kind) {
     case 'given_up':
@@ -45,14 +50,7 @@ export async function callModel(
       return appendStep(deps, ctx, cursor, events, usageDelta(tokenUsageOf(answer.message), price));
     }
     case 'failed':
+      if (promptTooLong(answer.failure)) return compactContext(deps, ctx, turn, startId, request, 'too_long');
       return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...turnEndingError(answer.failure)]);
   }
 }
-
-/** The request's span closed as failed (no tokens spent). */
-const requestFailedEnd = (startId: string): RuntimeEventBody => ({
-  type: 'span.model_request_end',
-  is_error: true,
-  model_request_start_id: startId,
-  model_usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-});

@@ -151,3 +151,20 @@ describeEachSdk('long sessions are compacted, never failed for being long', (und
     expect(text(world.model.requests.at(-1)!)).toContain('SUMMARY-B');
   }, 90_000);
 });
+
+describe('a deleted session', () => {
+  test('takes the summaries of its conversation with it', async () => {
+    current = SDKS[0]!;
+    const session = await newSession();
+    world.model.reply(TOO_LONG, answer('SUMMARY-DEL', 100), answer('ok', 100));
+    await say(session.id, 'Hello');
+    const runtimeDb = world.stack.service('runtime').database.pool;
+    const count = async () => {
+      const [rows] = (await runtimeDb.query('SELECT COUNT(*) AS n FROM context_summaries WHERE session_id = ?', [session.id])) as any;
+      return Number(rows[0].n);
+    };
+    expect(await count()).toBe(1);
+    await sdk().beta.sessions.delete(session.id);
+    await eventually('the summaries to be gone', async () => ((await count()) === 0 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 });
+  }, 60_000);
+});

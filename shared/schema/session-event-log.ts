@@ -72,6 +72,7 @@ export const SESSION_ERROR_TYPES = [
   'mcp_connection_failed_error',
   'mcp_authentication_failed_error',
   'credential_host_unreachable_error',
+  'compaction_limit_reached_error',
   ...REPOSITORY_ERROR_TYPES,
 ] as const;
 const RetryStatus = Type.Union([
@@ -133,6 +134,8 @@ const bodies = {
     content: Type.Array(Type.Union([Closed({ type: Type.Literal('text'), text: Text }), Closed({ type: Type.Literal('redacted') })])),
   }),
   agentThinking: Closed({ type: Type.Literal('agent.thinking') }),
+  /** The conversation was summarized to fit the model's context (the summary is the runtime's own: docs/decisions.md). */
+  agentThreadContextCompacted: Closed({ type: Type.Literal('agent.thread_context_compacted') }),
   spanModelRequestStart: Closed({ type: Type.Literal('span.model_request_start') }),
   spanModelRequestEnd: Closed({
     type: Type.Literal('span.model_request_end'),
@@ -212,6 +215,7 @@ export const RuntimeEventBody = Type.Union([
   bodies.userCustomToolResult,
   previewed(bodies.agentMessage),
   previewed(bodies.agentThinking),
+  bodies.agentThreadContextCompacted,
   bodies.agentToolUse,
   bodies.agentMcpToolUse,
   bodies.agentMcpToolResult,

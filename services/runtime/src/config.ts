@@ -17,6 +17,13 @@ export const RuntimeConfigSchema = {
   MODEL_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 20, default: 3 }),
   /** Wait before the first retry; doubles with each further one. */
   MODEL_RETRY_BASE_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 2000 }),
+  /**
+   * A turn whose estimated input passes this fraction of the model's context window
+   * (`max_input_tokens`) compacts the conversation first: the model summarizes it and the turns
+   * after send the summary instead (domain/context-compaction.ts). Leaves room for the summary's
+   * own request and for what the estimate misses.
+   */
+  RUNTIME_COMPACTION_THRESHOLD: Type.Number({ exclusiveMinimum: 0, maximum: 0.95, default: 0.8 }),
   /** Sessions one replica drives at once (each mostly waits on the model). */
   RUNTIME_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10_000, default: 512 }),
   /** How long a replica's hold on a session outlives its last renewal (a crashed replica's sessions move after this). */

@@ -27,6 +27,7 @@ export interface RuntimeDeps {
   sessionLog: SessionLogFollower;
   /** An environment's type, which decides the pool a session's work item is queued in. */
   environments: EnvironmentsClient;
+  /** A model's list price and context window, from the catalog. */
   prices: ModelPrices;
   /** The names and descriptions of a session's skills, for its system prompt. */
   skills: SkillSummaries;
@@ -47,6 +48,7 @@ export interface RuntimeDeps {
     | 'MODEL_MAX_TOKENS'
     | 'MODEL_MAX_RETRIES'
     | 'MODEL_RETRY_BASE_MS'
+    | 'RUNTIME_COMPACTION_THRESHOLD'
     | 'RUNTIME_LEASE_MS'
     | 'RUNTIME_WORKER_ID'
     | 'WORK_LEASE_TTL_SECONDS'

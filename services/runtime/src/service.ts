@@ -4,8 +4,11 @@ import type { Telemetry } from '@shared/telemetry/telemetry';
 import { startEventConsumer, type EventConsumer } from '@shared/bus/event-consumer';
 import { mcpCredentialSubjects, workSubjects } from '@shared/bus/subjects/runtime';
 import { sessionEvents } from '@shared/schema/session';
-import { sessionLogEvents } from '@shared/schema/session-event';
-import { driveSession } from './handlers/drive-session';
+import { sessionLogEvents, type SessionLogDeleted } from '@shared/schema/session-event';
+import type { EventEnvelope } from '@shared/bus/event';
+import type { Static } from '@sinclair/typebox';
+import { driveSession, type SessionNotice } from './handlers/drive-session';
+import { forgetSession } from './handlers/forget-session';
 import { ackWork } from './handlers/ack-work';
 import { claimWork } from './handlers/claim-work';
 import { failWork } from './handlers/fail-work';
@@ -70,15 +73,21 @@ export interface SessionNoticeSource {
 /**
  * A new session, or a session's log that grew -> driveSession: each notice says a session may
  * have work; the log says what. Notices of the runtime's own appends come back too, and find
- * nothing to do or the next step.
+ * nothing to do or the next step. A deleted session -> forgetSession.
  */
-export const subscribeSessionNotices = (deps: RuntimeDeps, source: SessionNoticeSource): Promise<EventConsumer> =>
-  startEventConsumer({
+export const subscribeSessionNotices = (deps: RuntimeDeps, source: SessionNoticeSource): Promise<EventConsumer> => {
+  const drive = driveSession(deps);
+  const forget = forgetSession(deps);
+  type Deleted = EventEnvelope<Static<typeof SessionLogDeleted>>;
+  type Notice = EventEnvelope<Static<SessionNotice>>;
+  return startEventConsumer<SessionNotice | typeof SessionLogDeleted>({
     ...source,
     prefetch: source.concurrency,
-    events: [sessionEvents.created, sessionLogEvents.appended],
+    events: [sessionEvents.created, sessionLogEvents.appended, sessionLogEvents.deleted],
     logger: deps.logger,
     retryBaseMs: 250,
     retryMaxMs: 5000,
-    handler: driveSession(deps),
+    handler: (envelope, delivery) =>
+      envelope.type === sessionLogEvents.deleted.subject ? forget(envelope as Deleted, delivery) : drive(envelope as Notice, delivery),
   });
+};

@@ -64,7 +64,7 @@ describe('an interrupt stops the turn, its tools included', () => {
   test('a model request begun and never recorded is sent again, unless an interrupt came after it began', () => {
     const begun = [message, { type: 'session.status_running' }, { type: 'span.model_request_start', id: 'sevt_start' }];
     expect(next(log(...begun))).toEqual({ kind: 'callModel', startId: 'sevt_start' });
-    expect(next(log(...begun, { type: 'user.interrupt' }))).toEqual({
+    expect(next(log(...begun, { type: 'user.interrupt' })) as unknown).toEqual({
       kind: 'append',
       stopWorker: true,
       events: [

@@ -58,6 +58,7 @@ describe('readLogState', () => {
       interrupted: false,
       openToolUses: [],
       outcome: undefined,
+      compactionsInARow: 0,
     });
   });
 

@@ -257,6 +257,7 @@ MODEL_MAX_TOKENS: {{ include "agent-deployments.int" $c.modelMaxTokens | quote }
 MODEL_TIMEOUT_MS: {{ include "agent-deployments.int" $c.modelTimeoutMs | quote }}
 MODEL_MAX_RETRIES: {{ include "agent-deployments.int" $c.modelMaxRetries | quote }}
 MODEL_RETRY_BASE_MS: {{ include "agent-deployments.int" $c.modelRetryBaseMs | quote }}
+RUNTIME_COMPACTION_THRESHOLD: {{ $c.compactionThreshold | toString | quote }}
 MCP_ALLOW_PRIVATE_HOSTS: {{ $c.mcpAllowPrivateHosts | join "," | quote }}
 MCP_CONNECT_TIMEOUT_MS: {{ include "agent-deployments.int" $c.mcpConnectTimeoutMs | quote }}
 MCP_CALL_TIMEOUT_MS: {{ include "agent-deployments.int" $c.mcpCallTimeoutMs | quote }}

@@ -1,4 +1,4 @@
-import { index, mysqlTable, primaryKey, varchar } from 'drizzle-orm/mysql-core';
+import { index, mediumtext, mysqlTable, primaryKey, varchar } from 'drizzle-orm/mysql-core';
 import { instant, ownedRowColumns, rowId, tenantColumns } from '@shared/db/columns';
 import { jsonColumn } from '@shared/db/json-column';
 import type { WorkPool, WorkState } from '@shared/schema/work';
@@ -76,4 +76,24 @@ export const workPollers = mysqlTable(
     primaryKey({ name: 'work_pollers_worker', columns: [t.organizationId, t.workspaceId, t.environmentId, t.workerId] }),
     index('work_pollers_recent').on(t.organizationId, t.workspaceId, t.environmentId, t.lastPolledAt),
   ],
+);
+
+/**
+ * The summaries a session's conversation was compacted into (domain/context-compaction.ts), by
+ * the span of the summary turn whose `agent.thread_context_compacted` they stand for. The SDK's
+ * event has no field for the summary and clients are never shown it: it is the runtime's model
+ * context, kept here. Written before the compacted event is appended (so a recorded compaction
+ * always has its summary); a session keeps the latest only (each summary covers the one before),
+ * and none once it is deleted.
+ */
+export const contextSummaries = mysqlTable(
+  'context_summaries',
+  {
+    ...tenantColumns(),
+    sessionId: rowId('session_id').notNull(),
+    spanStartId: rowId('span_start_id').notNull(),
+    summary: mediumtext('summary').notNull(),
+    createdAt: instant('created_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'context_summaries_span', columns: [t.sessionId, t.spanStartId] })],
 );

@@ -21,6 +21,32 @@ export function usageDelta(tokens: TokenUsage, price: ListPrice | null): UsageDe
   return { ...tokens, list_cost_units: (price ? listCostUnits(tokens, price) : 0n).toString() };
 }
 
+/** A model request's span closed with the tokens its response spent (none when it failed). */
+export function requestEnd(startId: string, tokens: TokenUsage, isError = false): RuntimeEventBody {
+  return {
+    type: 'span.model_request_end',
+    is_error: isError,
+    model_request_start_id: startId,
+    model_usage: {
+      input_tokens: tokens.input_tokens,
+      output_tokens: tokens.output_tokens,
+      cache_read_input_tokens: tokens.cache_read_input_tokens,
+      cache_creation_input_tokens: tokens.cache_creation_5m_input_tokens,
+    },
+  };
+}
+
+const NO_TOKENS: TokenUsage = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_5m_input_tokens: 0,
+  cache_creation_1h_input_tokens: 0,
+};
+
+/** The request's span closed as failed (no tokens spent). */
+export const requestFailedEnd = (startId: string): RuntimeEventBody => requestEnd(startId, NO_TOKENS, true);
+
 /**
  * A model response as the session's events, in the response's order: text as agent.message,
  * thinking as agent.thinking, tool calls as agent.tool_use (a tool of the agent toolset, with
@@ -56,7 +82,7 @@ export function responseEvents(
       );
     }
   }
-  events.push({ type: 'span.model_request_end', is_error: false, model_request_start_id: startId, model_usage: spanUsage(tokenUsageOf(message)) });
+  events.push(requestEnd(startId, tokenUsageOf(message)));
   if (message.stop_reason === 'refusal') events.push({ type: 'session.status_idle', stop_reason: { type: 'refusal' }, stop_details: null });
   // With an outcome to meet, the end of the turn is the grader's to judge (domain/next-step.ts), not yet idle.
   else if (message.stop_reason !== 'tool_use' && !options.graded) {
@@ -88,20 +114,3 @@ export function spentUnits(log: readonly LoggedEvent[], price: ListPrice | null)
   }
   return units;
 }
-
-/**
- * A request's span closed without an answer (a failure, an interrupt, a replica lost mid-request
- * before an interrupt): `is_error`, with the tokens it is known to have spent (none when unknown).
- */
-export function requestEndedEarly(startId: string, tokens?: TokenUsage): RuntimeEventBody {
-  const model_usage = tokens ? spanUsage(tokens) : { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-  return { type: 'span.model_request_end', is_error: true, model_request_start_id: startId, model_usage };
-}
-
-/** A response's tokens as its span records them. */
-const spanUsage = (tokens: TokenUsage) => ({
-  input_tokens: tokens.input_tokens,
-  output_tokens: tokens.output_tokens,
-  cache_read_input_tokens: tokens.cache_read_input_tokens,
-  cache_creation_input_tokens: tokens.cache_creation_5m_input_tokens,
-});

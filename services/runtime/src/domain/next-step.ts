@@ -1,5 +1,5 @@
 import type { RuntimeEventBody } from '@shared/schema/session-event';
-import { requestEndedEarly } from './model-response';
+import { requestFailedEnd } from './model-response';
 import type { LogState, McpCall, OpenToolUse, OutcomeState } from './session-log';
 
 /**
@@ -54,7 +54,7 @@ export function nextStep(state: LogState, budget: { reached: boolean }): NextSte
   // unless an interrupt came after it began: the turn is over, and the request is not sent again.
   if (state.openRequestStartId) {
     if (!state.interrupted) return { kind: 'callModel', startId: state.openRequestStartId };
-    return { kind: 'append', events: [requestEndedEarly(state.openRequestStartId), idle({ type: 'end_turn' })], stopWorker: true };
+    return { kind: 'append', events: [requestFailedEnd(state.openRequestStartId), idle({ type: 'end_turn' })], stopWorker: true };
   }
   const outcome = state.outcome;
   if (outcome?.openEvaluationStartId) {

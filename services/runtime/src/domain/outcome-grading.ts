@@ -28,8 +28,12 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
 const textOf = (blocks: ReadonlyArray<{ type: string; text?: string }> | undefined) =>
   (blocks ?? []).flatMap((block) => (block.type === 'text' && block.text !== undefined ? [block.text] : [])).join('\n');
 
-/** What the agent was told and did, as plain text for the grader: messages, tool calls and their results, in order. */
-export function transcriptOf(log: readonly LoggedEvent[]): string {
+/**
+ * What the agent was told and did, as plain text (for the grader, and for a summary of a
+ * conversation too long for its model): messages, tool calls and their results, in order, at
+ * most `max` characters (its end is kept).
+ */
+export function transcriptOf(log: readonly LoggedEvent[], max = TRANSCRIPT_MAX): string {
   const lines: string[] = [];
   for (const { event } of log) {
     switch (event.type) {
@@ -55,7 +59,7 @@ export function transcriptOf(log: readonly LoggedEvent[]): string {
     }
   }
   const transcript = lines.join('\n\n');
-  return transcript.length <= TRANSCRIPT_MAX ? transcript : `[…] ${transcript.slice(-TRANSCRIPT_MAX)}`;
+  return transcript.length <= max ? transcript : `[…] ${transcript.slice(-max)}`;
 }
 
 /** The grading request of one evaluation cycle, on the agent's own model. */

@@ -83,6 +83,11 @@ export interface LogState {
   openToolUses: OpenToolUse[];
   /** The latest outcome defined, if any. */
   outcome: OutcomeState | undefined;
+  /**
+   * Compactions of the conversation since the model last produced a message or a tool call (or
+   * the session last rested): the SDK's compaction_limit_reached_error bounds them.
+   */
+  compactionsInARow: number;
 }
 
 export function readLogState(log: readonly LoggedEvent[]): LogState {
@@ -97,26 +102,43 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
   let outcome: OutcomeState | undefined;
   // Tool calls of the response being recorded: a response without any ends the agent's turn.
   let toolCallsInResponse = 0;
+  // A span in which the conversation was compacted (domain/context-compaction.ts) is no response:
+  // the turn it was opened for is still owed once it ends.
+  let compactingSpan: string | undefined;
+  let compactionsInARow = 0;
   for (const { event } of log) {
     switch (event.type) {
       case 'span.model_request_start':
         openRequestStartId = event.id;
         toolCallsInResponse = 0;
         break;
+      case 'agent.thread_context_compacted':
+        compactingSpan = openRequestStartId;
+        compactionsInARow++;
+        break;
       case 'span.model_request_end':
+        if (compactingSpan !== undefined && event.model_request_start_id === compactingSpan) {
+          openRequestStartId = compactingSpan = undefined;
+          break;
+        }
         openRequestStartId = undefined;
         inputSinceLastResponse = false;
         // A request that ended without an answer (one an interrupt stopped) is no response.
         if (event.is_error !== true) interrupted = false;
         if (outcome && !outcome.ended && event.is_error === false && toolCallsInResponse === 0) outcome.awaitingEvaluation = true;
         break;
+      case 'agent.message':
+        compactionsInARow = 0;
+        break;
       case 'agent.tool_use':
         uses.set(event.id, { id: event.id, kind: 'agent.tool_use', awaitingConfirmation: event.evaluated_permission === 'ask' });
         toolCallsInResponse++;
+        compactionsInARow = 0;
         break;
       case 'agent.custom_tool_use':
         uses.set(event.id, { id: event.id, kind: 'agent.custom_tool_use', awaitingConfirmation: false });
         toolCallsInResponse++;
+        compactionsInARow = 0;
         break;
       case 'agent.mcp_tool_use':
         uses.set(event.id, {
@@ -126,6 +148,7 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
           mcp: { server: event.mcp_server_name, tool: event.name, input: event.input },
         });
         toolCallsInResponse++;
+        compactionsInARow = 0;
         break;
       case 'agent.mcp_tool_result':
         uses.delete(event.mcp_tool_use_id);
@@ -183,7 +206,10 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
         // so it decided having read all of it. Without this, a turn that ended with no response
         // recorded (no model key) left the input "new" and the session was driven again at once,
         // for ever: every append's own notice brought it back.
-        if (event.type === 'session.status_idle') inputSinceLastResponse = false;
+        if (event.type === 'session.status_idle') {
+          inputSinceLastResponse = false;
+          compactionsInARow = 0;
+        }
         // A turn that went idle on its own (a refusal, a spent budget) is not graded either.
         if (event.type === 'session.status_idle' && outcome && event.stop_reason.type !== 'end_turn') outcome.awaitingEvaluation = false;
     }
@@ -193,7 +219,16 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
     }
   }
   const openToolUses = [...uses.values()].map((use) => (confirmed.has(use.id) ? { ...use, awaitingConfirmation: false } : use));
-  return { last: log.at(-1)?.sequence ?? 0, lastStatus, openRequestStartId, inputSinceLastResponse, interrupted, openToolUses, outcome };
+  return {
+    last: log.at(-1)?.sequence ?? 0,
+    lastStatus,
+    openRequestStartId,
+    inputSinceLastResponse,
+    interrupted,
+    openToolUses,
+    outcome,
+    compactionsInARow,
+  };
 }
 
 /** The tool call an answer (a result or a confirmation) names, if the event is one. */

@@ -8,10 +8,12 @@ import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { mcpFailureEvents } from '../domain/mcp-tools';
 import { buildModelRequest, modelTools } from '../domain/model-request';
 import { withCacheBreakpoints } from '../domain/prompt-cache';
-import { requestEndedEarly, responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { requestEnd, requestFailedEnd, responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { promptTooLong } from '../domain/context-compaction';
 import { mountedSections } from '../domain/system-prompt';
 import type { LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
+import { compactContext, inContext, nearContextWindow } from './compact-context';
 import { watchForInterrupt } from './interrupt-watch';
 import { listMcpTools } from './mcp-listing';
 import { appendAt, appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
@@ -35,9 +37,13 @@ export async function callModel(
   if (!startId) return true;
   const { tools, permissions } = modelTools(session.agent, deps.toolset);
   const mcp = await listMcpTools(deps, ctx, session, new Set(tools.map((t) => t.name)));
-  if (mcp.kind === 'failed') return appendStep(deps, ctx, cursor, [requestEndedEarly(startId), ...mcpFailureEvents(mcp.failure)]);
+  if (mcp.kind === 'failed') return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...mcpFailureEvents(mcp.failure)]);
   const mounted = mountedSections(session.resources, await deps.skills.of(ctx, session.agent.skills));
-  const request = withCacheBreakpoints(buildModelRequest(session.agent, log, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted));
+  const request = withCacheBreakpoints(
+    await inContext(deps, ctx, session, log, (events) => buildModelRequest(session.agent, events, [...tools, ...mcp.tools], deps.config.MODEL_MAX_TOKENS, mounted)),
+  );
+  // A conversation near the model's context window is summarized first, under this span (compact-context.ts).
+  if (await nearContextWindow(deps, ctx, session, log)) return compactContext(deps, ctx, turn, startId, request, 'near_window');
   // Streamed: streams that asked for previews (`event_deltas`) see the answer while it is written.
   const previews = new AnswerPreviews(session.id, () => newId('sessionEvent'), (preview) => deps.previews.publish(preview));
   // What the answer has cost so far, should an interrupt stop it: message_start's input tokens.
@@ -54,7 +60,8 @@ export async function callModel(
       // the next step's); if the log moved further meanwhile, the next step ends it (domain/next-step.ts).
       if (watch.signal.aborted) {
         const spent = started ? tokenUsageOf({ usage: started }) : undefined;
-        await appendAt(deps, ctx, { sessionId: session.id, after: watch.logEnd }, [requestEndedEarly(startId, spent)], spent && usageDelta(spent, price));
+        const end = spent ? requestEnd(startId, spent, true) : requestFailedEnd(startId);
+        await appendAt(deps, ctx, { sessionId: session.id, after: watch.logEnd }, [end], spent && usageDelta(spent, price));
       }
       // Else the log moved on while the request was retried: the session is read again.
       return true;
@@ -68,6 +75,7 @@ export async function callModel(
       return appendStep(deps, ctx, cursor, events, usageDelta(tokenUsageOf(answer.message), price));
     }
     case 'failed':
-      return appendStep(deps, ctx, cursor, [requestEndedEarly(startId), ...turnEndingError(answer.failure)]);
+      if (promptTooLong(answer.failure)) return compactContext(deps, ctx, turn, startId, request, 'too_long');
+      return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...turnEndingError(answer.failure)]);
   }
 }

@@ -53,6 +53,10 @@ const userMessage = (text: string) => ({ events: [{ type: 'user.message' as cons
 const isIdle = (e: Event) => e.type === 'session.status_idle';
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const ms = (n: number) => `${Math.round(n)} ms`;
+const spread = (list: number[]) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(percentile(sorted, 95))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1)!)}`;
+};
 
 async function firstToken() {
   await withBench(bench({ answerTokens: 2000, firstTokenMs: 300, streamMs: 4000 }), async ({ client, model, agentId, environmentId }) => {
@@ -72,10 +76,12 @@ async function firstToken() {
       const timing = model.timings.find((t) => t.lastText === text);
       const modelFirst = timing?.firstTokenAt;
       if (modelFirst === undefined) throw new Error('the fake saw no request for this turn');
+      const deltas = watcher.seen.filter((s) => s.event.type === 'event_delta');
       console.log(
         `  sample ${sample}: ${timing!.streamed ? 'streamed' : 'NOT streamed'} model request ${ms(timing!.receivedAt - sentAt)} after the send;` +
           ` model's first token -> first event_delta: ${firstDelta === undefined ? 'no deltas seen' : ms(firstDelta - modelFirst)};` +
-          ` -> whole agent.message: ${ms(whole.at - modelFirst)} (model's last byte -> agent.message: ${ms(whole.at - timing!.doneAt!)})`,
+          ` -> whole agent.message: ${ms(whole.at - modelFirst)} (model's last byte -> agent.message: ${ms(whole.at - timing!.doneAt!)});` +
+          ` ${deltas.length} deltas${deltas.length ? `, the last ${ms(deltas.at(-1)!.at - timing!.doneAt!)} after the model's last byte` : ''}`,
       );
     }
   });
@@ -115,8 +121,6 @@ async function overhead() {
       while (next < sessions) await runSession(next++);
     }));
     const cpuAfter = cpu();
-    for (const list of [overheads, before, after]) list.sort((a, b) => a - b);
-    const spread = (list: number[]) => `p50 ${ms(percentile(list, 50))}, p95 ${ms(percentile(list, 95))}, p99 ${ms(percentile(list, 99))}, max ${ms(list.at(-1)!)}`;
     const modelMean = modelTimes.reduce((a, b) => a + b, 0) / modelTimes.length;
     console.log(`platform overhead per turn: ${overheads.length} turns (${sessions} sessions x ${turns}, ${parallel} at once), instant model (mean ${modelMean.toFixed(1)} ms answering)`);
     console.log(`  overhead ${spread(overheads)}`);
@@ -132,13 +136,14 @@ async function many() {
   const modelMs = Number(flags['model-ms']);
   await withBench(bench({ answerTokens: 20, firstTokenMs: modelMs }), async ({ client, model, agentId, environmentId, cpu }) => {
     const outcome = { refused: 0, streamFailed: 0, failed: 0, done: 0 };
-    const turnEnds: number[] = [];
+    /** Per turn: the send's own round trip, send -> the model request, the model's last byte -> idle seen. */
+    const phases = { send: [] as number[], before: [] as number[], after: [] as number[] };
     const cpuBefore = cpu();
     const startedAt = wallClock();
     let createdAll = 0;
     let created = 0;
     const runClient = async (i: number) => {
-      const session = await client.beta.sessions.create({ agent: agentId, environment_id: environmentId });
+      const session = await phase('create', () => client.beta.sessions.create({ agent: agentId, environment_id: environmentId }));
       if (++created === count) createdAll = wallClock();
       let watcher: ReturnType<typeof watch> | undefined;
       let stream: Awaited<ReturnType<typeof client.beta.sessions.events.stream>> | undefined;
@@ -150,16 +155,24 @@ async function many() {
         else outcome.streamFailed++;
       }
       for (let turn = 1; turn <= turns; turn++) {
-        await client.beta.sessions.events.send(session.id, userMessage(`many c${i} t${turn}`));
-        const idle = watcher ? (await watcher.until(isIdle)).event : await pollIdle(client, session.id, turn);
-        if ((idle.stop_reason as { type?: string } | undefined)?.type !== 'end_turn') throw new Error(`turn ${turn} ended ${JSON.stringify(idle.stop_reason)}`);
-        turnEnds.push(wallClock());
+        const text = `many c${i} t${turn}`;
+        const sentAt = wallClock();
+        await phase('send', () => client.beta.sessions.events.send(session.id, userMessage(text)));
+        phases.send.push(wallClock() - sentAt);
+        const idle = await phase('waiting for idle', async () => (watcher ? watcher.until(isIdle) : { event: await pollIdle(client, session.id, turn), at: wallClock() }));
+        const stop = (idle.event.stop_reason as { type?: string } | undefined)?.type;
+        if (stop !== 'end_turn') throw new Error(`turn ${turn} ended ${JSON.stringify(idle.event.stop_reason)}`);
+        const requests = model.timings.filter((t) => t.lastText === text);
+        phases.before.push(requests[0]!.receivedAt - sentAt);
+        phases.after.push(idle.at - requests.at(-1)!.doneAt!);
       }
       stream?.controller.abort();
       outcome.done++;
     };
     const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => runClient(i)));
     const errors = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+    const kinds = new Map<string, number>();
+    for (const e of errors) kinds.set(e.slice(0, 120), (kinds.get(e.slice(0, 120)) ?? 0) + 1);
     outcome.failed = errors.length;
     const wall = wallClock() - startedAt;
     const cpuAfter = cpu();
@@ -167,11 +180,21 @@ async function many() {
     console.log(`many sessions: ${count} sessions x ${turns} turns at once, model answering in ${modelMs} ms (${model.billing.requests} model requests)`);
     console.log(`  wall ${ms(wall)} (all sessions created after ${ms(createdAll - startedAt)}), ideal ${ms(ideal)}: ratio ${(wall / ideal).toFixed(2)}`);
     console.log(`  sessions done ${outcome.done}, failed ${outcome.failed}; streams refused (429) ${outcome.refused}, streams failed otherwise ${outcome.streamFailed}`);
-    if (errors.length) console.log(`  first failure: ${errors[0]}`);
+    for (const [kind, n] of kinds) console.log(`  failed ${n}x: ${kind}`);
     const inFlight = concurrencyProfile(model.timings.map((t) => [t.receivedAt, t.doneAt ?? t.receivedAt] as const));
     console.log(`  model requests in flight at once: max ${inFlight}`);
+    console.log(`  per turn: the send ${spread(phases.send)}; send -> model request ${spread(phases.before)}; model's last byte -> idle seen ${spread(phases.after)}`);
     console.log(`  ${cpuLine(cpuBefore, cpuAfter, count * turns)}`);
   });
+}
+
+/** `work`, its failure named by what the client was doing. */
+async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw new Error(`${name}: ${err instanceof Anthropic.APIError ? `${err.status} ${(err.error as { error?: { message?: string } })?.error?.message}` : String(err)}`);
+  }
 }
 
 /** A client without a stream: the session's events, listed again until `turn` idles have happened. */

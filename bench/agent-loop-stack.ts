@@ -131,6 +131,8 @@ export function watch(stream: AsyncIterable<unknown>) {
   let cursor = 0;
   return {
     reading,
+    /** Everything the stream brought so far, each with when it came. */
+    seen,
     async until(match: (event: Event) => boolean): Promise<{ event: Event; at: number }> {
       for (;;) {
         for (; cursor < seen.length; cursor++) if (match(seen[cursor]!.event)) return seen[cursor++]!;

@@ -38,9 +38,14 @@ export const defaultTenantConcurrency = (poolSize: number): number =>
 /**
  * Requests of one tenant that may wait: enough for a burst (the scheduler fires up to its batch
  * size per worker at once; clients create in parallel) to wait its turn rather than be refused.
- * A waiting request holds only its undecoded message, which NATS has delivered anyway.
+ * A tenant's own sessions make such bursts too: each running session has its drive's call, its
+ * watchers' log reads and its client's sends in flight at once, so a workspace with hundreds of
+ * sessions answered at the same moment queues a few calls per session (200 sessions overflowed a
+ * queue of 200; bench/agent-loop-speed.ts --parts many). The wait bound (half BUS_TIMEOUT_MS)
+ * still refuses what the replica cannot serve in time. A waiting request holds only its
+ * undecoded message, which NATS has delivered anyway.
  */
-export const DEFAULT_TENANT_MAX_QUEUE = 200;
+export const DEFAULT_TENANT_MAX_QUEUE = 2000;
 
 /** A slot's release; calling it more than once is harmless. */
 export type Release = () => void;

@@ -9,6 +9,7 @@ import { describeEachSdk, type SdkUnderTest } from '../support/sdk';
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { systemContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
+import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { newId } from '@shared/ids/ids';
 import type { NewSessionEventBody } from '@shared/schema/session-event';
 import { findOwnedRow } from '@shared/db/find-owned-row';
@@ -253,5 +254,30 @@ describeEachSdk('session events through the SDK', (under) => {
       const otherSession = await firedSession();
       expectError(await t.api('GET', `/v1/sessions/${otherSession}/events`, { query: { limit: '4', page: first.next_page } }), 400, 'invalid_request_error', 'cursor');
     });
+  });
+});
+
+describe('the log as streams and the runtime follow it (the bus subject)', () => {
+  test('the events after a sequence, and the log\'s end: from the events when the read reached it, asked when more follow', async () => {
+    const run = expectOk(await t.api('POST', `/v1/deployments/${deployment.id}/run`));
+    const sessionId = run.session_id as string;
+    await appendAsRuntime(sessionId, [{ type: 'session.status_running' }, { type: 'session.status_idle', stop_reason: { type: 'end_turn' }, stop_details: null }]);
+    const follow = (after: { sequence: number } | null, limit = 100) =>
+      t.stack.service('deployments').client.call(sessionEventSubjects.follow, systemContext(newId('request'), t.mine.tenant), { session_id: sessionId, after, limit });
+    const sequences = (reply: Awaited<ReturnType<typeof follow>>) => reply.events.map((e) => e.sequence);
+
+    const page = await follow({ sequence: 1 }, 2);
+    expect([sequences(page), page.from, page.last]).toEqual([[2, 3], 1, 6]);
+    const rest = await follow({ sequence: 3 });
+    expect([sequences(rest), rest.from, rest.last]).toEqual([[4, 5, 6], 3, 6]);
+    expect(rest.events.at(-1)!.event).toMatchObject({ type: 'session.status_idle' });
+    const atEnd = await follow({ sequence: 6 });
+    expect([sequences(atEnd), atEnd.last]).toEqual([[], 6]);
+    // Without a position: from the end, nothing yet.
+    const fromEnd = await follow(null);
+    expect([sequences(fromEnd), fromEnd.from, fromEnd.last]).toEqual([[], 6, 6]);
+    await expect(
+      t.stack.service('deployments').client.call(sessionEventSubjects.follow, systemContext(newId('request'), t.theirs.tenant), { session_id: sessionId, after: { sequence: 0 }, limit: 10 }),
+    ).rejects.toMatchObject({ type: 'not_found_error' });
   });
 });

@@ -26,16 +26,16 @@ export const GatewayConfigSchema = {
   /** How long a looked-up API key is trusted before the database is asked again (revocation delay). */
   KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 30000 }),
   /**
-   * Requests one API key may make per minute, over every gateway replica: a token bucket holding
-   * this many, refilled continuously (limits/rate-limits.ts). 0 turns the limit off. The default
-   * stops a runaway client without ever limiting what one stack serves (about 5,000 creates/s).
-   */
-  /**
    * Open session event streams per workspace on one gateway replica (named in the 429 that
    * refuses one more): an idle stream costs a socket and a keep-alive, so hundreds of watchers
    * per workspace are served; the cap keeps one tenant from taking a replica's sockets.
    */
   SESSION_STREAMS_PER_WORKSPACE: Type.Integer({ minimum: 1, maximum: 100_000, default: 2000 }),
+  /**
+   * Requests one API key may make per minute, over every gateway replica: a token bucket holding
+   * this many, refilled continuously (limits/rate-limits.ts). 0 turns the limit off. The default
+   * stops a runaway client without ever limiting what one stack serves (about 5,000 creates/s).
+   */
   RATE_LIMIT_KEY_REQUESTS_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 600_000 }),
   /** Requests one workspace, all its keys together, may make per minute; 0 turns the limit off. */
   RATE_LIMIT_WORKSPACE_REQUESTS_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 1_200_000 }),

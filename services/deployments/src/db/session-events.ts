@@ -148,7 +148,10 @@ export async function listSessionEventPage(
   };
 }
 
-/** The session's events after `sequence`, in order, with their sequences (what a stream delivers next). */
-export async function readEventsAfter(db: Executor, sessionId: string, sequence: number, limit: number): Promise<SessionEventRow[]> {
-  return (await readRun(db, sessionId, [], sequence, 'up', limit)).rows;
+/**
+ * The session's events after `sequence`, in order, with their sequences (what a stream delivers
+ * next), and whether more follow them: when none do, the read reached the log's end.
+ */
+export async function readEventsAfter(db: Executor, sessionId: string, sequence: number, limit: number): Promise<Run> {
+  return readRun(db, sessionId, [], sequence, 'up', limit);
 }

@@ -19,17 +19,26 @@ export const followSessionEvents =
   (deps: DeploymentsDeps): Handler<typeof sessionEventSubjects.follow> =>
   async ({ session_id, after, limit }, ctx) => {
     found(await findSession(deps.db, tenantOf(ctx), session_id), () => sessionNotFound(session_id));
+    if (after !== null && 'sequence' in after) {
+      // The common read (a stream, the runtime, going on from what they hold): the log's end is
+      // the last event read when the read reached it, and is asked only when more follow.
+      const run = await readEventsAfter(deps.db, session_id, after.sequence, limit);
+      const end = run.rows.at(-1)?.sequence ?? after.sequence;
+      return {
+        events: run.rows.map((row) => ({ sequence: row.sequence, event: presentSessionEvent(row) })),
+        from: after.sequence,
+        last: run.more ? Math.max(end, await lastSequence(deps.db, session_id)) : end,
+      };
+    }
     // Read the end first: events appended after it are found by the next read (a notification says so).
     const last = await lastSequence(deps.db, session_id);
-    let from: number;
-    if (after === null) from = last;
-    else if ('sequence' in after) from = after.sequence;
-    else {
-      from = found(await sequenceOf(deps.db, session_id, after.event_id), () =>
-        invalidRequest(`Last-Event-ID: no event ${JSON.stringify(after.event_id.slice(0, 128))} in session '${session_id}'`),
-      );
-    }
-    const rows = from >= last ? [] : await readEventsAfter(deps.db, session_id, from, limit);
+    const from =
+      after === null
+        ? last
+        : found(await sequenceOf(deps.db, session_id, after.event_id), () =>
+            invalidRequest(`Last-Event-ID: no event ${JSON.stringify(after.event_id.slice(0, 128))} in session '${session_id}'`),
+          );
+    const rows = from >= last ? [] : (await readEventsAfter(deps.db, session_id, from, limit)).rows;
     return {
       events: rows.map((row) => ({ sequence: row.sequence, event: presentSessionEvent(row) })),
       from,

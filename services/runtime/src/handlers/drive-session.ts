@@ -1,18 +1,53 @@
 import type { EventHandler } from '@shared/bus/event-consumer';
 import type { SessionCreated } from '@shared/schema/session';
 import type { SessionLogAppended } from '@shared/schema/session-event';
+import type { TenantIds } from '@shared/schema/tenant';
 import type { RuntimeDeps } from '../deps';
-import { driveUnderLease } from '../session-driver/drive-loop';
+import { driveUnderLease, type DriveDemand, type DriveResult } from '../session-driver/drive-loop';
 
 /** The notices that may mean a session has work: it was created, or its log grew. */
 export type SessionNotice = typeof SessionCreated | typeof SessionLogAppended;
+
+/** A drive took its bound of steps: its notice goes back to the queue, and the session goes on from there. */
+export class StepBoundReached extends Error {}
 
 /**
  * A session notice -> the session driven as far as it can go now (session-driver/drive-loop.ts).
  * Both payloads name the session, which is all the driver takes of them besides the tenant; the
  * log, read again, says what to do.
+ *
+ * A notice of a session this replica is driving now joins that drive instead of racing it for
+ * the lease (which it would lose, to come back a quarter second later, and a client's next
+ * message with it): the drive reads the session once more before it ends if the notice came after
+ * its last read began. The notices of the drive's own appends, which come while it goes on,
+ * mostly cost nothing that way. A joined notice is acked at once. That loses nothing: the notice
+ * that started the drive stays unacked until the drive has read past the joined ones, and comes
+ * back (to be driven from the log, whole) if the drive fails.
  */
-export const driveSession =
-  (deps: RuntimeDeps): EventHandler<SessionNotice> =>
-  (envelope) =>
-    driveUnderLease(deps, { organization_id: envelope.organization_id, workspace_id: envelope.workspace_id }, envelope.data.session_id);
+export const driveSession = (
+  deps: RuntimeDeps,
+  // The drive itself; tests of the joining give their own.
+  drive: (deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand) => Promise<DriveResult> = driveUnderLease,
+): EventHandler<SessionNotice> => {
+  const driving = new Map<string, DriveDemand>();
+  return async (envelope) => {
+    const sessionId = envelope.data.session_id;
+    const running = driving.get(sessionId);
+    if (running) {
+      running.notices += 1;
+      return;
+    }
+    const demand: DriveDemand = { notices: 0 };
+    driving.set(sessionId, demand);
+    try {
+      // Again when a notice came after the drive's last read, as late as while it gave the lease back.
+      for (;;) {
+        const done = await drive(deps, { organization_id: envelope.organization_id, workspace_id: envelope.workspace_id }, sessionId, demand);
+        if (done.bounded) throw new StepBoundReached(`session ${sessionId}: step bound reached; the notice comes back to go on`);
+        if (demand.notices <= done.covered) return;
+      }
+    } finally {
+      driving.delete(sessionId);
+    }
+  };
+};

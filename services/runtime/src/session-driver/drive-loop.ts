@@ -28,13 +28,31 @@ class SessionBusy extends Error {}
 class WorkerStopping extends Error {}
 
 /**
+ * Notices of the session that came while it was being driven (handlers/drive-session.ts counts
+ * them). A notice says "look again": the log grew, or the session changed outside it (an archive),
+ * so one that came after the drive's last read began makes it read once more before it ends.
+ */
+export interface DriveDemand {
+  notices: number;
+}
+
+/**
+ * What a drive did: how many notices its last read covered (each came before that read began),
+ * or that it took its bound of steps and the session needs another drive.
+ */
+export interface DriveResult {
+  covered: number;
+  bounded: boolean;
+}
+
+/**
  * Drives one session as far as it can go now, under the session's lease: reads the session and
  * its log, decides the next step from the log (domain/next-step.ts), does it, and reads again,
  * until nothing is left to do. Every write is an append fenced on the log's end, so a step
  * retried after a crash, or raced by a replica whose lease lapsed, records nothing twice; a
  * model request begun and never recorded is sent again under the same start span.
  */
-export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string): Promise<void> {
+export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand = { notices: 0 }): Promise<DriveResult> {
   const holder = `${deps.config.RUNTIME_WORKER_ID}/${randomUUID()}`;
   const leaseFor = () => new Date(deps.clock.now().getTime() + deps.config.RUNTIME_LEASE_MS);
   if (!(await takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()))) {
@@ -53,14 +71,17 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
   // The log as read so far: append-only, so each step reads only what came after it (a long
   // session's turns would otherwise read the whole log again at every step).
   const log: LoggedEvent[] = [];
+  let covered = demand.notices;
   try {
     for (let step = 0; step < MAX_STEPS; step++) {
-      if (!(await runStep(deps, ctx, sessionId, log))) return;
+      covered = demand.notices;
+      // Nothing to do on the session as read: done, unless a notice came since the read began.
+      if (!(await runStep(deps, ctx, sessionId, log)) && demand.notices === covered) return { covered, bounded: false };
     }
-    deps.logger.warn('session step bound reached; the next notice continues', { session_id: sessionId });
+    return { covered, bounded: true };
   } catch (err) {
     // A deleted session has nothing left to drive.
-    if (err instanceof ApiError && err.type === 'not_found_error') return;
+    if (err instanceof ApiError && err.type === 'not_found_error') return { covered: Number.POSITIVE_INFINITY, bounded: false };
     throw err;
   } finally {
     clearInterval(renew);

@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'bun:test';
+import { newEventEnvelope } from '@shared/bus/outbox';
+import { sessionLogEvents } from '@shared/schema/session-event';
+import { driveSession, StepBoundReached } from '../../../services/runtime/src/handlers/drive-session';
+import type { RuntimeDeps } from '../../../services/runtime/src/deps';
+import type { DriveDemand, DriveResult } from '../../../services/runtime/src/session-driver/drive-loop';
+
+/**
+ * Notices of a session joining the drive this replica already runs (handlers/drive-session.ts),
+ * with the drive replaced by one the test finishes by hand: nothing here waits for time.
+ */
+
+const tenant = { organization_id: 'org_a', workspace_id: 'wrkspc_a' };
+const notice = (sessionId: string, sequence: number) => newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: sessionId, sequence }, new Date());
+const delivery = { subject: 's', deliveryCount: 1, streamSequence: 1 };
+
+/** A drive per call, each finished by the test: `finish(i, result)` ends the i-th call. */
+function handDriven() {
+  const calls: Array<{ sessionId: string; demand: DriveDemand; finish: (r: DriveResult | Error) => void }> = [];
+  let waiting: Array<{ count: number; resolve: () => void }> = [];
+  const drive = (_deps: RuntimeDeps, _tenant: unknown, sessionId: string, demand: DriveDemand) =>
+    new Promise<DriveResult>((resolve, reject) => {
+      calls.push({ sessionId, demand, finish: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
+      for (const w of waiting.filter((w) => calls.length >= w.count)) w.resolve();
+      waiting = waiting.filter((w) => calls.length < w.count);
+    });
+  /** Resolves once the drive has been called `count` times in all. */
+  const called = (count: number) => (calls.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve })));
+  const handle = driveSession({} as RuntimeDeps, drive);
+  /** The drive's last read began after the notices counted so far (all of them are covered). */
+  const coveredNow = (i: number): DriveResult => ({ covered: calls[i]!.demand.notices, bounded: false });
+  return { calls, called, handle: (sessionId: string, sequence: number) => handle(notice(sessionId, sequence), delivery), coveredNow };
+}
+
+describe('session notices joining a running drive', () => {
+  test("a notice of a session being driven is acked at once and starts no second drive; the drive's last read covered it: done", async () => {
+    const t = handDriven();
+    const first = t.handle('sesn_1', 3);
+    expect(t.calls).toHaveLength(1);
+    await t.handle('sesn_1', 4);
+    await t.handle('sesn_1', 5);
+    expect(t.calls).toHaveLength(1);
+    expect(t.calls[0]!.demand.notices).toBe(2);
+    t.calls[0]!.finish(t.coveredNow(0));
+    await first;
+    expect(t.calls).toHaveLength(1);
+  });
+
+  test('a notice that came after the drive last read makes it drive again (the lease given back meanwhile) before the first notice is acked', async () => {
+    const t = handDriven();
+    let acked = false;
+    const first = t.handle('sesn_1', 3).then(() => (acked = true));
+    const readBefore = t.coveredNow(0);
+    await t.handle('sesn_1', 4);
+    t.calls[0]!.finish(readBefore);
+    await t.called(2);
+    expect(acked).toBe(false);
+    t.calls[1]!.finish(t.coveredNow(1));
+    await first;
+    expect(acked).toBe(true);
+  });
+
+  test('other sessions are driven at once, each on its own', async () => {
+    const t = handDriven();
+    const one = t.handle('sesn_1', 1);
+    const two = t.handle('sesn_2', 1);
+    expect(t.calls.map((c) => c.sessionId)).toEqual(['sesn_1', 'sesn_2']);
+    t.calls[0]!.finish(t.coveredNow(0));
+    t.calls[1]!.finish(t.coveredNow(1));
+    await Promise.all([one, two]);
+  });
+
+  test('a failed drive fails its notice (which comes back) and leaves the session to the next notice', async () => {
+    const t = handDriven();
+    const first = t.handle('sesn_1', 3);
+    t.calls[0]!.finish(new Error('deployments unavailable'));
+    await expect(first).rejects.toThrow('deployments unavailable');
+    const next = t.handle('sesn_1', 4);
+    expect(t.calls).toHaveLength(2);
+    t.calls[1]!.finish(t.coveredNow(1));
+    await next;
+  });
+
+  test('a drive that took its bound of steps fails its notice, so the session goes on from the queue', async () => {
+    const t = handDriven();
+    const first = t.handle('sesn_1', 3);
+    t.calls[0]!.finish({ covered: 0, bounded: true });
+    await expect(first).rejects.toBeInstanceOf(StepBoundReached);
+  });
+});

@@ -185,6 +185,9 @@ function logStatus(messages: ConsumerMessages, logger: Logger): void {
   })().catch(() => undefined);
 }
 
+/** Deliveries in flight across a consumer's replicas: each replica bounds its own by its concurrency. */
+const MAX_ACK_PENDING = 100_000;
+
 /** Creates the durable consumer, or brings an existing one's settings up to date. */
 async function ensureDurable(
   nc: NatsConnection,
@@ -199,6 +202,10 @@ async function ensureDurable(
     filter_subject: settings.filter,
     ack_wait: nanos(settings.ackWaitMs),
     max_deliver: -1,
+    // What all replicas together may hold unacknowledged: a runtime replica holds a session's notice
+    // through its model request, up to its own concurrency each; the server's default (1,000) would
+    // cap every replica together at a thousand sessions waiting on the model.
+    max_ack_pending: MAX_ACK_PENDING,
   };
   try {
     // A new install (or a rebuilt database with a reset consumer) replays the stream.
@@ -209,7 +216,7 @@ async function ensureDurable(
   }
   const info = await jsm.consumers.info(stream, settings.durable);
   if (info.config.filter_subject === settings.filter) {
-    await jsm.consumers.update(stream, settings.durable, { ack_wait: config.ack_wait });
+    await jsm.consumers.update(stream, settings.durable, { ack_wait: config.ack_wait, max_ack_pending: config.max_ack_pending });
     return;
   }
   // The filter changed with a release (the scheduler's narrowed to `deployments.*`). NATS 2.10+
@@ -218,7 +225,7 @@ async function ensureDurable(
   // handlers take in their stride (delivery is at least once), and nothing is skipped.
   logger.warn('event consumer filter changed; moving the consumer', { from: info.config.filter_subject, to: settings.filter });
   try {
-    await jsm.consumers.update(stream, settings.durable, { filter_subject: settings.filter, ack_wait: config.ack_wait });
+    await jsm.consumers.update(stream, settings.durable, { filter_subject: settings.filter, ack_wait: config.ack_wait, max_ack_pending: config.max_ack_pending });
     return;
   } catch (err) {
     if (!(err instanceof JetStreamApiError)) throw err;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@shared/bus/event';
 import { startEventConsumer, type EventConsumer, type EventDelivery } from '@shared/bus/event-consumer';
@@ -148,4 +148,15 @@ test('a durable whose filter changed with a release is moved to the new filter, 
   const info = await (await jetstreamManager(nc)).consumers.info(streamName(prefix, 'deployments'), 'c-moved');
   expect(info.config.filter_subject).toBe(eventSubject(prefix, 'deployments.*'));
   await narrow.stop();
+});
+
+test("a durable may hold many deliveries at once across its replicas (not the server's default 1,000); an older durable is brought up to date", async () => {
+  const jsm = await jetstreamManager(nc);
+  const stream = streamName(prefix, 'deployments');
+  // As an earlier release made it: the server's defaults.
+  await jsm.consumers.add(stream, { durable_name: 'c-pending', ack_policy: AckPolicy.Explicit, filter_subject: eventSubject(prefix, 'deployments.>') });
+  expect((await jsm.consumers.info(stream, 'c-pending')).config.max_ack_pending).toBe(1000);
+  const consumer = await consume('c-pending', async () => undefined);
+  expect((await jsm.consumers.info(stream, 'c-pending')).config.max_ack_pending).toBe(100_000);
+  await consumer.stop();
 });

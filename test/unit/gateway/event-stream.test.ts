@@ -4,6 +4,7 @@
  */
 import { expect, test } from 'bun:test';
 import type { BusClient } from '@shared/bus/bus-client';
+import { ApiError } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
 import { createLogger } from '@shared/log/logger';
 import { openEventStream } from '../../../services/gateway/src/modules/session-events/event-stream';
@@ -188,5 +189,28 @@ test('a stream that asks for no previews does not listen for them', async () => 
   const p = fakePreviews();
   await openEventStream(deps(log.bus, f.follower, 60_000, p.feed), call, SESSION, null, undefined);
   expect(p.listeners.size).toBe(0);
+  f.stop();
+});
+
+test('a read refused for load (429) is tried again soon, not at the next keep-alive, and the stream goes on', async () => {
+  const log = fakeLog();
+  const f = fakeFollower();
+  let refusals = 3;
+  const refusing = {
+    call: (...args: Parameters<BusClient['call']>) => {
+      const request = args[2] as { after: unknown };
+      if (request.after !== null && refusals > 0) {
+        refusals -= 1;
+        return Promise.reject(new ApiError('rate_limit_error', 'the tenant queue is full'));
+      }
+      return (log.bus.call as (...a: unknown[]) => Promise<unknown>)(...args);
+    },
+  } as unknown as BusClient;
+  // A keep-alive far beyond the test's timeout: only the retry can bring the events.
+  const response = await openEventStream(deps(refusing, f.follower, 10 * 60_000), call, SESSION, null, undefined);
+  const next = sseReader(response.body!);
+  f.notify({ kind: 'appended', sequence: log.append(2) });
+  expect((await events(next, 2)).map((m) => m.id)).toEqual(log.events.map((e) => e.event.id));
+  expect(refusals).toBe(0);
   f.stop();
 });

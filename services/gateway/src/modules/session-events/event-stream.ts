@@ -15,6 +15,14 @@ import { StreamPreviews } from './stream-previews';
 const READ_LIMIT = 100;
 /** Failed log reads in a row (the deployments service unreachable) before a stream ends with an `error` event. */
 const MAX_FAILED_READS = 3;
+/**
+ * A read refused for load (429: the tenant's queue in the deployments service is full; 503) was
+ * never run and is safe to repeat: it is tried again soon (from 100 ms, doubling, jittered, at
+ * most the keep-alive), not at the next notice or keep-alive, and ends the stream only after this
+ * many in a row (about 25 s), since a burst of a tenant's own sessions is what fills that queue.
+ */
+const MAX_REFUSED_READS = 8;
+const REFUSED_RETRY_BASE_MS = 100;
 
 export interface EventStreamOptions {
   /** How often an idle stream sends a comment (keeps proxies and the client from timing out) and re-reads the log's end. */
@@ -242,7 +250,13 @@ class FollowedLog {
       this.failures += 1;
       this.stalled = true;
       this.deps.logger.warn('session event stream: reading the log failed', { session_id: this.sessionId, failures: this.failures, error: err });
-      if (this.failures < MAX_FAILED_READS) return 'read';
+      const refused = err instanceof ApiError && (err.status === 429 || err.status === 503);
+      if (refused && this.failures < MAX_REFUSED_READS) {
+        const backoff = Math.min(this.deps.options.keepAliveMs, REFUSED_RETRY_BASE_MS * 2 ** (this.failures - 1));
+        setTimeout(() => this.keepAlive(), backoff * (0.5 + Math.random() / 2));
+        return 'read';
+      }
+      if (!refused && this.failures < MAX_FAILED_READS) return 'read';
       const error = err instanceof ApiError ? err : new ApiError('api_error');
       const body = { type: 'error', error: { type: error.type, message: error.message }, request_id: this.call.request_id };
       controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(body)}\n\n`));

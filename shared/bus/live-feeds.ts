@@ -14,6 +14,10 @@ export const LIVE_FEEDS = {
   // The runtime streams each model answer; a gateway replica subscribes per session while one of
   // its event streams asked for previews (`event_deltas`).
   sessionPreviews: { subjects: 'live.session_previews', publisher: 'runtime', subscribers: ['gateway'] },
+  // The deployments service publishes what each append added to a session's log, after the
+  // commit; a gateway replica subscribes per session while one of its event streams is open, and
+  // delivers the events without reading the log (three reads a turn per stream, before).
+  sessionEvents: { subjects: 'live.session_events', publisher: 'deployments', subscribers: ['gateway'] },
 } as const satisfies Record<string, { subjects: string; publisher: BusIdentity; subscribers: readonly BusIdentity[] }>;
 export type LiveFeedKey = keyof typeof LIVE_FEEDS;
 

@@ -101,6 +101,21 @@ export const AppendSessionEventsRequest = Closed({
 });
 export const AppendSessionEventsReply = FollowSessionEventsReply;
 
+/**
+ * What one append added to a session's log, as the deployments service publishes it after the
+ * commit on the live feed `live.session_events.<session_id>` (shared/bus/live-feeds.ts): a follow
+ * read's reply that nobody had to ask for. A stream that holds the log up to `from` delivers the
+ * events without reading; one that does not (or never hears it: the feed is at most once) reads
+ * the log on the notice, as before. Appends too large for one message are not published.
+ */
+export const SessionEventsAppended = Closed({
+  session_id: IdParam,
+  events: FollowSessionEventsReply.properties.events,
+  from: FollowSessionEventsReply.properties.from,
+  last: FollowSessionEventsReply.properties.last,
+});
+export type SessionEventsAppended = Static<typeof SessionEventsAppended>;
+
 // ---------------------------------------------------------------------------------------------
 // Notifications (the `sessions` stream, published through the outbox after the commit).
 

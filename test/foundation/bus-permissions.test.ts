@@ -236,16 +236,27 @@ describe('NATS identities and subject permissions', () => {
     await expectSubscribeRefused(catalog, `${PREFIX}.live.session_previews.>`);
     await expectSubscribeRefused(await connectAs('sandbox-worker'), `${PREFIX}.live.session_previews.${newId('session')}`);
     await expectPublishRefused(gateway, `${PREFIX}.live.session_previews.${newId('session')}`);
+    // What appends added to sessions' logs: the deployments service's to send, only the gateway's to hear.
+    await expectSubscribeRefused(await connectAs('runtime'), `${PREFIX}.live.session_events.>`);
+    await expectSubscribeRefused(await connectAs('sandbox-worker'), `${PREFIX}.live.session_events.${newId('session')}`);
+    await expectPublishRefused(gateway, `${PREFIX}.live.session_events.${newId('session')}`);
+    await expectPublishRefused(await connectAs('runtime'), `${PREFIX}.live.session_events.${newId('session')}`);
   });
 
   test('the permissions are generated from the subject declarations', () => {
     const gateway = busPermissions(PREFIX, 'gateway');
     expect(gateway.publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.run));
     expect(gateway.publish.allow).not.toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
-    // Its inbox, the session events its event streams follow (core NATS, no consumer) and the runtime's previews.
-    expect(gateway.subscribe.allow).toEqual([`${PREFIX}.sessions.>`, `${PREFIX}.live.session_previews.>`, `_INBOX.${PREFIX}-gateway.>`]);
+    // Its inbox, the session events its event streams follow (core NATS, no consumer), the runtime's previews and the appends' events.
+    expect(gateway.subscribe.allow).toEqual([
+      `${PREFIX}.sessions.>`,
+      `${PREFIX}.live.session_previews.>`,
+      `${PREFIX}.live.session_events.>`,
+      `_INBOX.${PREFIX}-gateway.>`,
+    ]);
     expect(gateway.publish.allow).not.toContain(`${PREFIX}.live.session_previews.>`);
     expect(busPermissions(PREFIX, 'runtime').publish.allow).toContain(`${PREFIX}.live.session_previews.>`);
+    expect(busPermissions(PREFIX, 'deployments').publish.allow).toContain(`${PREFIX}.live.session_events.>`);
     expect(busPermissions(PREFIX, 'scheduler').publish.allow).toContain(rpcSubject(PREFIX, deploymentSubjects.fire));
     // Decrypted credentials: the fire path (deployments) and the runtime's MCP connections (issue 28), no one else.
     for (const identity of ['deployments', 'runtime'] as const) {

@@ -5,6 +5,7 @@ import type { WriteBatcher } from '@shared/db/write-batcher';
 import type { FireDeploymentReply } from '@shared/schema/deployment-run';
 import type { StoreDeps } from '@shared/service-host/store-deps';
 import type { AgentVersions } from './clients/agent-versions';
+import type { AnnounceAppend } from './clients/appended-events-feed';
 import type { ReferenceBus } from './clients/references';
 import type { NewDeployment } from './db/deployments';
 import type { FireWrite } from './db/record-fires';
@@ -26,6 +27,12 @@ export interface DeploymentsDeps extends StoreDeps {
   creations: WriteBatcher<NewDeployment>;
   /** Stores new API sessions, many to a transaction under load (db/sessions.ts recordNewSessions, the fire's write too). */
   sessionCreations: WriteBatcher<NewSessionRecord>;
+  /**
+   * After an append to an existing session's log commits: what it added on the live feed, then
+   * its notice (clients/appended-events-feed.ts). Every append's handler calls it instead of
+   * `eventsRecorded`.
+   */
+  announceAppend: AnnounceAppend;
   /** Agent versions' definitions, asked of the catalog once per replica (versions are immutable). */
   agents: AgentVersions;
   /**

@@ -6,6 +6,7 @@ import type { Tenant } from '@shared/schema/tenant';
 import { startServiceHost, type ServiceHost, type StartOptions } from '@shared/service-host/service-host';
 import { storeDeps } from '@shared/service-host/store-deps';
 import { AgentVersions } from './clients/agent-versions';
+import { appendedEventsFeed } from './clients/appended-events-feed';
 import { followCatalogEvents } from './clients/catalog-event-follower';
 import { ReferenceCache } from './clients/reference-cache';
 import type { DeploymentsConfig } from './config';
@@ -77,6 +78,7 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       ...shared,
       creations,
       sessionCreations,
+      announceAppend: appendedEventsFeed(runtime.nc, config.BUS_PREFIX, shared.eventsRecorded),
       fires,
       agents: new AgentVersions(runtime.client),
       bus: { client: runtime.client, cache },

@@ -5,7 +5,7 @@ import type { GatewayConfig } from './config';
 import type { IdempotentRequests } from './idempotency/idempotent-requests';
 import type { RateLimits } from './limits/rate-limits';
 import type { SessionLogFollower } from '@shared/bus/session-log-follower';
-import type { SessionPreviewFeed } from './modules/session-events/session-preview-feed';
+import type { SessionAppendFeed, SessionPreviewFeed } from './modules/session-events/session-feeds';
 
 /**
  * What route modules receive, built once by start-gateway.ts; they never see the framework
@@ -21,6 +21,8 @@ export interface GatewayDeps {
   sessionLog: SessionLogFollower;
   /** This replica's share of the runtime's previews of events being produced (`event_deltas`). */
   sessionPreviews: SessionPreviewFeed;
+  /** This replica's share of what each append added to a session's log (read by its streams without asking). */
+  sessionAppends: SessionAppendFeed;
   /** The per-key and per-workspace limits every replica shares (limits/rate-limits.ts). */
   rateLimits: RateLimits;
   /** POSTs sent with an Idempotency-Key: their keys and kept answers. */

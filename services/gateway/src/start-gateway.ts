@@ -11,7 +11,7 @@ import { RateLimits } from './limits/rate-limits';
 import { SharedBuckets } from './limits/shared-buckets';
 import { TRANSFER_TIMEOUT_FACTOR } from './modules/files';
 import { SessionLogFollower } from '@shared/bus/session-log-follower';
-import { SessionPreviewFeed } from './modules/session-events/session-preview-feed';
+import { sessionAppendFeed, sessionPreviewFeed } from './modules/session-events/session-feeds';
 import { createGatewayService } from './service';
 
 /**
@@ -27,7 +27,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const host = await startServiceHost('gateway', config, { database: { migrationsFolder: GATEWAY_MIGRATIONS }, ...options });
   const keys = new ApiKeyStore(host.database.db, host.clock, config.KEY_CACHE_TTL_MS);
   const sessionLog = new SessionLogFollower(host.nc, config.BUS_PREFIX, host.logger);
-  const sessionPreviews = new SessionPreviewFeed(host.nc, config.BUS_PREFIX);
+  const sessionPreviews = sessionPreviewFeed(host.nc, config.BUS_PREFIX);
+  const sessionAppends = sessionAppendFeed(host.nc, config.BUS_PREFIX);
   const rateLimits = new RateLimits(
     await SharedBuckets.open(host.nc, keyValueBucketName(config.BUS_PREFIX, 'rateLimits')),
     host.clock,
@@ -60,6 +61,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     ready: host.ready,
     sessionLog,
     sessionPreviews,
+    sessionAppends,
     rateLimits,
     idempotency,
   });
@@ -88,6 +90,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   host.onStop(async () => {
     sessionLog.stop();
     sessionPreviews.stop();
+    sessionAppends.stop();
   });
   host.logger.info('gateway listening', { port: http.port });
   return {

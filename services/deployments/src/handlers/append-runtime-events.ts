@@ -6,7 +6,6 @@ import { found, invalidRequest } from '@shared/errors/api-error';
 import { appendFencedToSessionLog } from '../db/session-log';
 import { lockSession } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
-import { presentSessionEvent } from '../domain/session-events';
 import type { DeploymentsDeps } from '../deps';
 
 /**
@@ -26,10 +25,5 @@ export const appendRuntimeEvents =
         return appendFencedToSessionLog(tx, locked, { afterSequence: after_sequence, events, usage }, deps.clock.now());
       }),
     );
-    deps.eventsRecorded([appended.notice]);
-    return {
-      events: appended.rows.map((row) => ({ sequence: row.sequence, event: presentSessionEvent(row) })),
-      from: after_sequence,
-      last: after_sequence + appended.rows.length,
-    };
+    return deps.announceAppend(session_id, appended);
   };

@@ -10,7 +10,7 @@ import { findSession, lockSession } from '../db/sessions';
 import { eventFileReferences } from '../domain/initial-events';
 import { sessionNotFound } from '../domain/not-found';
 import { referenceRefusal, type ReferenceSet } from '../domain/references';
-import { checkSentEvents, checkToolReferences, presentSessionEvent, sentEventBodies, toolReferences } from '../domain/session-events';
+import { checkSentEvents, checkToolReferences, sentEventBodies, toolReferences } from '../domain/session-events';
 import type { DeploymentsDeps } from '../deps';
 
 /**
@@ -54,6 +54,5 @@ export const sendSessionEvents =
         return appendToSessionLog(tx, locked, bodies, deps.clock.now());
       }),
     );
-    deps.eventsRecorded([appended.notice]);
-    return { data: appended.rows.map(presentSessionEvent) };
+    return { data: deps.announceAppend(session_id, appended).events.map(({ event }) => event) };
   };

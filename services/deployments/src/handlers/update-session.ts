@@ -28,15 +28,15 @@ export const updateSession =
     if (references) {
       await requireReferences(deps.bus, ctx, references, sessionReferenceRefusal);
     }
-    const { next, notice } = await deps.db.transaction(async (tx) => {
+    const { next, appended } = await deps.db.transaction(async (tx) => {
       const row = found(await lockSession(tx, tenant, id), () => sessionNotFound(id));
       const now = deps.clock.now();
       const before = row.agent ?? agent;
       const written = await writeSession(tx, row, planSessionUpdate(row, before, update, now, deps.mcpUrls).change);
       // What changed goes into the session's log (`session.updated`), in the same transaction.
       const event = sessionUpdatedEvent(row, before, written);
-      return { next: written, notice: event ? (await appendToSessionLog(tx, row, [event], now)).notice : null };
+      return { next: written, appended: event ? await appendToSessionLog(tx, row, [event], now) : null };
     });
-    if (notice) deps.eventsRecorded([notice]);
+    if (appended) deps.announceAppend(id, appended);
     return presentSession(next, next.agent ?? agent);
   };

@@ -36,7 +36,7 @@ export const sessionEventsModule = (deps: GatewayDeps) => {
           throw invalidRequest('Last-Event-ID: must be the id of an event of this session (sevt_ followed by 24 letters or digits)');
         }
         return openEventStream(
-          { bus: deps.bus, follower: deps.sessionLog, previews: deps.sessionPreviews, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
+          { bus: deps.bus, follower: deps.sessionLog, previews: deps.sessionPreviews, appends: deps.sessionAppends, slots, logger: deps.logger, options: { keepAliveMs: STREAM_KEEP_ALIVE_MS } },
           call,
           params.session_id,
           lastEventId,

@@ -32,6 +32,8 @@ export interface SessionLogAppend {
 }
 
 type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
+/** An existing session as its appender locked it: what its outcome evaluations follow from. */
+type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents'>;
 
 /**
  * Appends events to session logs in the caller's transaction, with one INSERT for the whole
@@ -61,13 +63,14 @@ export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[
 /**
  * Appends events to an EXISTING session's log in the caller's transaction, which must already
  * hold the session's row lock (taken before any other read of the transaction, so the log's end
- * read here is the committed one): the next sequences, the outcome evaluations they move, and
- * the `sessions.log_appended` notice in the outbox. Returns the rows and the notice, which the
+ * read here is the committed one) and passes the row it locked, as written since if it wrote
+ * it: the next sequences, the outcome evaluations they move, and the `sessions.log_appended`
+ * notice in the outbox. Returns the rows and the notice, which the
  * caller hands to `eventsRecorded` after the commit so open streams hear of them at once.
  */
 export async function appendToSessionLog(
   tx: Executor,
-  session: LoggedSession,
+  session: LockedSession,
   events: NewSessionEventBody[],
   at: Date,
 ): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
@@ -112,14 +115,14 @@ export async function recordSessionNotice(tx: Executor, session: LoggedSession, 
 /** An existing session's append once its log's end (`after`) is known. */
 async function appendAfter(
   tx: Executor,
-  session: LoggedSession,
+  session: LockedSession,
   events: NewSessionEventBody[],
   after: number,
   at: Date,
 ): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
   const rows = await appendSessionEvents(tx, [{ sessionId: session.id, events, at, after }]);
   // A define_outcome opens an outcome evaluation on the session; the runtime's spans move it on.
-  await recordOutcomeProgress(tx, session.id, events, after + 1, at);
+  await recordOutcomeProgress(tx, session, events, after + 1, at);
   const notice = logNotice(session, after + events.length, at);
   await recordEvents(tx, outbox, [notice]);
   return { rows, notice };
@@ -132,23 +135,19 @@ const logNotice = (session: LoggedSession, sequence: number, at: Date): EventEnv
 /**
  * The session's outcome evaluations after events were appended to its existing log
  * (`firstSequence`: the first appended event's; domain/outcome-evaluations.ts), in the
- * appender's transaction under the session's lock.
+ * appender's transaction under the session's lock: the locked row is the one they follow from,
+ * so it is not read again.
  */
 async function recordOutcomeProgress(
   tx: Executor,
-  sessionId: string,
+  session: LockedSession,
   events: readonly NewSessionEventBody[],
   firstSequence: number,
   at: Date,
 ): Promise<void> {
   if (!touchesOutcomes(events)) return;
-  const [row] = await tx
-    .select({ outcomeEvaluations: sessions.outcomeEvaluations, initialEvents: sessions.initialEvents })
-    .from(sessions)
-    .where(eq(sessions.id, sessionId));
-  if (!row) return;
-  const current = row.outcomeEvaluations ?? outcomeEvaluationsOf(sessionId, row.initialEvents, 1);
-  const next = advanceOutcomeEvaluations(current, sessionId, events, firstSequence, at);
+  const current = session.outcomeEvaluations ?? outcomeEvaluationsOf(session.id, session.initialEvents, 1);
+  const next = advanceOutcomeEvaluations(current, session.id, events, firstSequence, at);
   if (JSON.stringify(next) === JSON.stringify(current)) return;
-  await tx.update(sessions).set({ outcomeEvaluations: next }).where(eq(sessions.id, sessionId));
+  await tx.update(sessions).set({ outcomeEvaluations: next }).where(eq(sessions.id, session.id));
 }

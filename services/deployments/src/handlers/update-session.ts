@@ -35,7 +35,7 @@ export const updateSession =
       const written = await writeSession(tx, row, planSessionUpdate(row, before, update, now, deps.mcpUrls).change);
       // What changed goes into the session's log (`session.updated`), in the same transaction.
       const event = sessionUpdatedEvent(row, before, written);
-      return { next: written, notice: event ? (await appendToSessionLog(tx, row, [event], now)).notice : null };
+      return { next: written, notice: event ? (await appendToSessionLog(tx, written, [event], now)).notice : null };
     });
     if (notice) deps.eventsRecorded([notice]);
     return presentSession(next, next.agent ?? agent);

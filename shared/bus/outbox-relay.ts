@@ -10,7 +10,7 @@ import { countParkedEvents, publishErrorText } from './outbox-dead-letters';
 import { recordPublishFailure, type OutboxRelayOptions, type OutboxRow } from './outbox-failures';
 
 export { OUTBOX_DEFAULTS, type OutboxRelayOptions } from './outbox-failures';
-import { createWriteBatcher, type WriteBatcher } from '../db/write-batcher';
+import { createBatcher, type Batcher } from '../db/batcher';
 import type { EventEnvelope } from './event';
 import { eventSubject } from './streams';
 
@@ -45,7 +45,7 @@ export class OutboxRelay {
   private readonly committedInFlight = new Set<string>();
   private readonly fastPath = new Set<Promise<void>>();
   /** Rows of events publishCommitted published, deleted many per statement under load. */
-  private readonly sent: WriteBatcher<string[]>;
+  private readonly sent: Batcher<string[], void>;
   private readonly counters: { parked: Counter; failures: Counter };
   private deadLetterRows = 0;
   private backlog: Promise<{ rows: number; oldestAgeSeconds: number }> | undefined;
@@ -60,13 +60,17 @@ export class OutboxRelay {
   ) {
     this.js = jetstream(nc);
     const { outbox } = tables;
-    this.sent = createWriteBatcher(
-      db,
-      async (tx, ids) => {
-        await tx.delete(outbox).where(inArray(outbox.eventId, ids.flat()));
+    this.sent = createBatcher(
+      async (batches) => {
+        // One DELETE on its own (autocommit): it is atomic by itself, nothing else is written with
+        // it, and no item can fail alone (a delete breaks no constraint), so neither a transaction
+        // (BEGIN and COMMIT, two more round trips) nor a write batcher's item-by-item retry would
+        // add anything. A failed one leaves the rows to the claiming pass (publishCommitted).
+        await db.delete(outbox).where(inArray(outbox.eventId, batches.flat()));
+        return batches.map(() => ({ ok: true as const, value: undefined }));
       },
-      // Deletes are nobody's answer: gathering them for a moment makes one statement (and one
-      // commit) of many creates' rows instead of one per batch of creates.
+      // Deletes are nobody's answer: gathering them for a moment makes one statement of many
+      // creates' rows instead of one per batch of creates.
       { maxBatch: 500, lingerMs: 25 },
     );
     const telemetry = options.telemetry ?? Telemetry.detached();
@@ -158,7 +162,7 @@ export class OutboxRelay {
     ).then((outcomes) => {
       const published = envelopes.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((e) => e.id);
       if (published.length < envelopes.length) this.poke();
-      return published.length > 0 ? this.sent.write(published) : undefined;
+      return published.length > 0 ? this.sent.call(published) : undefined;
     });
     this.fastPath.add(work);
     work

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineEvent } from '../bus/event';
 import { Closed, CreatedAtBounds, IdParam, PagePosition } from './common';
+import { Session } from './session';
 import { RuntimeEventBody, SessionEvent } from './session-event-log';
 import { SendSessionEventsBody } from './session-event-params';
 
@@ -58,6 +59,8 @@ export const SendSessionEventsReply = Closed({ data: Type.Array(SessionEvent) })
  * What a stream reads from the log: the events after a point, each with its sequence (the log's
  * order, what the stream follows), and the log's last sequence at the time of the read. The
  * point is a sequence, an event id (a client's `Last-Event-ID`), or null: the log's end.
+ * `with_session` (the runtime's, at each step of a drive) adds the session as `sessions.get`
+ * presents it, read in the same request as the log instead of a request of its own.
  */
 export const FollowSessionEventsRequest = Closed({
   session_id: IdParam,
@@ -67,13 +70,20 @@ export const FollowSessionEventsRequest = Closed({
     Type.Null(),
   ]),
   limit: Type.Integer({ minimum: 1, maximum: 1000 }),
+  with_session: Type.Optional(Type.Boolean()),
 });
-export const FollowSessionEventsReply = Closed({
+/** A run of the log: what a follow read and the runtime's append both answer. */
+const LogRun = {
   events: Type.Array(Closed({ sequence: Type.Integer({ minimum: 1 }), event: SessionEvent })),
   /** The sequence the read started after (what `after` named); the events follow it with no gap. */
   from: Type.Integer({ minimum: 0 }),
   /** The log's last sequence when it was read (0: empty). */
   last: Type.Integer({ minimum: 0 }),
+};
+export const FollowSessionEventsReply = Closed({
+  ...LogRun,
+  /** The session, read before the log, when the request asked `with_session`; absent otherwise. */
+  session: Type.Optional(Session),
 });
 
 /** What a model response added to the session's usage: its tokens and their list cost (shared/usage/list-cost.ts units). */
@@ -99,7 +109,7 @@ export const AppendSessionEventsRequest = Closed({
   events: Type.Array(RuntimeEventBody, { minItems: 1, maxItems: 200 }),
   usage: Type.Optional(UsageDelta),
 });
-export const AppendSessionEventsReply = FollowSessionEventsReply;
+export const AppendSessionEventsReply = Closed(LogRun);
 
 /**
  * What one append added to a session's log, as the deployments service publishes it after the
@@ -108,12 +118,7 @@ export const AppendSessionEventsReply = FollowSessionEventsReply;
  * events without reading; one that does not (or never hears it: the feed is at most once) reads
  * the log on the notice, as before. Appends too large for one message are not published.
  */
-export const SessionEventsAppended = Closed({
-  session_id: IdParam,
-  events: FollowSessionEventsReply.properties.events,
-  from: FollowSessionEventsReply.properties.from,
-  last: FollowSessionEventsReply.properties.last,
-});
+export const SessionEventsAppended = Closed({ session_id: IdParam, ...LogRun });
 export type SessionEventsAppended = Static<typeof SessionEventsAppended>;
 
 // ---------------------------------------------------------------------------------------------

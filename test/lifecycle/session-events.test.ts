@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { systemContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
+import { sessionSubjects } from '@shared/bus/subjects/sessions';
 import { newId } from '@shared/ids/ids';
 import type { NewSessionEventBody } from '@shared/schema/session-event';
 import { findOwnedRow } from '@shared/db/find-owned-row';
@@ -279,5 +280,22 @@ describe('the log as streams and the runtime follow it (the bus subject)', () =>
     await expect(
       t.stack.service('deployments').client.call(sessionEventSubjects.follow, systemContext(newId('request'), t.theirs.tenant), { session_id: sessionId, after: { sequence: 0 }, limit: 10 }),
     ).rejects.toMatchObject({ type: 'not_found_error' });
+  });
+
+  test('with_session (the runtime\'s step): the session as sessions.get presents it, with the same read of the log; only for its tenant', async () => {
+    const run = expectOk(await t.api('POST', `/v1/deployments/${deployment.id}/run`));
+    const sessionId = run.session_id as string;
+    await appendAsRuntime(sessionId, [{ type: 'session.status_running' }]);
+    const deployments = t.stack.service('deployments').client;
+    const call = (tenant: typeof t.mine.tenant, request: { with_session?: boolean }) =>
+      deployments.call(sessionEventSubjects.follow, systemContext(newId('request'), tenant), { session_id: sessionId, after: { sequence: 3 }, limit: 100, ...request });
+    const both = await call(t.mine.tenant, { with_session: true });
+    const alone = await call(t.mine.tenant, {});
+    expect(both.session).toEqual(await deployments.call(sessionSubjects.get, systemContext(newId('request'), t.mine.tenant), { session_id: sessionId }));
+    expect(both.session!.status).toBe('running');
+    expect(alone.session).toBeUndefined();
+    expect({ ...both, session: undefined }).toEqual({ ...alone, session: undefined });
+    expect(both.events.map((e) => e.sequence)).toEqual([4, 5]);
+    await expect(call(t.theirs.tenant, { with_session: true })).rejects.toMatchObject({ type: 'not_found_error' });
   });
 });

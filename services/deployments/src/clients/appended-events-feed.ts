@@ -1,7 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@shared/bus/event';
 import { liveFeedSubject } from '@shared/bus/live-feeds';
-import type { FollowSessionEventsReply, SessionEventsAppended } from '@shared/schema/session-event';
+import type { AppendSessionEventsReply, SessionEventsAppended } from '@shared/schema/session-event';
 import type { StoreDeps } from '@shared/service-host/store-deps';
 import type { Static } from '@sinclair/typebox';
 import type { SessionEventRow } from '../db/schema';
@@ -21,7 +21,7 @@ export interface CommittedAppend {
 }
 
 /** Tells everyone of a committed append; returns what it added as a follow read would (the runtime's reply). */
-export type AnnounceAppend = (sessionId: string, appended: CommittedAppend) => Static<typeof FollowSessionEventsReply>;
+export type AnnounceAppend = (sessionId: string, appended: CommittedAppend) => Static<typeof AppendSessionEventsReply>;
 
 /**
  * After an append's commit: what it added, whole, on the live feed `live.session_events.<id>`

@@ -32,6 +32,8 @@ export interface SessionLogAppend {
 }
 
 type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
+/** An existing session as its appender locked it: what its row's summary of the log follows from. */
+type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents' | 'usage'>;
 
 /**
  * Appends events to session logs in the caller's transaction, with one INSERT for the whole
@@ -42,13 +44,7 @@ type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
  * holds; an existing one's log grows through appendToSessionLog.
  */
 export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[]): Promise<SessionEventRow[]> {
-  const rows: SessionEventRow[] = batch.flatMap(({ sessionId, events, at, after = 0 }) =>
-    events.map(({ id, ...event }, i) => {
-      const sequence = after + i + 1;
-      const body = event.type === 'user.define_outcome' ? { ...event, outcome_id: outcomeIdOf(sessionId, sequence) } : event;
-      return { sessionId, sequence, id: id ?? newId('sessionEvent'), type: event.type, processedAt: at, body: body as SessionEventBody };
-    }),
-  );
+  const rows = logRows(batch);
   if (rows.length === 0) return rows;
   await tx.insert(sessionEventLog).values(rows);
   for (const { sessionId, events, at } of batch) {
@@ -58,16 +54,28 @@ export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[
   return rows;
 }
 
+/** The log's rows of a batch of appends: each event's id, the next sequence of its session, a define_outcome's outcome id. */
+function logRows(batch: SessionLogAppend[]): SessionEventRow[] {
+  return batch.flatMap(({ sessionId, events, at, after = 0 }) =>
+    events.map(({ id, ...event }, i) => {
+      const sequence = after + i + 1;
+      const body = event.type === 'user.define_outcome' ? { ...event, outcome_id: outcomeIdOf(sessionId, sequence) } : event;
+      return { sessionId, sequence, id: id ?? newId('sessionEvent'), type: event.type, processedAt: at, body: body as SessionEventBody };
+    }),
+  );
+}
+
 /**
  * Appends events to an EXISTING session's log in the caller's transaction, which must already
  * hold the session's row lock (taken before any other read of the transaction, so the log's end
- * read here is the committed one): the next sequences, the outcome evaluations they move, and
- * the `sessions.log_appended` notice in the outbox. Returns the rows and the notice, which the
+ * read here is the committed one) and passes the row it locked, as written since if it wrote
+ * it: the next sequences, the session's row brought in line with them, and the
+ * `sessions.log_appended` notice in the outbox. Returns the rows and the notice, which the
  * caller hands to `eventsRecorded` after the commit so open streams hear of them at once.
  */
 export async function appendToSessionLog(
   tx: Executor,
-  session: LoggedSession,
+  session: LockedSession,
   events: NewSessionEventBody[],
   at: Date,
 ): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
@@ -91,11 +99,7 @@ export async function appendFencedToSessionLog(
   if (last !== append.afterSequence) {
     throw conflict(`after_sequence: the log of session '${session.id}' ends at sequence ${last}, not ${append.afterSequence}`);
   }
-  const appended = await appendAfter(tx, session, append.events, last, at);
-  if (append.usage) {
-    await tx.update(sessions).set({ usage: addUsage(session.usage, append.usage) }).where(eq(sessions.id, session.id));
-  }
-  return appended;
+  return appendAfter(tx, session, append.events, last, at, append.usage);
 }
 
 /**
@@ -109,17 +113,22 @@ export async function recordSessionNotice(tx: Executor, session: LoggedSession, 
   await recordEvents(tx, outbox, [logNotice(session, last, at)]);
 }
 
-/** An existing session's append once its log's end (`after`) is known. */
+/**
+ * An existing session's append once its log's end (`after`) is known: the rows, then what the
+ * session's row sums up of its log (sessionRowAfter) in one UPDATE, then the notice.
+ */
 async function appendAfter(
   tx: Executor,
-  session: LoggedSession,
+  session: LockedSession,
   events: NewSessionEventBody[],
   after: number,
   at: Date,
+  usage?: UsageDelta,
 ): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
-  const rows = await appendSessionEvents(tx, [{ sessionId: session.id, events, at, after }]);
-  // A define_outcome opens an outcome evaluation on the session; the runtime's spans move it on.
-  await recordOutcomeProgress(tx, session.id, events, after + 1, at);
+  const rows = logRows([{ sessionId: session.id, events, at, after }]);
+  if (rows.length > 0) await tx.insert(sessionEventLog).values(rows);
+  const change = sessionRowAfter(session, events, after + 1, at, usage);
+  if (change) await tx.update(sessions).set(change).where(eq(sessions.id, session.id));
   const notice = logNotice(session, after + events.length, at);
   await recordEvents(tx, outbox, [notice]);
   return { rows, notice };
@@ -129,26 +138,36 @@ async function appendAfter(
 const logNotice = (session: LoggedSession, sequence: number, at: Date): EventEnvelope =>
   newEventEnvelope(sessionLogEvents.appended, tenantOfRow(session), { session_id: session.id, sequence }, at);
 
+/** The columns of a session's row that sum up its log. */
+type LogSummaryChange = Partial<Pick<SessionRow, 'status' | 'updatedAt' | 'outcomeEvaluations' | 'usage'>>;
+
 /**
- * The session's outcome evaluations after events were appended to its existing log
- * (`firstSequence`: the first appended event's; domain/outcome-evaluations.ts), in the
- * appender's transaction under the session's lock.
+ * What an existing session's row says of its log once `events` are appended at `at`
+ * (`firstSequence`: the first one's), worked out from the row its appender locked (nothing can
+ * change it before the commit, so it is not read again), to be written in one UPDATE; undefined
+ * when nothing changes. The status of the last status event (with updated_at); the outcome
+ * evaluations the events move on (a define_outcome opens one, the runtime's spans move it;
+ * domain/outcome-evaluations.ts); a model response's usage, added in the same transaction as
+ * its events, so the log and the spend never disagree.
  */
-async function recordOutcomeProgress(
-  tx: Executor,
-  sessionId: string,
+function sessionRowAfter(
+  session: LockedSession,
   events: readonly NewSessionEventBody[],
   firstSequence: number,
   at: Date,
-): Promise<void> {
-  if (!touchesOutcomes(events)) return;
-  const [row] = await tx
-    .select({ outcomeEvaluations: sessions.outcomeEvaluations, initialEvents: sessions.initialEvents })
-    .from(sessions)
-    .where(eq(sessions.id, sessionId));
-  if (!row) return;
-  const current = row.outcomeEvaluations ?? outcomeEvaluationsOf(sessionId, row.initialEvents, 1);
-  const next = advanceOutcomeEvaluations(current, sessionId, events, firstSequence, at);
-  if (JSON.stringify(next) === JSON.stringify(current)) return;
-  await tx.update(sessions).set({ outcomeEvaluations: next }).where(eq(sessions.id, sessionId));
+  usage: UsageDelta | undefined,
+): LogSummaryChange | undefined {
+  const change: LogSummaryChange = {};
+  const status = statusAfter(events);
+  if (status) {
+    change.status = status;
+    change.updatedAt = at;
+  }
+  if (touchesOutcomes(events)) {
+    const current = session.outcomeEvaluations ?? outcomeEvaluationsOf(session.id, session.initialEvents, 1);
+    const next = advanceOutcomeEvaluations(current, session.id, events, firstSequence, at);
+    if (JSON.stringify(next) !== JSON.stringify(current)) change.outcomeEvaluations = next;
+  }
+  if (usage) change.usage = addUsage(session.usage, usage);
+  return Object.keys(change).length > 0 ? change : undefined;
 }

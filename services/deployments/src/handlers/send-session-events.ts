@@ -16,7 +16,8 @@ import type { DeploymentsDeps } from '../deps';
 /**
  * Appends a client's events to a session's log. Checked as a deployment's initial events are:
  * the schema (shared/schema/session-event.ts), system.message placement, the files the events
- * use and the model's system-message rule (the catalog, before the transaction); then, under the
+ * use and the model's system-message rule (the catalog, before the transaction, with the session's
+ * agent read for it; a send with neither reads the session only under its lock); then, under the
  * session's row lock, the session itself (missing or another tenant's: 404; archived: refused)
  * and the events tool results and confirmations answer. The events get the next sequences, and
  * the `sessions.log_appended` notification is recorded in the same transaction, so every open
@@ -30,16 +31,20 @@ export const sendSessionEvents =
   async ({ session_id, events }, ctx) => {
     const tenant = tenantOf(ctx);
     const systemMessageAt = checkSentEvents(events);
-    const session = found(await findSession(deps.db, tenant, session_id), () => sessionNotFound(session_id));
-    const refs: ReferenceSet = {
-      agent: { id: session.agentId, version: session.agentVersion, check: false },
-      environment: null,
-      vaults: [],
-      files: eventFileReferences(events, 'events'),
-      memoryStores: [],
-      modelRules: systemMessageAt === undefined ? null : { systemMessageAt, hasBudget: false, eventsField: 'events' },
-    };
-    if (refs.files.length > 0 || refs.modelRules) {
+    const files = eventFileReferences(events, 'events');
+    const modelRules = systemMessageAt === undefined ? null : { systemMessageAt, hasBudget: false, eventsField: 'events' };
+    if (files.length > 0 || modelRules) {
+      // The catalog is asked outside the transaction, about the session's agent: only these
+      // events need the row before its lock (most sends do not, and the locked row answers).
+      const session = found(await findSession(deps.db, tenant, session_id), () => sessionNotFound(session_id));
+      const refs: ReferenceSet = {
+        agent: { id: session.agentId, version: session.agentVersion, check: false },
+        environment: null,
+        vaults: [],
+        files,
+        memoryStores: [],
+        modelRules,
+      };
       await requireReferences(deps.bus, ctx, refs, referenceRefusal);
     }
     const bodies = sentEventBodies(events);

@@ -35,7 +35,7 @@ export const updateSession =
       const written = await writeSession(tx, row, planSessionUpdate(row, before, update, now, deps.mcpUrls).change);
       // What changed goes into the session's log (`session.updated`), in the same transaction.
       const event = sessionUpdatedEvent(row, before, written);
-      return { next: written, appended: event ? await appendToSessionLog(tx, row, [event], now) : null };
+      return { next: written, appended: event ? await appendToSessionLog(tx, written, [event], now) : null };
     });
     if (appended) deps.announceAppend(id, appended);
     return presentSession(next, next.agent ?? agent);

@@ -12,6 +12,8 @@ export interface SessionsClient {
   get(ctx: CallContext, sessionId: string): Promise<Session>;
   /** The log after sequence `after` (0: all of it), in order, read in pages of the follow subject. */
   readLog(ctx: CallContext, sessionId: string, after?: number): Promise<LoggedEvent[]>;
+  /** The session and its log after `after`, as get and readLog give them, the session with the log's first page (a drive's step). */
+  readWithLog(ctx: CallContext, sessionId: string, after: number): Promise<{ session: Session; log: LoggedEvent[] }>;
   /** What the session mounts, its repository tokens opened (for a cloud item's claim only). */
   mounts(ctx: CallContext, sessionId: string): Promise<SessionMounts>;
   append(ctx: CallContext, request: RequestOf<typeof sessionEventSubjects.append>): Promise<ReplyOf<typeof sessionEventSubjects.append>>;
@@ -20,20 +22,30 @@ export interface SessionsClient {
 const LOG_PAGE = 1000;
 
 export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
+  /** The log after `after` in pages, the first of them asked `with_session`: its reply's session. */
+  async function follow(ctx: CallContext, sessionId: string, after: number, withSession: boolean) {
+    const log: LoggedEvent[] = [];
+    let session: Session | undefined;
+    for (;;) {
+      const page = await bus.call(sessionEventSubjects.follow, ctx, {
+        session_id: sessionId,
+        after: { sequence: log.at(-1)?.sequence ?? after },
+        limit: LOG_PAGE,
+        ...(withSession && !session ? { with_session: true } : {}),
+      });
+      session ??= page.session;
+      // The reply was validated against the follow schema; its events' precise kinds are SessionEvent's (see LoggedEvent).
+      log.push(...(page.events as LoggedEvent[]));
+      if (page.events.length === 0 || (log.at(-1)?.sequence ?? after) >= page.last) return { session, log };
+    }
+  }
   return {
     get: (ctx, sessionId) => bus.call(sessionSubjects.get, ctx, { session_id: sessionId }),
-    async readLog(ctx, sessionId, after = 0) {
-      const log: LoggedEvent[] = [];
-      for (;;) {
-        const page = await bus.call(sessionEventSubjects.follow, ctx, {
-          session_id: sessionId,
-          after: { sequence: log.at(-1)?.sequence ?? after },
-          limit: LOG_PAGE,
-        });
-        // The reply was validated against the follow schema; its events' precise kinds are SessionEvent's (see LoggedEvent).
-        log.push(...(page.events as LoggedEvent[]));
-        if (page.events.length === 0 || (log.at(-1)?.sequence ?? after) >= page.last) return log;
-      }
+    readLog: async (ctx, sessionId, after = 0) => (await follow(ctx, sessionId, after, false)).log,
+    async readWithLog(ctx, sessionId, after) {
+      const { session, log } = await follow(ctx, sessionId, after, true);
+      if (!session) throw new Error(`the follow read of session ${sessionId} came without the session it was asked for`);
+      return { session, log };
     },
     mounts: (ctx, sessionId) => bus.call(sessionResourceSubjects.resolve, ctx, { session_id: sessionId }),
     append: (ctx, request) => bus.call(sessionEventSubjects.append, ctx, request),

@@ -91,7 +91,8 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
 
 /** One step; false when the session needs nothing more now. */
 async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[]): Promise<boolean> {
-  const [session, added] = await Promise.all([deps.sessions.get(ctx, sessionId), deps.sessions.readLog(ctx, sessionId, log.at(-1)?.sequence ?? 0)]);
+  // One request for both: each read of its own made the deployments service read the session's row.
+  const { session, log: added } = await deps.sessions.readWithLog(ctx, sessionId, log.at(-1)?.sequence ?? 0);
   log.push(...added);
   const state = readLogState(log);
   const price = await deps.prices.of(ctx, session.agent.model.id);

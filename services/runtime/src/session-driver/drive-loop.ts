@@ -122,8 +122,9 @@ async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, l
       return false;
     }
     case 'callModel':
-      // A new turn waits for the interrupted one's worker to be gone: it would see the new calls on its stream and run them.
-      if (!step.startId && (await sessionWorkStopping(deps.db, sessionId, deps.clock.now()))) throw stopping();
+      // A new turn waits for the interrupted one's worker to be gone: it would see the new calls on
+      // its stream and run them. A session that never called a toolset tool never had a worker.
+      if (!step.startId && state.workerEverWanted && (await sessionWorkStopping(deps.db, sessionId, deps.clock.now()))) throw stopping();
       return callModel(deps, ctx, { session, log, cursor, price, graded: state.outcome !== undefined && !state.outcome.ended }, step.startId);
     case 'evaluateOutcome':
       return evaluateOutcome(deps, ctx, { session, log, cursor, price }, step.outcome, step.startId);

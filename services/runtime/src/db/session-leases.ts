@@ -13,7 +13,11 @@ import { sessionLeases } from './schema';
 
 const affected = (result: unknown) => (result as [{ affectedRows: number }])[0].affectedRows;
 
-/** Stores the lease if nobody holds the session (no row): the usual case, since a drive gives it back when done. */
+/**
+ * Stores the lease if nobody holds the session (no row): the usual case, since a drive gives it
+ * back when done. IGNORE would also cut a value too long for its column instead of failing: the
+ * holder (a worker id of at most 80 characters, '/', a UUID) and the session id always fit.
+ */
 async function insertLease(db: Executor, sessionId: string, holder: string, until: Date): Promise<boolean> {
   return affected(await db.insert(sessionLeases).ignore().values({ sessionId, holder, expiresAt: until })) === 1;
 }

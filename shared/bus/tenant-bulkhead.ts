@@ -2,17 +2,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { ApiError } from '../errors/api-error';
 import type { BatcherOptions } from '../db/batcher';
 import type { TenantIds } from '../schema/tenant';
-
-/** The timer a queued request's wait runs on; tests pass a hand-driven one instead of setTimeout. */
-export interface WaitTimers {
-  set(fire: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-export const systemTimers: WaitTimers = {
-  set: (fire, ms) => setTimeout(fire, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { systemTimers, type Timers } from '../time/timers';
 
 export interface TenantBulkheadOptions {
   /** Requests of one tenant handled at once by this process. */
@@ -21,7 +11,8 @@ export interface TenantBulkheadOptions {
   maxQueue: number;
   /** Longest a request waits for a slot; then it is refused (its caller would stop waiting soon). */
   maxWaitMs: number;
-  timers?: WaitTimers;
+  /** The timer a queued request's wait runs on. */
+  timers?: Timers;
   /** The service's metrics registry its gauges and refusal counts go to; absent, they are kept unserved. */
   registry?: Registry;
 }
@@ -71,7 +62,7 @@ interface Lane {
  */
 export class TenantBulkhead {
   private readonly lanes = new Map<string, Lane>();
-  private readonly timers: WaitTimers;
+  private readonly timers: Timers;
   private readonly refused: Counter<'reason'>;
 
   constructor(private readonly options: TenantBulkheadOptions) {

@@ -2,6 +2,16 @@ import type { Tracer } from '@opentelemetry/api';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startTracing, type Tracing, type TracingConfig } from './tracing';
 
+/**
+ * How often the event loop's delay is sampled (`nodejs_eventloop_lag_*`). prom-client's default,
+ * 10 ms, wakes every process 100 times a second for it: 4-5 of the 15-21 ms of CPU a second an
+ * idle service spent (Bun 1.4, bench/agent-loop-stack.ts's processes doing nothing), which the
+ * agent-loop bench counted against services with nothing to do in a turn (vaults, the catalog).
+ * 100 ms still samples a busy loop ten times a second, and a stall long enough to matter spans
+ * a sample anyway.
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** An instrumentation point's metrics and spans, made once per service from its telemetry (see Telemetry.seam). */
 export type Seam<T> = (telemetry: Telemetry) => T;
 
@@ -26,7 +36,7 @@ export class Telemetry {
   /** A running service's: the process's default metrics, and spans exported when configured. */
   static start(service: string, config: TracingConfig): Telemetry {
     const telemetry = new Telemetry(service, startTracing(service, config));
-    collectDefaultMetrics({ register: telemetry.registry });
+    collectDefaultMetrics({ register: telemetry.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     return telemetry;
   }
 

@@ -5,9 +5,10 @@
 import { Registry } from 'prom-client';
 import { describe, expect, test } from 'bun:test';
 import { ApiError } from '@shared/errors/api-error';
-import { defaultTenantConcurrency, TenantBulkhead, type Release, type WaitTimers } from '@shared/bus/tenant-bulkhead';
+import { defaultTenantConcurrency, TenantBulkhead, type Release } from '@shared/bus/tenant-bulkhead';
+import type { Timers } from '@shared/time/timers';
 
-class HandTimers implements WaitTimers {
+class HandTimers implements Timers {
   private readonly pending = new Map<number, { fire: () => void; ms: number }>();
   private next = 0;
   set(fire: () => void, ms: number): unknown {

@@ -59,6 +59,7 @@ describe('readLogState', () => {
       openToolUses: [],
       outcome: undefined,
       compactionsInARow: 0,
+      workerEverWanted: false,
     });
   });
 
@@ -123,6 +124,13 @@ describe('readLogState', () => {
       // A result for a call made after the interrupt is input as usual.
       const later = readLogState(log({ type: 'user.interrupt' }, start(), call('b'), end(), result('b')));
       expect(later.inputSinceLastResponse).toBe(true);
+    });
+    test('a toolset call, answered or not, means the session may have had a worker; custom and MCP calls never queue one', () => {
+      expect(readLogState(log(message, start(), said, end())).workerEverWanted).toBe(false);
+      expect(readLogState(log(start(), custom('c'), end(), { type: 'user.custom_tool_result', custom_tool_use_id: 'c' })).workerEverWanted).toBe(false);
+      const mcp = { type: 'agent.mcp_tool_use', id: 'm', name: 'search', mcp_server_name: 'docs', input: {}, evaluated_permission: 'allow' };
+      expect(readLogState(log(start(), mcp, end())).workerEverWanted).toBe(false);
+      expect(readLogState(log(start(), call('a'), end(), result('a'), start(), said, end())).workerEverWanted).toBe(true);
     });
   });
 

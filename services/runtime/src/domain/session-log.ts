@@ -88,6 +88,12 @@ export interface LogState {
    * the session last rested): the SDK's compaction_limit_reached_error bounds them.
    */
   compactionsInARow: number;
+  /**
+   * The agent called a toolset tool (`agent.tool_use`) at some point: only such a call queues a
+   * work item for the session (domain/next-step.ts `awaitWorker`), so a session without one has
+   * never had a worker, and no worker of it can be stopping.
+   */
+  workerEverWanted: boolean;
 }
 
 export function readLogState(log: readonly LoggedEvent[]): LogState {
@@ -106,6 +112,7 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
   // the turn it was opened for is still owed once it ends.
   let compactingSpan: string | undefined;
   let compactionsInARow = 0;
+  let workerEverWanted = false;
   for (const { event } of log) {
     switch (event.type) {
       case 'span.model_request_start':
@@ -132,6 +139,7 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
         break;
       case 'agent.tool_use':
         uses.set(event.id, { id: event.id, kind: 'agent.tool_use', awaitingConfirmation: event.evaluated_permission === 'ask' });
+        workerEverWanted = true;
         toolCallsInResponse++;
         compactionsInARow = 0;
         break;
@@ -228,6 +236,7 @@ export function readLogState(log: readonly LoggedEvent[]): LogState {
     openToolUses,
     outcome,
     compactionsInARow,
+    workerEverWanted,
   };
 }
 

@@ -53,7 +53,11 @@ export async function callModel(
     if (event.type === 'message_start') started = event.message.usage;
     previews.hear(event);
   };
-  const answer = await requestModel(deps, ctx, cursor, request, { listener, signal: watch.signal }).finally(() => watch.stop());
+  const answer = await requestModel(deps, ctx, cursor, request, { listener, signal: watch.signal }).finally(() => {
+    watch.stop();
+    // Fragments still gathered go before the buffered event that concludes them (streams drop previews after it).
+    previews.close();
+  });
   switch (answer.kind) {
     case 'given_up': {
       // An interrupt stopped the request: its span ends here, with what it spent (the turn's end is

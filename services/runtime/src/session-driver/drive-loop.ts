@@ -3,7 +3,7 @@ import { systemContext, type CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
 import type { TenantIds } from '@shared/schema/tenant';
 import { budgetReached } from '@shared/usage/list-cost';
-import { releaseSessionLease, takeSessionLease } from '../db/session-leases';
+import { releaseSessionLease, renewSessionLease, takeSessionLease } from '../db/session-leases';
 import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/work-items';
 import { spentUnits } from '../domain/model-response';
 import { nextStep } from '../domain/next-step';
@@ -60,7 +60,7 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
     throw new SessionBusy(`session ${sessionId} is driven elsewhere`);
   }
   const renew = setInterval(() => {
-    takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()).catch(() => undefined);
+    renewSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()).catch(() => undefined);
   }, Math.max(500, Math.floor(deps.config.RUNTIME_LEASE_MS / 3)));
   const ctx = systemContext(`req_runtime_${randomUUID().replaceAll('-', '')}`, {
     organization_id: tenant.organization_id,
@@ -123,8 +123,9 @@ async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, l
       return false;
     }
     case 'callModel':
-      // A new turn waits for the interrupted one's worker to be gone: it would see the new calls on its stream and run them.
-      if (!step.startId && (await sessionWorkStopping(deps.db, sessionId, deps.clock.now()))) throw stopping();
+      // A new turn waits for the interrupted one's worker to be gone: it would see the new calls on
+      // its stream and run them. A session that never called a toolset tool never had a worker.
+      if (!step.startId && state.workerEverWanted && (await sessionWorkStopping(deps.db, sessionId, deps.clock.now()))) throw stopping();
       return callModel(deps, ctx, { session, log, cursor, price, graded: state.outcome !== undefined && !state.outcome.ended }, step.startId);
     case 'evaluateOutcome':
       return evaluateOutcome(deps, ctx, { session, log, cursor, price }, step.outcome, step.startId);

@@ -128,7 +128,16 @@ export type SessionEventsAppended = Static<typeof SessionEventsAppended>;
  * A session's log grew up to `sequence`. Small and lossy-tolerant: a stream that sees one reads
  * the log after what it delivered, so a lost or late notification costs latency, never an event.
  */
-export const SessionLogAppended = Closed({ session_id: IdParam, sequence: Type.Integer({ minimum: 1 }) });
+export const SessionLogAppended = Closed({
+  session_id: IdParam,
+  sequence: Type.Integer({ minimum: 1 }),
+  /**
+   * How many events the append added, ending at `sequence`; 0 when nothing was (the session
+   * changed outside its log: an archive). Sequences are given under the session's lock, so one
+   * append ends at a sequence: with this, a runtime replica tells its own appends' notices apart.
+   */
+  appended: Type.Optional(Type.Integer({ minimum: 0 })),
+});
 /** A session was deleted: open streams send this `session.deleted` event and end. */
 export const SessionLogDeleted = Closed({ session_id: IdParam, event_id: IdParam, processed_at: Type.String({ maxLength: 40 }) });
 

@@ -11,7 +11,8 @@ import type { DriveDemand, DriveResult } from '../../../services/runtime/src/ses
  */
 
 const tenant = { organization_id: 'org_a', workspace_id: 'wrkspc_a' };
-const notice = (sessionId: string, sequence: number) => newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: sessionId, sequence }, new Date());
+const notice = (sessionId: string, sequence: number, appended?: number) =>
+  newEventEnvelope(sessionLogEvents.appended, tenant, { session_id: sessionId, sequence, ...(appended === undefined ? {} : { appended }) }, new Date());
 const delivery = { subject: 's', deliveryCount: 1, streamSequence: 1 };
 
 /** A drive per call, each finished by the test: `finish(i, result)` ends the i-th call. */
@@ -29,7 +30,12 @@ function handDriven() {
   const handle = driveSession({} as RuntimeDeps, drive);
   /** The drive's last read began after the notices counted so far (all of them are covered). */
   const coveredNow = (i: number): DriveResult => ({ covered: calls[i]!.demand.notices, bounded: false });
-  return { calls, called, handle: (sessionId: string, sequence: number) => handle(notice(sessionId, sequence), delivery), coveredNow };
+  return {
+    calls,
+    called,
+    handle: (sessionId: string, sequence: number, appended?: number) => handle(notice(sessionId, sequence, appended), delivery),
+    coveredNow,
+  };
 }
 
 describe('session notices joining a running drive', () => {
@@ -86,5 +92,43 @@ describe('session notices joining a running drive', () => {
     const first = t.handle('sesn_1', 3);
     t.calls[0]!.finish({ covered: 0, bounded: true });
     await expect(first).rejects.toBeInstanceOf(StepBoundReached);
+  });
+});
+
+describe("notices of the drive's own appends", () => {
+  test('are no demand while the drive runs, nor start a drive after it; a notice of anything else still does', async () => {
+    const t = handDriven();
+    const first = t.handle('sesn_1', 3, 1);
+    // The drive appends twice (span start: 2 events to 5; the answer: 3 events to 8).
+    t.calls[0]!.demand.landed(5, 2);
+    await t.handle('sesn_1', 5, 2);
+    expect(t.calls[0]!.demand.notices).toBe(0);
+    t.calls[0]!.demand.landed(8, 3);
+    t.calls[0]!.finish(t.coveredNow(0));
+    await first;
+    // Its last notice comes after the drive ended: acked, no drive.
+    await t.handle('sesn_1', 8, 3);
+    expect(t.calls).toHaveLength(1);
+    // The same sequence without events (an archive's notice), or from a publisher that does not say: a drive.
+    const archived = t.handle('sesn_1', 8, 0);
+    expect(t.calls).toHaveLength(2);
+    t.calls[1]!.finish(t.coveredNow(1));
+    await archived;
+    const unsaid = t.handle('sesn_1', 8);
+    expect(t.calls).toHaveLength(3);
+    t.calls[2]!.finish(t.coveredNow(2));
+    await unsaid;
+  });
+
+  test("another session's append at the same sequence is not taken for one", async () => {
+    const t = handDriven();
+    const first = t.handle('sesn_1', 1, 1);
+    t.calls[0]!.demand.landed(3, 2);
+    t.calls[0]!.finish(t.coveredNow(0));
+    await first;
+    const other = t.handle('sesn_2', 3, 2);
+    expect(t.calls.map((c) => c.sessionId)).toEqual(['sesn_1', 'sesn_2']);
+    t.calls[1]!.finish(t.coveredNow(1));
+    await other;
   });
 });

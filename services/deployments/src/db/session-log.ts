@@ -110,7 +110,7 @@ export async function appendFencedToSessionLog(
 export async function recordSessionNotice(tx: Executor, session: LoggedSession, at: Date): Promise<void> {
   const last = await lastSequence(tx, session.id);
   if (last === 0) return;
-  await recordEvents(tx, outbox, [logNotice(session, last, at)]);
+  await recordEvents(tx, outbox, [logNotice(session, last, 0, at)]);
 }
 
 /**
@@ -129,14 +129,14 @@ async function appendAfter(
   if (rows.length > 0) await tx.insert(sessionEventLog).values(rows);
   const change = sessionRowAfter(session, events, after + 1, at, usage);
   if (change) await tx.update(sessions).set(change).where(eq(sessions.id, session.id));
-  const notice = logNotice(session, after + events.length, at);
+  const notice = logNotice(session, after + events.length, events.length, at);
   await recordEvents(tx, outbox, [notice]);
   return { rows, notice };
 }
 
-/** `sessions.log_appended`: the session's log now ends at `sequence`. */
-const logNotice = (session: LoggedSession, sequence: number, at: Date): EventEnvelope =>
-  newEventEnvelope(sessionLogEvents.appended, tenantOfRow(session), { session_id: session.id, sequence }, at);
+/** `sessions.log_appended`: the session's log now ends at `sequence`, `appended` events of it added by this append (0: none). */
+const logNotice = (session: LoggedSession, sequence: number, appended: number, at: Date): EventEnvelope =>
+  newEventEnvelope(sessionLogEvents.appended, tenantOfRow(session), { session_id: session.id, sequence, appended }, at);
 
 /** The columns of a session's row that sum up its log. */
 type LogSummaryChange = Partial<Pick<SessionRow, 'status' | 'updatedAt' | 'outcomeEvaluations' | 'usage'>>;

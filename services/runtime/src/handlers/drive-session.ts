@@ -3,6 +3,7 @@ import type { SessionCreated } from '@shared/schema/session';
 import type { SessionLogAppended } from '@shared/schema/session-event';
 import type { TenantIds } from '@shared/schema/tenant';
 import type { RuntimeDeps } from '../deps';
+import { OwnAppends } from '../domain/own-appends';
 import { driveUnderLease, type DriveDemand, type DriveResult } from '../session-driver/drive-loop';
 
 /** The notices that may mean a session has work: it was created, or its log grew. */
@@ -23,6 +24,11 @@ export class StepBoundReached extends Error {}
  * mostly cost nothing that way. A joined notice is acked at once. That loses nothing: the notice
  * that started the drive stays unacked until the drive has read past the joined ones, and comes
  * back (to be driven from the log, whole) if the drive fails.
+ *
+ * A notice of an append the replica's own drive made (domain/own-appends.ts) is acked and
+ * nothing more, during the drive or after it: the drive knew of its own append, so a notice of
+ * it is not "look again" (before, each turn's two own notices made its drive read once more or
+ * start again, to find nothing).
  */
 export const driveSession = (
   deps: RuntimeDeps,
@@ -30,14 +36,16 @@ export const driveSession = (
   drive: (deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand) => Promise<DriveResult> = driveUnderLease,
 ): EventHandler<SessionNotice> => {
   const driving = new Map<string, DriveDemand>();
+  const own = new OwnAppends();
   return async (envelope) => {
     const sessionId = envelope.data.session_id;
+    if ('sequence' in envelope.data && own.has(sessionId, envelope.data.sequence, envelope.data.appended)) return;
     const running = driving.get(sessionId);
     if (running) {
       running.notices += 1;
       return;
     }
-    const demand: DriveDemand = { notices: 0 };
+    const demand: DriveDemand = { notices: 0, landed: (last, count) => own.add(sessionId, last, count) };
     driving.set(sessionId, demand);
     try {
       // Again when a notice came after the drive's last read, as late as while it gave the lease back.

@@ -65,7 +65,7 @@ export async function callModel(
       if (watch.signal.aborted) {
         const spent = started ? tokenUsageOf({ usage: started }) : undefined;
         const end = spent ? requestEnd(startId, spent, true) : requestFailedEnd(startId);
-        await appendAt(deps, ctx, { sessionId: session.id, after: watch.logEnd }, [end], spent && usageDelta(spent, price));
+        await appendAt(deps, ctx, { ...cursor, after: watch.logEnd }, [end], spent && usageDelta(spent, price));
       }
       // Else the log moved on while the request was retried: the session is read again.
       return true;

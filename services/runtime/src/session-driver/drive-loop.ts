@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { systemContext, type CallContext } from '@shared/bus/call-context';
 import { ApiError } from '@shared/errors/api-error';
+import type { Session } from '@shared/schema/session';
 import type { TenantIds } from '@shared/schema/tenant';
+import type { ListPrice } from '@shared/usage/list-cost';
 import { budgetReached } from '@shared/usage/list-cost';
 import { releaseSessionLease, renewSessionLease, takeSessionLease } from '../db/session-leases';
 import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/work-items';
 import { spentUnits } from '../domain/model-response';
-import { nextStep } from '../domain/next-step';
-import { readLogState, type LoggedEvent } from '../domain/session-log';
+import { nextStep, type NextStep } from '../domain/next-step';
+import { readLogState, type LoggedEvent, type LogState } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
 import { callMcpTool } from './call-mcp-tool';
 import { callModel } from './call-model';
 import { evaluateOutcome } from './evaluate-outcome';
-import { appendStep, type LogCursor } from './session-log-writes';
+import { appendStep, type AppendedRun, type LogCursor } from './session-log-writes';
 
 /** Steps one delivery may take before it hands the session back to the queue (a bound, not an expected count). */
 const MAX_STEPS = 50;
@@ -34,6 +36,8 @@ class WorkerStopping extends Error {}
  */
 export interface DriveDemand {
   notices: number;
+  /** Told of each of the drive's own appends (the last sequence, how many events), whose notices are then no demand. */
+  landed: (last: number, count: number) => void;
 }
 
 /**
@@ -52,7 +56,7 @@ export interface DriveResult {
  * retried after a crash, or raced by a replica whose lease lapsed, records nothing twice; a
  * model request begun and never recorded is sent again under the same start span.
  */
-export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand = { notices: 0 }): Promise<DriveResult> {
+export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand = { notices: 0, landed: () => undefined }): Promise<DriveResult> {
   const holder = `${deps.config.RUNTIME_WORKER_ID}/${randomUUID()}`;
   const leaseFor = () => new Date(deps.clock.now().getTime() + deps.config.RUNTIME_LEASE_MS);
   if (!(await takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()))) {
@@ -75,8 +79,10 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
   try {
     for (let step = 0; step < MAX_STEPS; step++) {
       covered = demand.notices;
-      // Nothing to do on the session as read: done, unless a notice came since the read began.
-      if (!(await runStep(deps, ctx, sessionId, log)) && demand.notices === covered) return { covered, bounded: false };
+      const done = await runStep(deps, ctx, sessionId, log, demand);
+      // Done when nothing was left to do on the session as read, or nothing is after the step's
+      // own appends; unless a notice came since the read began.
+      if (demand.notices === covered && (!done.acted || settledAfter(log, done))) return { covered, bounded: false };
     }
     return { covered, bounded: true };
   } catch (err) {
@@ -89,22 +95,78 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
   }
 }
 
-/** One step; false when the session needs nothing more now. */
-async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[]): Promise<boolean> {
+/** What a step did (`acted`: false when the session needed nothing), on what it read, and the appends it made. */
+interface StepDone {
+  acted: boolean;
+  session: Session;
+  price: ListPrice | null;
+  runs: AppendedRun[];
+}
+
+/**
+ * After a step that acted, with no notice but of its own appends since its read began: whether
+ * the session needs nothing more, decided on the log as it now is, which is the log as read and
+ * what the step's appends added (fenced on its end, so nothing came between) when they continue
+ * it. The read that would tell found just that at the end of nearly every turn. Anything else
+ * (an append after a log that moved, nothing appended, a step left to do) reads the session again.
+ */
+function settledAfter(log: LoggedEvent[], done: StepDone): boolean {
+  let end = log.at(-1)?.sequence ?? 0;
+  if (done.runs.length === 0) return false;
+  for (const run of done.runs) {
+    if (run.from !== end) return false;
+    end = run.last;
+  }
+  // The appends' replies are validated against the same schema as a read's events.
+  log.push(...done.runs.flatMap((run) => run.events as LoggedEvent[]));
+  return nextStep(readLogState(log), { reached: budgetReachedOn(log, done.session, done.price) }).kind === 'none';
+}
+
+const budgetReachedOn = (log: LoggedEvent[], session: Session, price: ListPrice | null) =>
+  session.budget ? budgetReached(spentUnits(log, price), session.budget.max_list_cost.amount) : false;
+
+/** One step on the session as read now. */
+async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[], demand: DriveDemand): Promise<StepDone> {
+  const runs: AppendedRun[] = [];
+  const { session, price, acted } = await decideAndAct(deps, ctx, sessionId, log, (run) => {
+    runs.push(run);
+    demand.landed(run.last, run.events.length);
+  });
+  return { acted, session, price, runs };
+}
+
+/** Reads the session and what its log added, decides the next step and does it; `acted` false when there was none. */
+async function decideAndAct(
+  deps: RuntimeDeps,
+  ctx: CallContext,
+  sessionId: string,
+  log: LoggedEvent[],
+  landed: (run: AppendedRun) => void,
+): Promise<{ session: Session; price: ListPrice | null; acted: boolean }> {
   // One request for both: each read of its own made the deployments service read the session's row.
   const { session, log: added } = await deps.sessions.readWithLog(ctx, sessionId, log.at(-1)?.sequence ?? 0);
   log.push(...added);
   const state = readLogState(log);
   const price = await deps.prices.of(ctx, session.agent.model.id);
-  const budget = session.budget;
-  const reached = budget ? budgetReached(spentUnits(log, price), budget.max_list_cost.amount) : false;
   if (session.status === 'terminated') {
     // Ended (an archived session is shown terminated): nothing more runs, its worker included.
     await stopSessionWork(deps.db, sessionId, deps.clock.now());
-    return false;
+    return { session, price, acted: false };
   }
-  const step = nextStep(state, { reached });
-  const cursor: LogCursor = { sessionId, after: state.last };
+  const step = nextStep(state, { reached: budgetReachedOn(log, session, price) });
+  const cursor: LogCursor = { sessionId, after: state.last, landed };
+  return { session, price, acted: await act(deps, ctx, step, { session, log, cursor, price, state }) };
+}
+
+/** Does a step; false when there was nothing to do (or it is waiting on the session's worker). */
+async function act(
+  deps: RuntimeDeps,
+  ctx: CallContext,
+  step: NextStep,
+  turn: { session: Session; log: LoggedEvent[]; cursor: LogCursor; price: ListPrice | null; state: LogState },
+): Promise<boolean> {
+  const { session, log, cursor, price, state } = turn;
+  const sessionId = session.id;
   const stopping = () => new WorkerStopping(`session ${sessionId}: its worker is still stopping`);
   switch (step.kind) {
     case 'none':

@@ -1,5 +1,7 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { systemContext, type CallContext } from '@shared/bus/call-context';
+import type { ReplyOf } from '@shared/bus/subject';
+import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { ApiError } from '@shared/errors/api-error';
 import type { Session } from '@shared/schema/session';
 import type { TenantIds } from '@shared/schema/tenant';
@@ -20,7 +22,12 @@ import type { RuntimeDeps } from '../deps';
 export interface LogCursor {
   sessionId: string;
   after: number;
+  /** Told of each append made at it that landed: what it added (the drive's own, see drive-loop.ts). */
+  landed?: (run: AppendedRun) => void;
 }
+
+/** What one append added: its events with their sequences, after `from`, up to `last`. */
+export type AppendedRun = ReplyOf<typeof sessionEventSubjects.append>;
 
 const isMoved = (err: unknown) => err instanceof ApiError && err.status === 409;
 
@@ -35,6 +42,7 @@ export async function appendAt(
   try {
     const appended = await deps.sessions.append(ctx, { session_id: cursor.sessionId, after_sequence: cursor.after, events, ...(usage ? { usage } : {}) });
     cursor.after = appended.last;
+    cursor.landed?.(appended);
     return appended.events.map(({ event }) => (event as { id: string }).id);
   } catch (err) {
     if (isMoved(err)) return undefined;

@@ -36,6 +36,8 @@ export interface BenchOptions {
 }
 
 const BACKEND: BackendService[] = ['catalog', 'deployments', 'vaults', 'runtime'];
+/** The processes' settings beyond the stack's: as a development install runs (production's differ in keys and accounts, not in work). */
+const RUN_AS_DEPLOYED = { LOG_LEVEL: 'info', NODE_ENV: 'development' };
 
 /** A stack with the runtime, the fake as its model, an agent without tools on a self-hosted environment. */
 export async function withBench(options: BenchOptions, body: (bench: Bench) => Promise<void>): Promise<void> {
@@ -51,12 +53,14 @@ export async function withBench(options: BenchOptions, body: (bench: Bench) => P
     let url = stack.url;
     if (options.processes) {
       // The in-process services made the databases; processes of their own take over from them
-      // (at info: a process counts as started when it logs so; they log nothing per request).
+      // (at info: a process counts as started when it logs so; they log nothing per request), and
+      // not as the tests' (NODE_ENV=test checks every bus reply against its schema, which
+      // production does not do).
       for (const name of BACKEND) {
         await stack.stopService(name);
-        processes.push({ name, proc: (await spawnReplica(stack, name, { LOG_LEVEL: 'info' })).proc });
+        processes.push({ name, proc: (await spawnReplica(stack, name, RUN_AS_DEPLOYED)).proc });
       }
-      const gateway = await spawnReplica(stack, 'gateway', { LOG_LEVEL: 'info' });
+      const gateway = await spawnReplica(stack, 'gateway', RUN_AS_DEPLOYED);
       processes.push({ name: 'gateway', proc: gateway.proc });
       url = `http://127.0.0.1:${gatewayPort(gateway.line)}`;
     }

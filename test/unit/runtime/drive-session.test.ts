@@ -100,10 +100,10 @@ describe("notices of the drive's own appends", () => {
     const t = handDriven();
     const first = t.handle('sesn_1', 3, 1);
     // The drive appends twice (span start: 2 events to 5; the answer: 3 events to 8).
-    t.calls[0]!.demand.landed(5, 2);
+    t.calls[0]!.demand.appending(5, 2);
     await t.handle('sesn_1', 5, 2);
     expect(t.calls[0]!.demand.notices).toBe(0);
-    t.calls[0]!.demand.landed(8, 3);
+    t.calls[0]!.demand.appending(8, 3);
     t.calls[0]!.finish(t.coveredNow(0));
     await first;
     // Its last notice comes after the drive ended: acked, no drive.
@@ -123,7 +123,7 @@ describe("notices of the drive's own appends", () => {
   test("another session's append at the same sequence is not taken for one", async () => {
     const t = handDriven();
     const first = t.handle('sesn_1', 1, 1);
-    t.calls[0]!.demand.landed(3, 2);
+    t.calls[0]!.demand.appending(3, 2);
     t.calls[0]!.finish(t.coveredNow(0));
     await first;
     const other = t.handle('sesn_2', 3, 2);

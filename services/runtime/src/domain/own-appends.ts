@@ -16,7 +16,7 @@ export class OwnAppends {
     private readonly perSession = 8,
   ) {}
 
-  /** A drive's append landed: it added `count` events, the last at `last`. */
+  /** A drive's append, about to be sent: it adds `count` events, the last at `last`. */
   add(sessionId: string, last: number, count: number): void {
     const ends = this.sessions.get(sessionId) ?? new Map<number, number>();
     this.sessions.delete(sessionId);

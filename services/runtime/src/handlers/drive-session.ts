@@ -45,7 +45,7 @@ export const driveSession = (
       running.notices += 1;
       return;
     }
-    const demand: DriveDemand = { notices: 0, landed: (last, count) => own.add(sessionId, last, count) };
+    const demand: DriveDemand = { notices: 0, appending: (last, count) => own.add(sessionId, last, count) };
     driving.set(sessionId, demand);
     try {
       // Again when a notice came after the drive's last read, as late as while it gave the lease back.

@@ -36,8 +36,12 @@ class WorkerStopping extends Error {}
  */
 export interface DriveDemand {
   notices: number;
-  /** Told of each of the drive's own appends (the last sequence, how many events), whose notices are then no demand. */
-  landed: (last: number, count: number) => void;
+  /**
+   * Told of each of the drive's own appends before it is sent (the last sequence it makes, how
+   * many events), whose notices are then no demand. One that does not land (409: the log moved)
+   * takes nothing from the drive: a step whose append was refused always reads again.
+   */
+  appending: (last: number, count: number) => void;
 }
 
 /**
@@ -56,7 +60,7 @@ export interface DriveResult {
  * retried after a crash, or raced by a replica whose lease lapsed, records nothing twice; a
  * model request begun and never recorded is sent again under the same start span.
  */
-export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand = { notices: 0, landed: () => undefined }): Promise<DriveResult> {
+export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand = { notices: 0, appending: () => undefined }): Promise<DriveResult> {
   const holder = `${deps.config.RUNTIME_WORKER_ID}/${randomUUID()}`;
   const leaseFor = () => new Date(deps.clock.now().getTime() + deps.config.RUNTIME_LEASE_MS);
   if (!(await takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()))) {
@@ -128,10 +132,7 @@ const budgetReachedOn = (log: LoggedEvent[], session: Session, price: ListPrice 
 /** One step on the session as read now. */
 async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[], demand: DriveDemand): Promise<StepDone> {
   const runs: AppendedRun[] = [];
-  const { session, price, acted } = await decideAndAct(deps, ctx, sessionId, log, (run) => {
-    runs.push(run);
-    demand.landed(run.last, run.events.length);
-  });
+  const { session, price, acted } = await decideAndAct(deps, ctx, sessionId, log, { appending: demand.appending, landed: (run) => runs.push(run) });
   return { acted, session, price, runs };
 }
 
@@ -141,7 +142,7 @@ async function decideAndAct(
   ctx: CallContext,
   sessionId: string,
   log: LoggedEvent[],
-  landed: (run: AppendedRun) => void,
+  own: Pick<LogCursor, 'appending' | 'landed'>,
 ): Promise<{ session: Session; price: ListPrice | null; acted: boolean }> {
   // One request for both: each read of its own made the deployments service read the session's row.
   const { session, log: added } = await deps.sessions.readWithLog(ctx, sessionId, log.at(-1)?.sequence ?? 0);
@@ -154,7 +155,7 @@ async function decideAndAct(
     return { session, price, acted: false };
   }
   const step = nextStep(state, { reached: budgetReachedOn(log, session, price) });
-  const cursor: LogCursor = { sessionId, after: state.last, landed };
+  const cursor: LogCursor = { sessionId, after: state.last, ...own };
   return { session, price, acted: await act(deps, ctx, step, { session, log, cursor, price, state }) };
 }
 

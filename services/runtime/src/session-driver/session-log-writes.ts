@@ -22,6 +22,11 @@ import type { RuntimeDeps } from '../deps';
 export interface LogCursor {
   sessionId: string;
   after: number;
+  /**
+   * Told of each append made at it before it is sent (the log's last sequence if it lands, how
+   * many events), so its notice, which may come before its reply, is known as the drive's own.
+   */
+  appending?: (last: number, count: number) => void;
   /** Told of each append made at it that landed: what it added (the drive's own, see drive-loop.ts). */
   landed?: (run: AppendedRun) => void;
 }
@@ -40,6 +45,7 @@ export async function appendAt(
   usage?: UsageDelta,
 ): Promise<string[] | undefined> {
   try {
+    cursor.appending?.(cursor.after + events.length, events.length);
     const appended = await deps.sessions.append(ctx, { session_id: cursor.sessionId, after_sequence: cursor.after, events, ...(usage ? { usage } : {}) });
     cursor.after = appended.last;
     cursor.landed?.(appended);

@@ -6,33 +6,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, test } from 'bun:test';
 import { ApiError } from '@shared/errors/api-error';
 import { defaultTenantConcurrency, TenantBulkhead, type Release } from '@shared/bus/tenant-bulkhead';
-import type { Timers } from '@shared/time/timers';
-
-class HandTimers implements Timers {
-  private readonly pending = new Map<number, { fire: () => void; ms: number }>();
-  private next = 0;
-  set(fire: () => void, ms: number): unknown {
-    const id = ++this.next;
-    this.pending.set(id, { fire, ms });
-    return id;
-  }
-  clear(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-  /** Fires every timer set so far (they all share one wait). */
-  fireAll(): void {
-    for (const [id, timer] of [...this.pending]) {
-      this.pending.delete(id);
-      timer.fire();
-    }
-  }
-  get count(): number {
-    return this.pending.size;
-  }
-  get delays(): number[] {
-    return [...this.pending.values()].map((t) => t.ms);
-  }
-}
+import { HandTimers } from '../support/hand-timers';
 
 const A = { organization_id: 'org_a', workspace_id: 'wrkspc_a' };
 const A2 = { organization_id: 'org_a', workspace_id: 'wrkspc_other' };

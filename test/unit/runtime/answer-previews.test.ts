@@ -1,31 +1,12 @@
 import { describe, expect, test } from 'bun:test';
 import type { MessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { SessionPreview } from '@shared/schema/session-preview';
-import type { Timers } from '@shared/time/timers';
 import { AnswerPreviews, PREVIEW_WINDOW_MS } from '../../../services/runtime/src/domain/answer-previews';
+import { HandTimers } from '../../support/hand-timers';
 
 /** The previews of a streamed answer, from the stream's events alone; the gathering window's timer is fired by hand. */
 
 const SESSION = 'sesn_000000000000000000000001';
-
-/** Timers the test fires itself: nothing waits on time. */
-class HandTimers implements Timers {
-  readonly pending = new Map<number, { fire: () => void; ms: number }>();
-  private next = 0;
-  set(fire: () => void, ms: number): unknown {
-    this.pending.set(++this.next, { fire, ms });
-    return this.next;
-  }
-  clear(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-  fireAll(): void {
-    for (const [id, timer] of [...this.pending]) {
-      this.pending.delete(id);
-      timer.fire();
-    }
-  }
-}
 
 function previews() {
   const sent: SessionPreview[] = [];
@@ -51,7 +32,7 @@ describe('AnswerPreviews', () => {
       event: { type: 'event_delta', event_id: id, delta: { type: 'content_delta', index: 0, content: { type: 'text', text } } },
     });
     expect(sent).toEqual([{ session_id: SESSION, previewed: 'agent.message', event: { type: 'event_start', event: { id, type: 'agent.message' } } }, fragment('Hel')]);
-    expect([...timers.pending.values()].map((t) => t.ms)).toEqual([PREVIEW_WINDOW_MS]);
+    expect(timers.delays).toEqual([PREVIEW_WINDOW_MS]);
     hear(delta(0, { type: 'text_delta', text: ', w' }), delta(0, { type: 'text_delta', text: 'orld' }));
     expect(sent).toHaveLength(2);
     timers.fireAll();
@@ -76,14 +57,14 @@ describe('AnswerPreviews', () => {
     const deltas = sent.filter((p) => p.event.type === 'event_delta');
     expect(deltas.length).toBeLessThanOrEqual(6);
     expect(deltas.map((p) => (p.event.type === 'event_delta' ? p.event.delta.content.text : '')).join('')).toBe(words.join(''));
-    expect(timers.pending.size).toBe(0);
+    expect(timers.count).toBe(0);
   });
 
   test('gathered text past a bound goes at once: a preview stays a small message', () => {
     const { sent, hear, timers } = previews();
     hear(messageStart, start(0, { type: 'text', text: 'a' }), delta(0, { type: 'text_delta', text: 'b'.repeat(20_000) }));
     expect(sent.map((p) => p.event.type)).toEqual(['event_start', 'event_delta', 'event_delta']);
-    expect(timers.pending.size).toBe(0);
+    expect(timers.count).toBe(0);
   });
 
   test('what waits goes before the next block opens, when the block or message stops, and at close; nothing waits after', () => {
@@ -102,13 +83,13 @@ describe('AnswerPreviews', () => {
       const p = previews();
       p.hear(messageStart, start(0, { type: 'text', text: '' }), delta(0, { type: 'text_delta', text: 'x' }), delta(0, { type: 'text_delta', text: 'y' }), end);
       expect(p.sent.map(text)).toEqual(['event_start', 'x', 'y']);
-      expect(p.timers.pending.size).toBe(0);
+      expect(p.timers.count).toBe(0);
     }
     const closed = previews();
     closed.hear(messageStart, start(0, { type: 'text', text: '' }), delta(0, { type: 'text_delta', text: 'x' }), delta(0, { type: 'text_delta', text: 'y' }));
     closed.answer.close();
     expect(closed.sent.map(text)).toEqual(['event_start', 'x', 'y']);
-    expect(closed.timers.pending.size).toBe(0);
+    expect(closed.timers.count).toBe(0);
   });
 
   test('thinking is start-only; tool calls are not previewed; each block its own id', () => {

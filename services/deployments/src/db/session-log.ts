@@ -91,7 +91,7 @@ export async function appendToSessionLog(
  */
 export async function appendFencedToSessionLog(
   tx: Executor,
-  session: SessionRow,
+  session: LockedSession,
   append: { afterSequence: number; events: NewSessionEventBody[]; usage?: UsageDelta },
   at: Date,
 ): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {

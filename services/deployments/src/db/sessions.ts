@@ -4,6 +4,7 @@ import type { EventEnvelope } from '@shared/bus/event';
 import type { Database } from '@shared/db/connect';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
+import { ownedBy } from '@shared/db/owned-by';
 import { found } from '@shared/errors/api-error';
 import { sessionEvents, type SessionResource } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
@@ -24,6 +25,35 @@ export const findSession = (db: Executor, tenant: Tenant, id: string): Promise<S
 /** The tenant's session, locked (FOR UPDATE) until the transaction ends: every change of a session is made under it. */
 export const lockSession = (tx: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>
   findOwnedRow(tx, sessions, tenant, id, { lock: true });
+
+/** What an append reads of its session: who owns it, whether it takes events, and what the append moves on. */
+export type AppendingSession = Pick<
+  SessionRow,
+  'id' | 'organizationId' | 'workspaceId' | 'status' | 'archivedAt' | 'outcomeEvaluations' | 'initialEvents' | 'usage'
+>;
+
+/**
+ * The tenant's session locked for an append (a client's send, the runtime's three a turn): the
+ * columns an append reads, not the agent snapshot, resources and metadata, which can be large
+ * (a long system prompt, many tools) and which no append reads.
+ */
+export async function lockSessionForAppend(tx: Executor, tenant: Tenant, id: string): Promise<AppendingSession | undefined> {
+  const [row] = await tx
+    .select({
+      id: sessions.id,
+      organizationId: sessions.organizationId,
+      workspaceId: sessions.workspaceId,
+      status: sessions.status,
+      archivedAt: sessions.archivedAt,
+      outcomeEvaluations: sessions.outcomeEvaluations,
+      initialEvents: sessions.initialEvents,
+      usage: sessions.usage,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.id, id), ownedBy(sessions, tenant)))
+    .for('update');
+  return row;
+}
 
 /** A new session as it is recorded: the row, the fire's run when a fire created it, its sealed tokens. */
 export interface NewSessionRecord {

@@ -4,7 +4,7 @@ import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { retryTransient } from '@shared/db/retry-transient';
 import { found, invalidRequest } from '@shared/errors/api-error';
 import { appendFencedToSessionLog } from '../db/session-log';
-import { lockSession } from '../db/sessions';
+import { lockSessionForAppend } from '../db/sessions';
 import { sessionNotFound } from '../domain/not-found';
 import type { DeploymentsDeps } from '../deps';
 
@@ -20,7 +20,7 @@ export const appendRuntimeEvents =
     const tenant = tenantOf(ctx);
     const appended = await retryTransient(() =>
       deps.db.transaction(async (tx) => {
-        const locked = found(await lockSession(tx, tenant, session_id), () => sessionNotFound(session_id));
+        const locked = found(await lockSessionForAppend(tx, tenant, session_id), () => sessionNotFound(session_id));
         if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated`);
         return appendFencedToSessionLog(tx, locked, { afterSequence: after_sequence, events, usage }, deps.clock.now());
       }),

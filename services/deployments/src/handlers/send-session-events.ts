@@ -6,7 +6,7 @@ import { retryTransient } from '@shared/db/retry-transient';
 import { requireReferences } from '../clients/references';
 import { findSessionEvents } from '../db/session-events';
 import { appendToSessionLog } from '../db/session-log';
-import { findSession, lockSession } from '../db/sessions';
+import { findSession, lockSessionForAppend } from '../db/sessions';
 import { eventFileReferences } from '../domain/initial-events';
 import { sessionNotFound } from '../domain/not-found';
 import { referenceRefusal, type ReferenceSet } from '../domain/references';
@@ -52,7 +52,7 @@ export const sendSessionEvents =
     const appended = await retryTransient(() =>
       deps.db.transaction(async (tx) => {
         // The lock first: the log's end is read after it, so two sends to one session never take the same sequence.
-        const locked = found(await lockSession(tx, tenant, session_id), () => sessionNotFound(session_id));
+        const locked = found(await lockSessionForAppend(tx, tenant, session_id), () => sessionNotFound(session_id));
         if (locked.archivedAt) throw invalidRequest(`session '${session_id}' is archived and cannot receive events`);
         if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated and cannot receive events`);
         checkToolReferences(references, await findSessionEvents(tx, session_id, references.map((r) => r.id)));

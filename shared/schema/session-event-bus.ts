@@ -108,6 +108,13 @@ export const AppendSessionEventsRequest = Closed({
   after_sequence: Type.Integer({ minimum: 0 }),
   events: Type.Array(RuntimeEventBody, { minItems: 1, maxItems: 200 }),
   usage: Type.Optional(UsageDelta),
+  /**
+   * The caller goes on driving the session from this append's reply (the runtime's drive): its
+   * notice is for open streams only (the live feed), not the runtime's work queue, where the
+   * driving replica would only ack it. Absent: the notice goes both ways (a worker's tool
+   * result, which the drive that waits for it must hear).
+   */
+  caller_drives: Type.Optional(Type.Boolean()),
 });
 export const AppendSessionEventsReply = Closed(LogRun);
 
@@ -116,7 +123,8 @@ export const AppendSessionEventsReply = Closed(LogRun);
  * commit on the live feed `live.session_events.<session_id>` (shared/bus/live-feeds.ts): a follow
  * read's reply that nobody had to ask for. A stream that holds the log up to `from` delivers the
  * events without reading; one that does not (or never hears it: the feed is at most once) reads
- * the log on the notice, as before. Appends too large for one message are not published.
+ * the log on the notice or its keep-alive. An append too large for one message is published
+ * without its events (`events` empty, `last` the log's new end): streams read it from the log.
  */
 export const SessionEventsAppended = Closed({ session_id: IdParam, ...LogRun });
 export type SessionEventsAppended = Static<typeof SessionEventsAppended>;

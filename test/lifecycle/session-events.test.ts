@@ -11,6 +11,8 @@ import { systemContext } from '@shared/bus/call-context';
 import { deploymentSubjects } from '@shared/bus/subjects/deployments';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
 import { sessionSubjects } from '@shared/bus/subjects/sessions';
+import { liveFeedSubject } from '@shared/bus/live-feeds';
+import { eventSubject } from '@shared/bus/streams';
 import { newId } from '@shared/ids/ids';
 import type { NewSessionEventBody } from '@shared/schema/session-event';
 import { findOwnedRow } from '@shared/db/find-owned-row';
@@ -297,5 +299,59 @@ describe('the log as streams and the runtime follow it (the bus subject)', () =>
     expect({ ...both, session: undefined }).toEqual({ ...alone, session: undefined });
     expect(both.events.map((e) => e.sequence)).toEqual([4, 5]);
     await expect(call(t.theirs.tenant, { with_session: true })).rejects.toMatchObject({ type: 'not_found_error' });
+  });
+
+  test("the runtime's append: a drive's own (caller_drives) records no notice, its events on the live feed; one too large for the feed gives the log's end", async () => {
+    const run = expectOk(await t.api('POST', `/v1/deployments/${deployment.id}/run`));
+    const sessionId = run.session_id as string;
+    const deployments = t.stack.service('deployments');
+    const prefix = t.stack.env('deployments').BUS_PREFIX!;
+    const notices: number[] = [];
+    const feed: Array<{ from: number; last: number; sequences: number[] }> = [];
+    let heard: () => void = () => undefined;
+    const noticeSub = deployments.nc.subscribe(eventSubject(prefix, 'sessions.log_appended'), {
+      callback: (_err, msg) => {
+        const { data } = msg.json<{ data: { session_id: string; sequence: number } }>();
+        if (data.session_id === sessionId) notices.push(data.sequence);
+        heard();
+      },
+    });
+    const feedSub = deployments.nc.subscribe(liveFeedSubject(prefix, 'sessionEvents', sessionId), {
+      callback: (_err, msg) => {
+        const { from, last, events } = msg.json<{ from: number; last: number; events: Array<{ sequence: number }> }>();
+        feed.push({ from, last, sequences: events.map((e) => e.sequence) });
+        heard();
+      },
+    });
+    await deployments.nc.flush();
+    const append = (after: number, events: Array<Record<string, unknown>>, callerDrives: boolean) =>
+      deployments.client.call(sessionEventSubjects.append, systemContext(newId('request'), t.mine.tenant), {
+        session_id: sessionId,
+        after_sequence: after,
+        events: events as never,
+        ...(callerDrives ? { caller_drives: true } : {}),
+      });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => (heard = resolve));
+    };
+    try {
+      // The fired session's log holds its four initial events.
+      const driven = await append(4, [{ type: 'session.status_running' }], true);
+      expect([driven.from, driven.last]).toEqual([4, 5]);
+      const long = { type: 'agent.message', content: [text('x'.repeat(70 * 1024))] };
+      await append(5, [long], true);
+      await append(6, [{ type: 'session.status_idle', stop_reason: { type: 'end_turn' }, stop_details: null }], false);
+      await until(() => notices.includes(7) && feed.length === 3);
+      // Only the append without caller_drives recorded a notice (the relay publishes in commit order).
+      expect(notices).toEqual([7]);
+      expect(feed).toEqual([
+        { from: 4, last: 5, sequences: [5] },
+        { from: 5, last: 6, sequences: [] },
+        { from: 6, last: 7, sequences: [7] },
+      ]);
+    } finally {
+      noticeSub.unsubscribe();
+      feedSub.unsubscribe();
+    }
   });
 });

@@ -80,3 +80,17 @@ test('feed messages that arrive while the first read is under way are kept where
   expect((await events(next, 2)).map((m) => m.id)).toEqual(log.events.slice(2).map((e) => e.event.id));
   f.stop();
 });
+
+test("an append too large for the feed, heard without its events and with no notice (a drive's own): the log is read", async () => {
+  const log = countedLog();
+  const f = fakeFollower();
+  const a = fakeAppends();
+  const response = await openEventStream(deps(log.bus, f.follower, 60_000, fakePreviews().feed, a.feed), call, SESSION, null, undefined);
+  const next = sseReader(response.body!);
+  a.send(published(log, (log.append(1), 0)));
+  expect((await events(next, 1)).map((m) => m.id)).toEqual([log.events[0]!.event.id]);
+  a.send({ ...published(log, (log.append(2), 1)), events: [] });
+  expect((await events(next, 2)).map((m) => m.id)).toEqual(log.events.slice(1).map((e) => e.event.id));
+  expect(log.reads()).toBe(2);
+  f.stop();
+});

@@ -26,3 +26,30 @@ test('another failure of the read is not hidden', async () => {
   const bus = { call: async () => Promise.reject(new ApiError('overloaded_error', 'busy')) } as unknown as BusClient;
   await expect(sessionsClient(bus).readWithLog({ request_id: 'req_1', tenant: null }, 'sesn_1', 0)).rejects.toThrow('busy');
 });
+
+/** A drive's append against a deployments replica older than `caller_drives`: made as before, once more. */
+test('an append refused for caller_drives is made again without it; other refusals are not', async () => {
+  const asked: Array<Record<string, unknown>> = [];
+  const run = { events: [], from: 3, last: 5 };
+  const older = {
+    call: async (_subject: unknown, _ctx: unknown, request: Record<string, unknown>) => {
+      asked.push(request);
+      if ('caller_drives' in request) throw new ApiError('invalid_request_error', 'caller_drives: unknown property');
+      return run;
+    },
+  } as unknown as BusClient;
+  const ctx = { request_id: 'req_1', tenant: null };
+  const append = { session_id: 'sesn_1', after_sequence: 3, events: [{ type: 'session.status_running' as const }] };
+  expect(await sessionsClient(older).append(ctx, { ...append, caller_drives: true })).toEqual(run);
+  expect(asked).toEqual([{ ...append, caller_drives: true }, append]);
+
+  asked.length = 0;
+  const terminated = {
+    call: async (_subject: unknown, _ctx: unknown, request: Record<string, unknown>) => {
+      asked.push(request);
+      throw new ApiError('invalid_request_error', "session 'sesn_1' is terminated");
+    },
+  } as unknown as BusClient;
+  await expect(sessionsClient(terminated).append(ctx, { ...append, caller_drives: true })).rejects.toThrow('terminated');
+  expect(asked.length).toBe(1);
+});

@@ -78,7 +78,7 @@ export async function appendToSessionLog(
   session: LockedSession,
   events: NewSessionEventBody[],
   at: Date,
-): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+): Promise<AppendedToLog> {
   const after = await lastSequence(tx, session.id);
   return appendAfter(tx, session, events, after, at);
 }
@@ -87,19 +87,20 @@ export async function appendToSessionLog(
  * The runtime's append, in the caller's transaction under the session's row lock: only while the
  * log still ends at `afterSequence` (what the runtime decided on), else 409 and nothing written;
  * a model response's usage is added to the session in the same transaction, so the log and the
- * spend never disagree.
+ * spend never disagree. `callerDrives`: the appender goes on driving the session, so no notice
+ * is recorded for the work queue (open streams hear of it on the live feed).
  */
 export async function appendFencedToSessionLog(
   tx: Executor,
   session: LockedSession,
-  append: { afterSequence: number; events: NewSessionEventBody[]; usage?: UsageDelta },
+  append: { afterSequence: number; events: NewSessionEventBody[]; usage?: UsageDelta; callerDrives?: boolean },
   at: Date,
-): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+): Promise<AppendedToLog> {
   const last = await lastSequence(tx, session.id);
   if (last !== append.afterSequence) {
     throw conflict(`after_sequence: the log of session '${session.id}' ends at sequence ${last}, not ${append.afterSequence}`);
   }
-  return appendAfter(tx, session, append.events, last, at, append.usage);
+  return appendAfter(tx, session, append.events, last, at, append.usage, !append.callerDrives);
 }
 
 /**
@@ -114,8 +115,17 @@ export async function recordSessionNotice(tx: Executor, session: LoggedSession, 
 }
 
 /**
+ * An append to an existing session's log: its rows, and the `sessions.log_appended` notice it
+ * recorded in the outbox, if it did (not for an appender that goes on driving the session).
+ */
+export interface AppendedToLog {
+  rows: SessionEventRow[];
+  notice?: EventEnvelope;
+}
+
+/**
  * An existing session's append once its log's end (`after`) is known: the rows, then what the
- * session's row sums up of its log (sessionRowAfter) in one UPDATE, then the notice.
+ * session's row sums up of its log (sessionRowAfter) in one UPDATE, then the notice when `notify`.
  */
 async function appendAfter(
   tx: Executor,
@@ -124,11 +134,13 @@ async function appendAfter(
   after: number,
   at: Date,
   usage?: UsageDelta,
-): Promise<{ rows: SessionEventRow[]; notice: EventEnvelope }> {
+  notify = true,
+): Promise<AppendedToLog> {
   const rows = logRows([{ sessionId: session.id, events, at, after }]);
   if (rows.length > 0) await tx.insert(sessionEventLog).values(rows);
   const change = sessionRowAfter(session, events, after + 1, at, usage);
   if (change) await tx.update(sessions).set(change).where(eq(sessions.id, session.id));
+  if (!notify) return { rows };
   const notice = logNotice(session, after + events.length, events.length, at);
   await recordEvents(tx, outbox, [notice]);
   return { rows, notice };

@@ -22,6 +22,10 @@ export interface SessionsClient {
 
 const LOG_PAGE = 1000;
 
+/** A 400 naming `field` (an older replica's closed schema refusing a field it does not know). */
+const refusedField = (err: unknown, field: string) =>
+  err instanceof ApiError && err.type === 'invalid_request_error' && err.message.startsWith(`${field}:`);
+
 export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
   /** The log after `after` in pages, the first of them asked `with_session`: its reply's session. */
   async function follow(ctx: CallContext, sessionId: string, after: number, withSession: boolean) {
@@ -58,6 +62,13 @@ export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
       return { session: read.session, log: read.log };
     },
     mounts: (ctx, sessionId) => bus.call(sessionResourceSubjects.resolve, ctx, { session_id: sessionId }),
-    append: (ctx, request) => bus.call(sessionEventSubjects.append, ctx, request),
+    append: (ctx, request) =>
+      bus.call(sessionEventSubjects.append, ctx, request).catch((err: unknown) => {
+        // A deployments replica older than `caller_drives` refuses it, naming it, while a rolling
+        // upgrade runs: the append is made as it was, its notice acked as the drive's own.
+        if (request.caller_drives === undefined || !refusedField(err, 'caller_drives')) throw err;
+        const { caller_drives: _older, ...asBefore } = request;
+        return bus.call(sessionEventSubjects.append, ctx, asBefore);
+      }),
   };
 }

@@ -5,7 +5,8 @@
  * sequence one of them ended at and added as many events: one append ends at a sequence (they
  * are given under the session's lock), and a notice without an append (an archive) adds none,
  * so it is never taken for one. Forgetting costs only what every notice cost before: a drive
- * that reads the session and finds nothing to do.
+ * that reads the session and finds nothing to do. A drive's appends ask for no notice at all
+ * (`caller_drives`); these are the notices of a deployments replica older than that.
  */
 export class OwnAppends {
   /** Per session, most recently used last: its appends' last sequences and how many events each added. */

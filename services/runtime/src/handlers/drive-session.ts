@@ -25,10 +25,10 @@ export class StepBoundReached extends Error {}
  * that started the drive stays unacked until the drive has read past the joined ones, and comes
  * back (to be driven from the log, whole) if the drive fails.
  *
- * A notice of an append the replica's own drive made (domain/own-appends.ts) is acked and
- * nothing more, during the drive or after it: the drive knew of its own append, so a notice of
- * it is not "look again" (before, each turn's two own notices made its drive read once more or
- * start again, to find nothing).
+ * A drive's appends ask the deployments service for no notice (`caller_drives`): the drive knew
+ * of its own append, so a notice of it is not "look again" (before, each turn's two own notices
+ * made its drive read once more or start again, to find nothing). One an older deployments
+ * replica sends anyway (domain/own-appends.ts) is acked and nothing more, during the drive or after it.
  */
 export const driveSession = (
   deps: RuntimeDeps,

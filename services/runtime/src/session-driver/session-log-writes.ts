@@ -46,7 +46,9 @@ export async function appendAt(
 ): Promise<string[] | undefined> {
   try {
     cursor.appending?.(cursor.after + events.length, events.length);
-    const appended = await deps.sessions.append(ctx, { session_id: cursor.sessionId, after_sequence: cursor.after, events, ...(usage ? { usage } : {}) });
+    // A drive's cursor (it is told of its appends) goes on from the reply: no work-queue notice.
+    const drives = cursor.appending ? { caller_drives: true } : {};
+    const appended = await deps.sessions.append(ctx, { session_id: cursor.sessionId, after_sequence: cursor.after, events, ...(usage ? { usage } : {}), ...drives });
     cursor.after = appended.last;
     cursor.landed?.(appended);
     return appended.events.map(({ event }) => (event as { id: string }).id);

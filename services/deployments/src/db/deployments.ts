@@ -8,6 +8,7 @@ import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
 import { ownedBy } from '@shared/db/owned-by';
+import { preparedByShape } from '@shared/db/prepared';
 import { ApiError } from '@shared/errors/api-error';
 import type { StoreDeps } from '@shared/service-host/store-deps';
 import type { PagePosition } from '@shared/schema/common';
@@ -73,7 +74,7 @@ export function listDeploymentPage<T>(
 ): Promise<{ data: T[]; next: PagePosition | null }> {
   return readPage(
     (from, count) =>
-      preparedPageQuery(db, filters, from !== null).execute({
+      pageQuery(db, pageShape(filters, from !== null), {
         organization_id: tenant.organization_id,
         workspace_id: tenant.workspace_id,
         status: filters.status,
@@ -97,39 +98,42 @@ const dateOf = (at: string | undefined) => (at === undefined ? undefined : new D
  * once per process and run with the request's values: building the query text anew for every
  * page was a fifth of a list's CPU in this service. The shapes are few (the filters a list takes).
  */
-const preparedPages = new WeakMap<Database, Map<string, ReturnType<typeof prepareDeploymentPage>>>();
+const pageQuery = preparedByShape((db, shape: string) => prepareDeploymentPage(db, JSON.parse(shape) as PageShape));
 
-function preparedPageQuery(db: Database, filters: DeploymentListFilters, continues: boolean) {
-  const shape = [
-    filters.status !== undefined,
-    filters.agent_id !== undefined,
-    filters.include_archived,
-    filters.created_at_gte !== undefined,
-    filters.created_at_lte !== undefined,
-    continues,
-  ].join();
-  let byShape = preparedPages.get(db);
-  if (!byShape) preparedPages.set(db, (byShape = new Map()));
-  let prepared = byShape.get(shape);
-  if (!prepared) byShape.set(shape, (prepared = prepareDeploymentPage(db, filters, continues)));
-  return prepared;
+interface PageShape {
+  status: boolean;
+  agent_id: boolean;
+  include_archived: boolean;
+  created_at_gte: boolean;
+  created_at_lte: boolean;
+  continues: boolean;
 }
 
-function prepareDeploymentPage(db: Database, filters: DeploymentListFilters, continues: boolean) {
+const pageShape = (filters: DeploymentListFilters, continues: boolean): string =>
+  JSON.stringify({
+    status: filters.status !== undefined,
+    agent_id: filters.agent_id !== undefined,
+    include_archived: filters.include_archived,
+    created_at_gte: filters.created_at_gte !== undefined,
+    created_at_lte: filters.created_at_lte !== undefined,
+    continues,
+  } satisfies PageShape);
+
+function prepareDeploymentPage(db: Executor, shape: PageShape) {
   const p = (name: string) => sql.placeholder(name);
-  const given = <K extends keyof DeploymentListFilters>(key: K) => (filters[key] === undefined ? undefined : p(key));
+  const given = (key: 'status' | 'agent_id' | 'created_at_gte' | 'created_at_lte') => (shape[key] ? p(key) : undefined);
   return deploymentPageQuery(
     db,
     { organization_id: p('organization_id'), workspace_id: p('workspace_id') },
     {
-      include_archived: filters.include_archived,
+      include_archived: shape.include_archived,
       status: given('status'),
       agent_id: given('agent_id'),
       created_at_gte: given('created_at_gte'),
       created_at_lte: given('created_at_lte'),
     },
     sql.placeholder('count'),
-    continues ? { created_at: p('after_created_at'), id: p('after_id') } : null,
+    shape.continues ? { created_at: p('after_created_at'), id: p('after_id') } : null,
   ).prepare();
 }
 

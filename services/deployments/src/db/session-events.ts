@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, lt, max, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, max, sql, type SQL } from 'drizzle-orm';
 import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { Executor } from '@shared/db/executor';
+import { prepared } from '@shared/db/prepared';
 import { LIST_READ_CHUNK, PAGE_BYTE_BUDGET } from '@shared/db/keyset-page';
 import { createdAtConditions } from '@shared/db/list-filters';
 import { newId } from '@shared/ids/ids';
@@ -79,19 +80,30 @@ interface Run {
  */
 async function readRun(db: Executor, sessionId: string, conditions: SQL[], from: number | null, direction: Direction, limit: number): Promise<Run> {
   const t = sessionEventLog;
+  return readChunks(from, limit, (cursor, count) => {
+    const beyond = cursor === null ? undefined : direction === 'up' ? gt(t.sequence, cursor) : lt(t.sequence, cursor);
+    return db
+      .select()
+      .from(t)
+      .where(and(eq(t.sessionId, sessionId), ...conditions, beyond))
+      .orderBy(direction === 'up' ? asc(t.sequence) : desc(t.sequence))
+      .limit(count);
+  });
+}
+
+/** readRun's loop: chunks of rows beyond the cursor (`read`), kept within `limit` and the page byte budget. */
+async function readChunks(
+  from: number | null,
+  limit: number,
+  read: (cursor: number | null, count: number) => Promise<SessionEventRow[]>,
+): Promise<Run> {
   const rows: SessionEventRow[] = [];
   let bytes = 1;
   let cursor = from;
   for (;;) {
     const wanted = limit - rows.length + 1;
     const count = wanted <= LIST_READ_CHUNK + 1 ? wanted : LIST_READ_CHUNK;
-    const beyond = cursor === null ? undefined : direction === 'up' ? gt(t.sequence, cursor) : lt(t.sequence, cursor);
-    const chunk = await db
-      .select()
-      .from(t)
-      .where(and(eq(t.sessionId, sessionId), ...conditions, beyond))
-      .orderBy(direction === 'up' ? asc(t.sequence) : desc(t.sequence))
-      .limit(count);
+    const chunk = await read(cursor, count);
     for (const row of chunk) {
       if (rows.length === limit) return { rows, more: true };
       const size = Buffer.byteLength(JSON.stringify(row.body)) + 100;
@@ -153,5 +165,16 @@ export async function listSessionEventPage(
  * next), and whether more follow them: when none do, the read reached the log's end.
  */
 export async function readEventsAfter(db: Executor, sessionId: string, sequence: number, limit: number): Promise<Run> {
-  return readRun(db, sessionId, [], sequence, 'up', limit);
+  // readRun's read in ascending order, as one prepared statement: every stream's read and every step of a drive.
+  return readChunks(sequence, limit, (cursor, count) => selectEventsAfter(db, { session_id: sessionId, after: cursor, count }));
 }
+
+const selectEventsAfter = prepared((db) =>
+  db
+    .select()
+    .from(sessionEventLog)
+    .where(and(eq(sessionEventLog.sessionId, sql.placeholder('session_id')), gt(sessionEventLog.sequence, sql.placeholder('after'))))
+    .orderBy(asc(sessionEventLog.sequence))
+    .limit(sql.placeholder('count'))
+    .prepare(),
+);

@@ -1,10 +1,11 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { EventEnvelope } from '@shared/bus/event';
 import type { Database } from '@shared/db/connect';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { ownedBy } from '@shared/db/owned-by';
+import { prepared } from '@shared/db/prepared';
 import { found } from '@shared/errors/api-error';
 import { sessionEvents, type SessionResource } from '@shared/schema/session';
 import type { Tenant } from '@shared/schema/tenant';
@@ -19,8 +20,17 @@ import { appendSessionEvents } from './session-log';
 // A session's rows: finding and locking it, recording new ones, changing and deleting them. Its
 // log is db/session-log.ts (appends) and db/session-events.ts (reads); its list db/session-list.ts.
 
-export const findSession = (db: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>
-  findOwnedRow(db, sessions, tenant, id);
+/** The tenant's session: every read of one (a get, each step of a drive, every stream's first read). */
+export const findSession = async (db: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>
+  (await selectSession(db, { id, organization_id: tenant.organization_id, workspace_id: tenant.workspace_id }))[0];
+
+const selectSession = prepared((db) =>
+  db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.id, sql.placeholder('id')), ownedBy(sessions, { organization_id: sql.placeholder('organization_id'), workspace_id: sql.placeholder('workspace_id') })))
+    .prepare(),
+);
 
 /** The tenant's session, locked (FOR UPDATE) until the transaction ends: every change of a session is made under it. */
 export const lockSession = (tx: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>

@@ -1,0 +1,48 @@
+import type { Executor } from './executor';
+
+/** What drizzle's `.prepare()` gives: the statement's text and mapping, run with placeholder values. */
+interface PreparedQuery<R> {
+  execute(values?: Record<string, unknown>): Promise<R>;
+}
+
+/**
+ * A hot statement built by drizzle once, then run with its placeholders' values on whatever
+ * executor each call has: the pool, or an open transaction's connection. Building a statement
+ * (drizzle's query objects turned into SQL text, every call) was the largest single part of a
+ * turn's CPU in the deployments service, more than mysql2 and NATS together.
+ *
+ * drizzle binds a prepared query to the session that built it; its mysql2 driver runs it through
+ * that session's `client` (the pool, or the transaction's connection) and nothing else. A call
+ * runs a view of the one built statement whose `client` is the executor's, so a statement built
+ * on the pool runs inside a transaction on that transaction's connection, under its locks. The
+ * field is drizzle's (pinned in package.json); the tests that run appends and reads through
+ * these statements (and test/foundation/prepared-statements.test.ts) fail if it moves.
+ */
+export function prepared<R>(build: (db: Executor) => PreparedQuery<R>): (executor: Executor, values: Record<string, unknown>) => Promise<R> {
+  let statement: PreparedQuery<R> | undefined;
+  return (executor, values) => {
+    statement ??= build(executor);
+    return runOn(statement, executor, values);
+  };
+}
+
+/**
+ * A family of prepared statements, one per shape (`key`: a multi-row insert's row count, an
+ * update's set of columns), each built once on first use. Keys must come from a small set: each
+ * is a statement kept for the process's life.
+ */
+export function preparedByShape<K extends string | number, R>(
+  build: (db: Executor, key: K) => PreparedQuery<R>,
+): (executor: Executor, key: K, values: Record<string, unknown>) => Promise<R> {
+  const statements = new Map<K, PreparedQuery<R>>();
+  return (executor, key, values) => {
+    let statement = statements.get(key);
+    if (!statement) statements.set(key, (statement = build(executor, key)));
+    return runOn(statement, executor, values);
+  };
+}
+
+function runOn<R>(statement: PreparedQuery<R>, executor: Executor, values: Record<string, unknown>): Promise<R> {
+  const client = (executor as unknown as { session: { client: unknown } }).session.client;
+  return (Object.create(statement, { client: { value: client } }) as PreparedQuery<R>).execute(values);
+}

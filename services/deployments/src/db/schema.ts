@@ -180,6 +180,13 @@ export const sessions = mysqlTable(
      * usage (db/session-log.ts appendFencedToSessionLog). Null until the first model response.
      */
     usage: jsonColumn<UsageDelta>('usage'),
+    /**
+     * The sequence its log ends at (0: empty), kept by every append in the transaction that adds
+     * to the log (db/session-log.ts), so an append reads it with the row it locks rather than
+     * asking the log for its max. Never ahead of the log, but behind it while replicas older than
+     * the column still append: an append that collides on the log's key reads the log's end.
+     */
+    lastSequence: int('last_sequence').notNull().default(0),
     /** This session's data key (wrapped), sealing its own repository tokens; null while it holds none. */
     dataKeyId: varchar('data_key_id', { length: 32 }),
     dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),

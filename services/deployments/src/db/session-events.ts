@@ -34,7 +34,10 @@ export async function deleteSessionEvents(
   await recordEvents(tx, outbox, [notice]);
 }
 
-/** The session's last sequence (0: empty log). Read under the session's row lock before appending. */
+/**
+ * The session's last sequence as its log has it (0: empty log): for a follow read, and for an
+ * append (under the session's row lock) only when the row's `last_sequence` may be behind it.
+ */
 export async function lastSequence(db: Executor, sessionId: string): Promise<number> {
   const [row] = await db
     .select({ last: max(sessionEventLog.sequence) })

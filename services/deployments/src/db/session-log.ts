@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { EventEnvelope } from '@shared/bus/event';
+import { isDuplicateKey } from '@shared/db/duplicate-key';
 import type { Executor } from '@shared/db/executor';
 import { conflict } from '@shared/errors/api-error';
 import { newId } from '@shared/ids/ids';
@@ -27,13 +28,13 @@ export interface SessionLogAppend {
   events: NewSessionEventBody[];
   /** Their `processed_at`: the instant the log accepted them. */
   at: Date;
-  /** The session's last sequence (lastSequence, read under the session's lock); 0 or omitted for a new session. */
+  /** Where the log ends before them (an existing session's, read under its lock); 0 or omitted for a new session. */
   after?: number;
 }
 
 type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
 /** An existing session as its appender locked it: what its row's summary of the log follows from. */
-type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents' | 'usage'>;
+type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence'>;
 
 /**
  * Appends events to session logs in the caller's transaction, with one INSERT for the whole
@@ -68,10 +69,11 @@ function logRows(batch: SessionLogAppend[]): SessionEventRow[] {
 /**
  * Appends events to an EXISTING session's log in the caller's transaction, which must already
  * hold the session's row lock (taken before any other read of the transaction, so the log's end
- * read here is the committed one) and passes the row it locked, as written since if it wrote
- * it: the next sequences, the session's row brought in line with them, and the
- * `sessions.log_appended` notice in the outbox. Returns the rows and the notice, which the
- * caller hands to `eventsRecorded` after the commit so open streams hear of them at once.
+ * read under it is the committed one) and passes the row it locked, as written since if it wrote
+ * it: the next sequences after the log's end the row holds (insertAfter), the session's row
+ * brought in line with them, and the `sessions.log_appended` notice in the outbox. Returns the
+ * rows and the notice, which the caller hands to `eventsRecorded` after the commit so open
+ * streams hear of them at once.
  */
 export async function appendToSessionLog(
   tx: Executor,
@@ -79,8 +81,7 @@ export async function appendToSessionLog(
   events: NewSessionEventBody[],
   at: Date,
 ): Promise<AppendedToLog> {
-  const after = await lastSequence(tx, session.id);
-  return appendAfter(tx, session, events, after, at);
+  return appendAfter(tx, session, events, session.lastSequence, at);
 }
 
 /**
@@ -96,11 +97,16 @@ export async function appendFencedToSessionLog(
   append: { afterSequence: number; events: NewSessionEventBody[]; usage?: UsageDelta; callerDrives?: boolean },
   at: Date,
 ): Promise<AppendedToLog> {
-  const last = await lastSequence(tx, session.id);
-  if (last !== append.afterSequence) {
-    throw conflict(`after_sequence: the log of session '${session.id}' ends at sequence ${last}, not ${append.afterSequence}`);
-  }
-  return appendAfter(tx, session, append.events, last, at, append.usage, !append.callerDrives);
+  const fence = (end: number) => {
+    if (end !== append.afterSequence) {
+      throw conflict(`after_sequence: the log of session '${session.id}' ends at sequence ${end}, not ${append.afterSequence}`);
+    }
+  };
+  // The row's end is the log's or behind it (insertAfter), so one that is not the runtime's is
+  // confirmed against the log before the 409; one that is, the insert confirms. An append
+  // without events (the bus never sends one) has no insert to confirm it.
+  if (session.lastSequence !== append.afterSequence || append.events.length === 0) fence(await lastSequence(tx, session.id));
+  return appendAfter(tx, session, append.events, append.afterSequence, at, append.usage, !append.callerDrives, fence);
 }
 
 /**
@@ -109,6 +115,9 @@ export async function appendFencedToSessionLog(
  * then stops the session's worker. Nothing for a session with an empty log (no turn, no worker).
  */
 export async function recordSessionNotice(tx: Executor, session: LoggedSession, at: Date): Promise<void> {
+  // The log's max, not the row's last_sequence: an archive is rare and off the turn's path, and a
+  // session an older replica created during a rolling upgrade has its initial events in its log
+  // but 0 on its row, which would skip the notice and leave its worker running.
   const last = await lastSequence(tx, session.id);
   if (last === 0) return;
   await recordEvents(tx, outbox, [logNotice(session, last, 0, at)]);
@@ -124,20 +133,21 @@ export interface AppendedToLog {
 }
 
 /**
- * An existing session's append once its log's end (`after`) is known: the rows, then what the
- * session's row sums up of its log (sessionRowAfter) in one UPDATE, then the notice when `notify`.
+ * An existing session's append after the log's end its row holds (`expected`): the rows where
+ * the log really ends (insertAfter, `fence` as there), then what the session's row sums up of its
+ * log (sessionRowAfter) in one UPDATE, then the notice when `notify`.
  */
 async function appendAfter(
   tx: Executor,
   session: LockedSession,
   events: NewSessionEventBody[],
-  after: number,
+  expected: number,
   at: Date,
   usage?: UsageDelta,
   notify = true,
+  fence?: (end: number) => void,
 ): Promise<AppendedToLog> {
-  const rows = logRows([{ sessionId: session.id, events, at, after }]);
-  if (rows.length > 0) await tx.insert(sessionEventLog).values(rows);
+  const { rows, after } = await insertAfter(tx, session.id, events, at, expected, fence);
   const change = sessionRowAfter(session, events, after + 1, at, usage);
   if (change) await tx.update(sessions).set(change).where(eq(sessions.id, session.id));
   if (!notify) return { rows };
@@ -146,21 +156,55 @@ async function appendAfter(
   return { rows, notice };
 }
 
+/**
+ * Inserts an append's rows after `expected`, the log's end as the session's row has it, and
+ * returns them with the end they went after. The row is never ahead of the log, but behind it
+ * while replicas older than its `last_sequence` still append (they do not move it): the insert
+ * then collides on the log's primary key, and the log's end is read (only the failed statement
+ * is rolled back; the transaction goes on under the same lock) and the rows go after it, unless
+ * `fence` refuses that end (it throws). A collision while the log ends where the row says is on
+ * another key (an event id already logged) and is thrown as it came.
+ */
+async function insertAfter(
+  tx: Executor,
+  sessionId: string,
+  events: NewSessionEventBody[],
+  at: Date,
+  expected: number,
+  fence?: (end: number) => void,
+): Promise<{ rows: SessionEventRow[]; after: number }> {
+  const rows = logRows([{ sessionId, events, at, after: expected }]);
+  if (rows.length === 0) return { rows, after: expected };
+  try {
+    await tx.insert(sessionEventLog).values(rows);
+    return { rows, after: expected };
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    const end = await lastSequence(tx, sessionId);
+    if (end <= expected) throw error;
+    fence?.(end);
+    const moved = logRows([{ sessionId, events, at, after: end }]);
+    await tx.insert(sessionEventLog).values(moved);
+    return { rows: moved, after: end };
+  }
+}
+
 /** `sessions.log_appended`: the session's log now ends at `sequence`, `appended` events of it added by this append (0: none). */
 const logNotice = (session: LoggedSession, sequence: number, appended: number, at: Date): EventEnvelope =>
   newEventEnvelope(sessionLogEvents.appended, tenantOfRow(session), { session_id: session.id, sequence, appended }, at);
 
 /** The columns of a session's row that sum up its log. */
-type LogSummaryChange = Partial<Pick<SessionRow, 'status' | 'updatedAt' | 'outcomeEvaluations' | 'usage'>>;
+type LogSummaryChange = Partial<Pick<SessionRow, 'lastSequence' | 'status' | 'updatedAt' | 'outcomeEvaluations' | 'usage'>>;
 
 /**
  * What an existing session's row says of its log once `events` are appended at `at`
  * (`firstSequence`: the first one's), worked out from the row its appender locked (nothing can
  * change it before the commit, so it is not read again), to be written in one UPDATE; undefined
- * when nothing changes. The status of the last status event (with updated_at); the outcome
- * evaluations the events move on (a define_outcome opens one, the runtime's spans move it;
- * domain/outcome-evaluations.ts); a model response's usage, added in the same transaction as
- * its events, so the log and the spend never disagree.
+ * when nothing changes (no event and no usage). The log's new end whenever events are added (the
+ * next append finds it on the row it locks); the status of the last status event (with
+ * updated_at); the outcome evaluations the events move on (a define_outcome opens one, the
+ * runtime's spans move it; domain/outcome-evaluations.ts); a model response's usage, added in the
+ * same transaction as its events, so the log and the spend never disagree.
  */
 function sessionRowAfter(
   session: LockedSession,
@@ -170,6 +214,7 @@ function sessionRowAfter(
   usage: UsageDelta | undefined,
 ): LogSummaryChange | undefined {
   const change: LogSummaryChange = {};
+  if (events.length > 0) change.lastSequence = firstSequence + events.length - 1;
   const status = statusAfter(events);
   if (status) {
     change.status = status;

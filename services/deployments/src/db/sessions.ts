@@ -36,10 +36,10 @@ const selectSession = prepared((db) =>
 export const lockSession = (tx: Executor, tenant: Tenant, id: string): Promise<SessionRow | undefined> =>
   findOwnedRow(tx, sessions, tenant, id, { lock: true });
 
-/** What an append reads of its session: who owns it, whether it takes events, and what the append moves on. */
+/** What an append reads of its session: who owns it, whether it takes events, where its log ends and what the append moves on. */
 export type AppendingSession = Pick<
   SessionRow,
-  'id' | 'organizationId' | 'workspaceId' | 'status' | 'archivedAt' | 'outcomeEvaluations' | 'initialEvents' | 'usage'
+  'id' | 'organizationId' | 'workspaceId' | 'status' | 'archivedAt' | 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence'
 >;
 
 /**
@@ -58,6 +58,7 @@ export async function lockSessionForAppend(tx: Executor, tenant: Tenant, id: str
       outcomeEvaluations: sessions.outcomeEvaluations,
       initialEvents: sessions.initialEvents,
       usage: sessions.usage,
+      lastSequence: sessions.lastSequence,
     })
     .from(sessions)
     .where(and(eq(sessions.id, id), ownedBy(sessions, tenant)))

@@ -51,6 +51,8 @@ export function newSessionRow(id: string, source: SessionSource, now: Date): Ses
     title: source.title,
     outcomeEvaluations: outcomeEvaluationsOf(id, source.initialEvents, 1),
     usage: null,
+    // Its log starts as its initial events, sequences 1 to n (db/sessions.ts recordNewSessions writes both).
+    lastSequence: source.initialEvents.length,
     dataKeyId: source.dataKey?.keyId ?? null,
     dataKeyWrapped: source.dataKey?.wrapped ?? null,
   };

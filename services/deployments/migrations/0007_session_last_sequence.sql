@@ -1,0 +1,2 @@
+ALTER TABLE `sessions` ADD `last_sequence` int DEFAULT 0 NOT NULL;--> statement-breakpoint
+UPDATE `sessions` SET `last_sequence` = (SELECT COALESCE(MAX(`e`.`sequence`), 0) FROM `session_events` `e` WHERE `e`.`session_id` = `sessions`.`id`);

@@ -1,4 +1,4 @@
-import { and, eq, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MySqlColumn } from 'drizzle-orm/mysql-core';
 import type { TenantIds } from '../schema/tenant';
 
@@ -18,3 +18,6 @@ export const ownedBy = (
   tenant: TenantIds | { organization_id: Placeholder; workspace_id: Placeholder },
 ): SQL =>
   and(eq(table.organizationId, tenant.organization_id), eq(table.workspaceId, tenant.workspace_id))!;
+
+/** The tenant of a prepared statement (shared/db/prepared.ts): its values are the call's `organization_id` and `workspace_id`. */
+export const tenantPlaceholders = { organization_id: sql.placeholder('organization_id'), workspace_id: sql.placeholder('workspace_id') };

@@ -7,7 +7,7 @@ import type { Database } from '@shared/db/connect';
 import type { Executor, ReadOptions } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
 import { keysetAfter, newestFirst, readPage } from '@shared/db/keyset-page';
-import { ownedBy } from '@shared/db/owned-by';
+import { ownedBy, tenantPlaceholders } from '@shared/db/owned-by';
 import { preparedByShape } from '@shared/db/prepared';
 import { ApiError } from '@shared/errors/api-error';
 import type { StoreDeps } from '@shared/service-host/store-deps';
@@ -124,7 +124,7 @@ function prepareDeploymentPage(db: Executor, shape: PageShape) {
   const given = (key: 'status' | 'agent_id' | 'created_at_gte' | 'created_at_lte') => (shape[key] ? p(key) : undefined);
   return deploymentPageQuery(
     db,
-    { organization_id: p('organization_id'), workspace_id: p('workspace_id') },
+    tenantPlaceholders,
     {
       include_archived: shape.include_archived,
       status: given('status'),

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { newEventEnvelope, recordEvents } from '@shared/bus/outbox';
 import type { EventEnvelope } from '@shared/bus/event';
 import { isDuplicateKey } from '@shared/db/duplicate-key';
@@ -10,7 +9,8 @@ import { advanceOutcomeEvaluations, outcomeEvaluationsOf, touchesOutcomes } from
 import { tenantOfRow } from '../domain/row-tenant';
 import { outcomeIdOf, statusAfter } from '../domain/session-events';
 import { addUsage } from '../domain/session-usage';
-import { outbox, sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
+import { outbox, type SessionEventRow, type SessionRow } from './schema';
+import { insertLogRows, writeLogSummary, type LogSummaryChange } from './session-log-rows';
 import { lastSequence } from './session-events';
 
 /**
@@ -47,10 +47,10 @@ type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'in
 export async function appendSessionEvents(tx: Executor, batch: SessionLogAppend[]): Promise<SessionEventRow[]> {
   const rows = logRows(batch);
   if (rows.length === 0) return rows;
-  await tx.insert(sessionEventLog).values(rows);
+  await insertLogRows(tx, rows);
   for (const { sessionId, events, at } of batch) {
     const status = statusAfter(events);
-    if (status) await tx.update(sessions).set({ status, updatedAt: at }).where(eq(sessions.id, sessionId));
+    if (status) await writeLogSummary(tx, sessionId, { status, updatedAt: at });
   }
   return rows;
 }
@@ -106,7 +106,7 @@ export async function appendFencedToSessionLog(
   // confirmed against the log before the 409; one that is, the insert confirms. An append
   // without events (the bus never sends one) has no insert to confirm it.
   if (session.lastSequence !== append.afterSequence || append.events.length === 0) fence(await lastSequence(tx, session.id));
-  return appendAfter(tx, session, append.events, append.afterSequence, at, append.usage, !append.callerDrives, fence);
+  return appendAfter(tx, session, append.events, append.afterSequence, at, { usage: append.usage, notify: !append.callerDrives, fence });
 }
 
 /**
@@ -132,6 +132,13 @@ export interface AppendedToLog {
   notice?: EventEnvelope;
 }
 
+/** What an append may carry besides its events: a model response's usage, whether a notice goes to the work queue, the runtime's fence. */
+interface AppendOptions {
+  usage?: UsageDelta;
+  notify?: boolean;
+  fence?: (end: number) => void;
+}
+
 /**
  * An existing session's append after the log's end its row holds (`expected`): the rows where
  * the log really ends (insertAfter, `fence` as there), then what the session's row sums up of its
@@ -143,13 +150,11 @@ async function appendAfter(
   events: NewSessionEventBody[],
   expected: number,
   at: Date,
-  usage?: UsageDelta,
-  notify = true,
-  fence?: (end: number) => void,
+  { usage, notify = true, fence }: AppendOptions = {},
 ): Promise<AppendedToLog> {
   const { rows, after } = await insertAfter(tx, session.id, events, at, expected, fence);
   const change = sessionRowAfter(session, events, after + 1, at, usage);
-  if (change) await tx.update(sessions).set(change).where(eq(sessions.id, session.id));
+  if (change) await writeLogSummary(tx, session.id, change);
   if (!notify) return { rows };
   const notice = logNotice(session, after + events.length, events.length, at);
   await recordEvents(tx, outbox, [notice]);
@@ -176,7 +181,7 @@ async function insertAfter(
   const rows = logRows([{ sessionId, events, at, after: expected }]);
   if (rows.length === 0) return { rows, after: expected };
   try {
-    await tx.insert(sessionEventLog).values(rows);
+    await insertLogRows(tx, rows);
     return { rows, after: expected };
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
@@ -184,7 +189,7 @@ async function insertAfter(
     if (end <= expected) throw error;
     fence?.(end);
     const moved = logRows([{ sessionId, events, at, after: end }]);
-    await tx.insert(sessionEventLog).values(moved);
+    await insertLogRows(tx, moved);
     return { rows: moved, after: end };
   }
 }
@@ -192,9 +197,6 @@ async function insertAfter(
 /** `sessions.log_appended`: the session's log now ends at `sequence`, `appended` events of it added by this append (0: none). */
 const logNotice = (session: LoggedSession, sequence: number, appended: number, at: Date): EventEnvelope =>
   newEventEnvelope(sessionLogEvents.appended, tenantOfRow(session), { session_id: session.id, sequence, appended }, at);
-
-/** The columns of a session's row that sum up its log. */
-type LogSummaryChange = Partial<Pick<SessionRow, 'lastSequence' | 'status' | 'updatedAt' | 'outcomeEvaluations' | 'usage'>>;
 
 /**
  * What an existing session's row says of its log once `events` are appended at `at`

@@ -4,7 +4,7 @@ import type { EventEnvelope } from '@shared/bus/event';
 import type { Database } from '@shared/db/connect';
 import type { Executor } from '@shared/db/executor';
 import { findOwnedRow } from '@shared/db/find-owned-row';
-import { ownedBy } from '@shared/db/owned-by';
+import { ownedBy, tenantPlaceholders } from '@shared/db/owned-by';
 import { prepared } from '@shared/db/prepared';
 import { found } from '@shared/errors/api-error';
 import { sessionEvents, type SessionResource } from '@shared/schema/session';
@@ -28,7 +28,7 @@ const selectSession = prepared((db) =>
   db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.id, sql.placeholder('id')), ownedBy(sessions, { organization_id: sql.placeholder('organization_id'), workspace_id: sql.placeholder('workspace_id') })))
+    .where(and(eq(sessions.id, sql.placeholder('id')), ownedBy(sessions, tenantPlaceholders)))
     .prepare(),
 );
 
@@ -48,7 +48,12 @@ export type AppendingSession = Pick<
  * (a long system prompt, many tools) and which no append reads.
  */
 export async function lockSessionForAppend(tx: Executor, tenant: Tenant, id: string): Promise<AppendingSession | undefined> {
-  const [row] = await tx
+  const [row] = await selectSessionForAppend(tx, { id, organization_id: tenant.organization_id, workspace_id: tenant.workspace_id });
+  return row;
+}
+
+const selectSessionForAppend = prepared((db) =>
+  db
     .select({
       id: sessions.id,
       organizationId: sessions.organizationId,
@@ -61,10 +66,10 @@ export async function lockSessionForAppend(tx: Executor, tenant: Tenant, id: str
       lastSequence: sessions.lastSequence,
     })
     .from(sessions)
-    .where(and(eq(sessions.id, id), ownedBy(sessions, tenant)))
-    .for('update');
-  return row;
-}
+    .where(and(eq(sessions.id, sql.placeholder('id')), ownedBy(sessions, tenantPlaceholders)))
+    .for('update')
+    .prepare(),
+);
 
 /** A new session as it is recorded: the row, the fire's run when a fire created it, its sealed tokens. */
 export interface NewSessionRecord {

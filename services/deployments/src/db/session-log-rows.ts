@@ -1,0 +1,54 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Executor } from '@shared/db/executor';
+import { preparedByShape } from '@shared/db/prepared';
+import { sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
+
+/**
+ * The two writes of every append to a session's log (db/session-log.ts), as prepared statements
+ * (shared/db/prepared.ts): a client's send and the runtime's two appends a turn made drizzle build
+ * both anew each time. One statement is kept per shape: an insert per row count, up to
+ * PREPARED_MAX_ROWS (a new session's batch of initial events, or a long tool-using step, is built
+ * as before), and an update per set of columns written (a few dozen at most).
+ */
+const PREPARED_MAX_ROWS = 8;
+
+/** The log's rows of one append, in one INSERT. */
+export async function insertLogRows(tx: Executor, rows: SessionEventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (rows.length > PREPARED_MAX_ROWS) {
+    await tx.insert(sessionEventLog).values(rows);
+    return;
+  }
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, i) => {
+    for (const column of LOG_COLUMNS) values[`${column}${i}`] = row[column];
+  });
+  await insertRows(tx, rows.length, values);
+}
+
+const LOG_COLUMNS = ['sessionId', 'sequence', 'id', 'type', 'processedAt', 'body'] as const satisfies ReadonlyArray<keyof SessionEventRow>;
+
+const insertRows = preparedByShape((db, count: number) =>
+  db
+    .insert(sessionEventLog)
+    .values(Array.from({ length: count }, (_, i) => Object.fromEntries(LOG_COLUMNS.map((column) => [column, sql.placeholder(`${column}${i}`)])) as never))
+    .prepare(),
+);
+
+/** What a session's row sums up of its log (the columns an append moves on). */
+export type LogSummaryChange = Partial<Pick<SessionRow, 'lastSequence' | 'status' | 'updatedAt' | 'outcomeEvaluations' | 'usage'>>;
+
+/** Writes `change` to the session's row in one UPDATE. */
+export async function writeLogSummary(tx: Executor, sessionId: string, change: LogSummaryChange): Promise<void> {
+  const columns = (Object.keys(change) as Array<keyof LogSummaryChange>).filter((column) => change[column] !== undefined).sort();
+  if (columns.length === 0) return;
+  await updateSummary(tx, columns.join(), { ...change, sessionId });
+}
+
+const updateSummary = preparedByShape((db, shape: string) =>
+  db
+    .update(sessions)
+    .set(Object.fromEntries(shape.split(',').map((column) => [column, sql.placeholder(column)])))
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare(),
+);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Executor } from './executor';
 
 /** What drizzle's `.prepare()` gives: the statement's text and mapping, run with placeholder values. */
@@ -40,6 +41,15 @@ export function preparedByShape<K extends string | number, R>(
     if (!statement) statements.set(key, (statement = build(executor, key)));
     return runOn(statement, executor, values);
   };
+}
+
+/**
+ * An UPDATE's SET of placeholders, each named as its column (the call's values by those names).
+ * drizzle's update maps a placeholder through its column, as an insert's values do; its types
+ * name only values and SQL there.
+ */
+export function setPlaceholders<C extends string>(columns: readonly C[]): Record<C, never> {
+  return Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])) as Record<C, never>;
 }
 
 function runOn<R>(statement: PreparedQuery<R>, executor: Executor, values: Record<string, unknown>): Promise<R> {

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '@shared/db/executor';
-import { preparedByShape } from '@shared/db/prepared';
+import { preparedByShape, setPlaceholders } from '@shared/db/prepared';
 import { sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
 
 /**
@@ -48,7 +48,7 @@ export async function writeLogSummary(tx: Executor, sessionId: string, change: L
 const updateSummary = preparedByShape((db, shape: string) =>
   db
     .update(sessions)
-    .set(Object.fromEntries(shape.split(',').map((column) => [column, sql.placeholder(column)])))
+    .set(setPlaceholders(shape.split(',')))
     .where(eq(sessions.id, sql.placeholder('sessionId')))
     .prepare(),
 );

@@ -1,5 +1,6 @@
-import { and, eq, lt, or } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '@shared/db/executor';
+import { prepared, setPlaceholders } from '@shared/db/prepared';
 import { sessionLeases } from './schema';
 
 /**
@@ -8,7 +9,8 @@ import { sessionLeases } from './schema';
  * little as it can (every turn takes a lease and gives it back).
  *
  * Affected rows, not a read back: mysql2 connects with CLIENT_FOUND_ROWS, so an UPDATE counts the
- * rows it matched, changed or not; INSERT IGNORE counts 0 for a key already there.
+ * rows it matched, changed or not; INSERT IGNORE counts 0 for a key already there. Prepared once
+ * (shared/db/prepared.ts): two of them run at every turn.
  */
 
 const affected = (result: unknown) => (result as [{ affectedRows: number }])[0].affectedRows;
@@ -19,17 +21,25 @@ const affected = (result: unknown) => (result as [{ affectedRows: number }])[0].
  * holder (a worker id of at most 80 characters, '/', a UUID) and the session id always fit.
  */
 async function insertLease(db: Executor, sessionId: string, holder: string, until: Date): Promise<boolean> {
-  return affected(await db.insert(sessionLeases).ignore().values({ sessionId, holder, expiresAt: until })) === 1;
+  return affected(await insertStatement(db, { sessionId, holder, until })) === 1;
 }
+
+const insertStatement = prepared((db) =>
+  db.insert(sessionLeases).ignore().values({ sessionId: sql.placeholder('sessionId'), holder: sql.placeholder('holder'), expiresAt: sql.placeholder('until') }).prepare(),
+);
 
 /** Moves the lease to `holder` (until `until`) if it holds it already or its holder's lease has lapsed. */
 async function extendLease(db: Executor, sessionId: string, holder: string, now: Date, until: Date): Promise<boolean> {
-  const result = await db
-    .update(sessionLeases)
-    .set({ holder, expiresAt: until })
-    .where(and(eq(sessionLeases.sessionId, sessionId), or(eq(sessionLeases.holder, holder), lt(sessionLeases.expiresAt, now))));
-  return affected(result) === 1;
+  return affected(await extendStatement(db, { sessionId, holder, now, expiresAt: until })) === 1;
 }
+
+const extendStatement = prepared((db) =>
+  db
+    .update(sessionLeases)
+    .set(setPlaceholders(['holder', 'expiresAt']))
+    .where(and(eq(sessionLeases.sessionId, sql.placeholder('sessionId')), or(eq(sessionLeases.holder, sql.placeholder('holder')), lt(sessionLeases.expiresAt, sql.placeholder('now')))))
+    .prepare(),
+);
 
 /**
  * Takes a session's lease for a new drive: granted when nobody holds it, or when its holder's
@@ -50,5 +60,9 @@ export async function renewSessionLease(db: Executor, sessionId: string, holder:
 
 /** Gives a session back (only if this replica still holds it). */
 export async function releaseSessionLease(db: Executor, sessionId: string, holder: string): Promise<void> {
-  await db.delete(sessionLeases).where(and(eq(sessionLeases.sessionId, sessionId), eq(sessionLeases.holder, holder)));
+  await releaseStatement(db, { sessionId, holder });
 }
+
+const releaseStatement = prepared((db) =>
+  db.delete(sessionLeases).where(and(eq(sessionLeases.sessionId, sql.placeholder('sessionId')), eq(sessionLeases.holder, sql.placeholder('holder')))).prepare(),
+);

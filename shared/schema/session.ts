@@ -275,6 +275,12 @@ export const SessionCreated = Closed({
   environment_id: IdParam,
   /** At most what a deployment or a session may name. */
   vault_ids: Type.Array(IdParam, { maxItems: 50 }),
+  /**
+   * How many events the session's log begins with (its initial events). An empty log has nothing
+   * to drive: the runtime starts on such a session at its first sent event's notice. Absent from
+   * a deployments replica older than the field: driven as before.
+   */
+  initial_events: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type SessionCreated = Static<typeof SessionCreated>;
 

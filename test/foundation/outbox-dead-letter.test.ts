@@ -244,7 +244,7 @@ describe('a session with a 1.5 MB initial event', () => {
       const events = await readStream(nc, streamName(prefix, 'sessions'));
       return events.find((e) => e.data.data.session_id === run.body.session_id);
     });
-    // Ids and references only: a consumer reads the session (initial events, resources) by id.
+    // Ids, references and a count only: a consumer reads the session (initial events, resources) by id.
     expect(session.data.data).toEqual({
       session_id: run.body.session_id,
       deployment_id: big.id,
@@ -254,6 +254,7 @@ describe('a session with a 1.5 MB initial event', () => {
       agent: big.agent,
       environment_id: big.environment_id,
       vault_ids: [],
+      initial_events: 1,
     });
     expect(JSON.stringify(session.data).length).toBeLessThan(4096);
     const full = await mine('GET', `/v1/sessions/${run.body.session_id}`);

@@ -146,6 +146,8 @@ describe('a scheduled fire', () => {
         agent: d.agent,
         environment_id: d.environment_id,
         vault_ids: [vault.id],
+        // How many events its log begins with (a runtime drives an empty one only once sent to).
+        initial_events: d.initial_events.length,
       },
     });
     expect(JSON.stringify(announced)).not.toContain('ghp_');

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { newEventEnvelope } from '@shared/bus/outbox';
+import { sessionEvents } from '@shared/schema/session';
 import { sessionLogEvents } from '@shared/schema/session-event';
 import { driveSession, StepBoundReached } from '../../../services/runtime/src/handlers/drive-session';
 import type { RuntimeDeps } from '../../../services/runtime/src/deps';
@@ -34,6 +35,7 @@ function handDriven() {
     calls,
     called,
     handle: (sessionId: string, sequence: number, appended?: number) => handle(notice(sessionId, sequence, appended), delivery),
+    handleEnvelope: (envelope: Parameters<typeof handle>[0]) => handle(envelope, delivery),
     coveredNow,
   };
 }
@@ -130,5 +132,40 @@ describe("notices of the drive's own appends", () => {
     expect(t.calls.map((c) => c.sessionId)).toEqual(['sesn_1', 'sesn_2']);
     t.calls[1]!.finish(t.coveredNow(1));
     await other;
+  });
+});
+
+describe('a new session', () => {
+  const created = (initial: number | undefined) =>
+    newEventEnvelope(
+      sessionEvents.created,
+      tenant,
+      {
+        session_id: 'sesn_new',
+        deployment_id: null,
+        deployment_run_id: null,
+        ...tenant,
+        agent: { type: 'agent', id: 'agent_1', version: 1 },
+        environment_id: 'env_1',
+        vault_ids: [],
+        ...(initial === undefined ? {} : { initial_events: initial }),
+      },
+      new Date(),
+    );
+
+  test('created with an empty log: acked, no drive (nothing to do until an event is sent)', async () => {
+    const t = handDriven();
+    await t.handleEnvelope(created(0));
+    expect(t.calls).toHaveLength(0);
+  });
+
+  test('created with initial events, or by a replica that does not say: driven', async () => {
+    for (const initial of [2, undefined]) {
+      const t = handDriven();
+      const driving = t.handleEnvelope(created(initial));
+      expect(t.calls).toHaveLength(1);
+      t.calls[0]!.finish(t.coveredNow(0));
+      await driving;
+    }
   });
 });

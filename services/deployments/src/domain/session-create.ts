@@ -160,5 +160,6 @@ export function sessionCreatedEvent(session: SessionRow, run: DeploymentRunRow |
     agent: { type: 'agent', id: session.agentId, version: session.agentVersion },
     environment_id: session.environmentId,
     vault_ids: session.vaultIds,
+    initial_events: session.initialEvents.length,
   };
 }

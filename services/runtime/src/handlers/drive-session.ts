@@ -40,6 +40,8 @@ export const driveSession = (
   return async (envelope) => {
     const sessionId = envelope.data.session_id;
     if ('sequence' in envelope.data && own.has(sessionId, envelope.data.sequence, envelope.data.appended)) return;
+    // A session created with an empty log has nothing to drive yet (its first send's notice starts it).
+    if ('initial_events' in envelope.data && envelope.data.initial_events === 0) return;
     const running = driving.get(sessionId);
     if (running) {
       running.notices += 1;

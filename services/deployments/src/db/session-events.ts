@@ -39,12 +39,18 @@ export async function deleteSessionEvents(
  * append (under the session's row lock) only when the row's `last_sequence` may be behind it.
  */
 export async function lastSequence(db: Executor, sessionId: string): Promise<number> {
-  const [row] = await db
-    .select({ last: max(sessionEventLog.sequence) })
-    .from(sessionEventLog)
-    .where(eq(sessionEventLog.sessionId, sessionId));
+  const [row] = await selectLastSequence(db, { sessionId });
   return row?.last ?? 0;
 }
+
+// Every stream's first read (from the log's end) asks it.
+const selectLastSequence = prepared((db) =>
+  db
+    .select({ last: max(sessionEventLog.sequence) })
+    .from(sessionEventLog)
+    .where(eq(sessionEventLog.sessionId, sql.placeholder('sessionId')))
+    .prepare(),
+);
 
 /** The session's events with these ids (what tool results and confirmations refer to). */
 export async function findSessionEvents(db: Executor, sessionId: string, ids: string[]): Promise<SessionEventRow[]> {

@@ -150,6 +150,38 @@ describeEachSdk('long sessions are compacted, never failed for being long', (und
     expect(after.at(-1)).toMatchObject({ type: 'session.status_idle', stop_reason: { type: 'end_turn' } });
     expect(text(world.model.requests.at(-1)!)).toContain('SUMMARY-B');
   }, 90_000);
+
+  test('an interrupt while the summary is being written stops it: the span ends with what it cost, nothing compacted, the model not asked again', async () => {
+    const session = await newSession();
+    world.model.reply(answer('First answer.', 190_000));
+    await say(session.id, 'Start');
+    const summary = world.model.replyPausedMidway({ content: [{ type: 'text', text: 'SUMMARY-STOPPED: half a summ' }], stop_reason: 'end_turn', usage: { input_tokens: 1_500, output_tokens: 10 } });
+    const requests = world.model.requests.length;
+    const rests = (await logOf(session.id)).filter((e) => e.type === 'session.status_idle').length;
+    await sdk().beta.sessions.events.send(session.id, { events: [{ type: 'user.message', content: [{ type: 'text', text: 'Go on' }] }] });
+    await summary.midway;
+    await sdk().beta.sessions.events.send(session.id, { events: [{ type: 'user.interrupt' }] });
+    await eventually(
+      'the session to rest after the interrupt',
+      async () => ((await logOf(session.id)).filter((e) => e.type === 'session.status_idle').length > rests ? true : undefined),
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
+    await runtimeSettled(world.stack);
+    summary.finish();
+    const log = await logOf(session.id);
+    expect(log.slice(6).map((e) => e.type)).toEqual([
+      'user.message', 'session.status_running', 'span.model_request_start', 'user.interrupt', 'span.model_request_end', 'session.status_idle',
+    ]);
+    expect(log.find((e) => e.type === 'span.model_request_end' && e.model_request_start_id === log[8]!.id)).toMatchObject({
+      is_error: true,
+      model_usage: { input_tokens: 1_500 },
+    });
+    expect(log.at(-1)).toMatchObject({ stop_reason: { type: 'end_turn' } });
+    // The summary request was the only one: no turn after it, nothing kept of it.
+    expect(world.model.requests.length).toBe(requests + 1);
+    expect(JSON.stringify(log)).not.toContain('SUMMARY-STOPPED');
+    expect((await sdk().beta.sessions.retrieve(session.id)).usage.input_tokens).toBe(190_000 + 1_500);
+  }, 90_000);
 });
 
 describe('a deleted session', () => {

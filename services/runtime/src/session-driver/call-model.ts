@@ -1,4 +1,3 @@
-import type { Message, MessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { CallContext } from '@shared/bus/call-context';
 import type { Session } from '@shared/schema/session';
 import { newId } from '@shared/ids/ids';
@@ -8,15 +7,15 @@ import { NO_MODEL_CREDENTIALS, turnEndingError } from '../domain/model-errors';
 import { mcpFailureEvents } from '../domain/mcp-tools';
 import { buildModelRequest, modelTools } from '../domain/model-request';
 import { withCacheBreakpoints } from '../domain/prompt-cache';
-import { requestEnd, requestFailedEnd, responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
+import { requestFailedEnd, responseEvents, tokenUsageOf, usageDelta } from '../domain/model-response';
 import { promptTooLong } from '../domain/context-compaction';
 import { mountedSections } from '../domain/system-prompt';
 import type { LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
 import { compactContext, inContext, nearContextWindow } from './compact-context';
-import { watchForInterrupt } from './interrupt-watch';
+import { endInterruptedSpan, interruptibleRequest } from './interruptible-request';
 import { listMcpTools } from './mcp-listing';
-import { appendAt, appendStep, openSpan, requestModel, type LogCursor } from './session-log-writes';
+import { appendStep, openSpan, type LogCursor } from './session-log-writes';
 
 /**
  * The agent's turn: a Messages API request built from the session's agent and log, recorded as
@@ -46,28 +45,15 @@ export async function callModel(
   if (await nearContextWindow(deps, ctx, session, log)) return compactContext(deps, ctx, turn, startId, request, 'near_window');
   // Streamed: streams that asked for previews (`event_deltas`) see the answer while it is written.
   const previews = new AnswerPreviews(session.id, () => newId('sessionEvent'), (preview) => deps.previews.publish(preview));
-  // What the answer has cost so far, should an interrupt stop it: message_start's input tokens.
-  let started: Message['usage'] | undefined;
-  const watch = watchForInterrupt(deps, ctx, session.id, cursor.after);
-  const listener = (event: MessageStreamEvent) => {
-    if (event.type === 'message_start') started = event.message.usage;
-    previews.hear(event);
-  };
-  const answer = await requestModel(deps, ctx, cursor, request, { listener, signal: watch.signal }).finally(() => {
-    watch.stop();
+  const { answer, interrupted } = await interruptibleRequest(deps, ctx, cursor, request, (event) => previews.hear(event)).finally(() => {
     // Fragments still gathered go before the buffered event that concludes them (streams drop previews after it).
     previews.close();
   });
   switch (answer.kind) {
     case 'given_up': {
-      // An interrupt stopped the request: its span ends here, with what it spent (the turn's end is
-      // the next step's); if the log moved further meanwhile, the next step ends it (domain/next-step.ts).
-      if (watch.signal.aborted) {
-        const spent = started ? tokenUsageOf({ usage: started }) : undefined;
-        const end = spent ? requestEnd(startId, spent, true) : requestFailedEnd(startId);
-        await appendAt(deps, ctx, { ...cursor, after: watch.logEnd }, [end], spent && usageDelta(spent, price));
-      }
-      // Else the log moved on while the request was retried: the session is read again.
+      // An interrupt stopped the request: its span ends now. Else the log moved on while the
+      // request was retried: the session is read again.
+      if (interrupted) await endInterruptedSpan(deps, ctx, cursor, startId, interrupted, price);
       return true;
     }
     case 'answered': {

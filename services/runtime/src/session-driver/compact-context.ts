@@ -22,7 +22,8 @@ import { requestEnd, requestFailedEnd, tokenUsageOf, usageDelta } from '../domai
 import { transcriptOf } from '../domain/outcome-grading';
 import { readLogState, type LoggedEvent } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
-import { appendAt, appendStep, requestModel, type LogCursor } from './session-log-writes';
+import { endInterruptedSpan, interruptibleRequest } from './interruptible-request';
+import { appendAt, appendStep, type LogCursor } from './session-log-writes';
 
 /**
  * Long sessions (domain/context-compaction.ts): a turn that finds its conversation near the
@@ -85,12 +86,15 @@ export async function compactContext(
 ): Promise<boolean> {
   const { session, log, cursor, price } = turn;
   if (compactionLimitReached(readLogState(log))) return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...compactionLimitEvents()]);
-  let answer = reason === 'near_window' ? await requestModel(deps, ctx, cursor, summaryRequest(turnRequest)) : undefined;
-  if (answer === undefined || (answer.kind === 'failed' && promptTooLong(answer.failure))) {
-    answer = await requestModel(deps, ctx, cursor, await transcriptRequest(deps, ctx, session, log, turnRequest.max_tokens));
-  }
+  // Stopped by an interrupt as the turn's own request is: the turn is over, the summary no use.
+  const first = reason === 'near_window' ? await interruptibleRequest(deps, ctx, cursor, summaryRequest(turnRequest)) : undefined;
+  const { answer, interrupted } =
+    first && (first.interrupted || !(first.answer.kind === 'failed' && promptTooLong(first.answer.failure)))
+      ? first
+      : await interruptibleRequest(deps, ctx, cursor, await transcriptRequest(deps, ctx, session, log, turnRequest.max_tokens));
   switch (answer.kind) {
     case 'given_up':
+      if (interrupted) await endInterruptedSpan(deps, ctx, cursor, startId, interrupted, price);
       return true;
     case 'failed':
       return appendStep(deps, ctx, cursor, [requestFailedEnd(startId), ...turnEndingError(answer.failure)]);

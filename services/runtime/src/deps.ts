@@ -13,6 +13,7 @@ import type { SessionsClient } from './clients/sessions';
 import type { VaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
 import type { ToolsetCatalog } from './domain/model-request';
+import type { KnownLogs } from './domain/known-logs';
 import type { RuntimeMetrics } from './metrics';
 
 /** What the runtime's handlers are given, built once by start-runtime.ts. */
@@ -23,6 +24,8 @@ export interface RuntimeDeps {
   sleep: Sleep;
   logger: Logger;
   sessions: SessionsClient;
+  /** The logs this replica's drives read, kept for their next drives (domain/known-logs.ts). */
+  knownLogs: KnownLogs;
   /** This replica's follower of the log notices: a model request in flight hears of an interrupt. */
   sessionLog: SessionLogFollower;
   /** An environment's type, which decides the pool a session's work item is queued in. */

@@ -15,6 +15,7 @@ import { sessionsClient } from './clients/sessions';
 import { vaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
 import { parseAllowedHosts } from '@shared/agents/mcp-hosts';
+import { KnownLogs } from './domain/known-logs';
 import type { ToolsetCatalog } from './domain/model-request';
 import { createRuntimeMetrics } from './metrics';
 import type { RuntimeDeps } from './deps';
@@ -42,6 +43,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     sleep: (ms) => Bun.sleep(ms),
     logger: runtime.logger,
     sessions: sessionsClient(runtime.client),
+    knownLogs: new KnownLogs(),
     sessionLog: new SessionLogFollower(runtime.nc, config.BUS_PREFIX, runtime.logger),
     environments: environmentsClient(runtime.client),
     prices: modelPrices(runtime.client),

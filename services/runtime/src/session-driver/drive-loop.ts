@@ -76,9 +76,10 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
     scope: 'read_write',
     key_id: 'runtime',
   });
-  // The log as read so far: append-only, so each step reads only what came after it (a long
-  // session's turns would otherwise read the whole log again at every step).
-  const log: LoggedEvent[] = [];
+  // The log as read so far: append-only, so each step reads only what came after it, and each
+  // drive only what came after the last drive's (domain/known-logs.ts), not the whole log again.
+  const known = deps.knownLogs.take(sessionId);
+  const log = known.events;
   let covered = demand.notices;
   try {
     for (let step = 0; step < MAX_STEPS; step++) {
@@ -86,8 +87,12 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
       const done = await runStep(deps, ctx, sessionId, log, demand);
       // Done when nothing was left to do on the session as read, or nothing is after the step's
       // own appends; unless a notice came since the read began.
-      if (demand.notices === covered && (!done.acted || settledAfter(log, done))) return { covered, bounded: false };
+      if (demand.notices === covered && (!done.acted || settledAfter(log, done))) {
+        deps.knownLogs.keep(sessionId, known);
+        return { covered, bounded: false };
+      }
     }
+    deps.knownLogs.keep(sessionId, known);
     return { covered, bounded: true };
   } catch (err) {
     // A deleted session has nothing left to drive.

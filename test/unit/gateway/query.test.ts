@@ -2,7 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import { Type } from '@sinclair/typebox';
 import { coerceText } from '@shared/validation/coerce';
 import { QueryBoolean } from '@shared/schema/common';
-import { parseQuery } from '../../../services/gateway/src/http/query';
+import { schemaCompilations } from '@shared/validation/validate';
+import { NO_QUERY, parseQuery } from '../../../services/gateway/src/http/query';
+import { readEventListQuery, readEventStreamQuery } from '../../../services/gateway/src/modules/session-events/model';
 import { pagedQuery } from '../../../services/gateway/src/routing/pagination';
 
 /** Throws exactly this message. */
@@ -48,4 +50,19 @@ describe('parseQuery', () => {
   test('literal unions name their spellings', () => {
     refuses(() => parseQuery(url('include_archived=yes'), schema), 'include_archived: must be one of "true", "false"');
   });
+});
+
+test('reading a query compiles no schema anew: each is compiled once, not per request', () => {
+  const stream = new URL('http://gateway.internal/v1/sessions/sesn_1/events/stream?beta=true&event_deltas=agent.message');
+  const list = new URL('http://gateway.internal/v1/sessions/sesn_1/events?beta=true&limit=5&order=desc');
+  readEventStreamQuery(stream);
+  readEventListQuery('sesn_1', list);
+  parseQuery(new URL('http://gateway.internal/v1/x?beta=true'), NO_QUERY);
+  const before = schemaCompilations();
+  for (let i = 0; i < 3; i++) {
+    readEventStreamQuery(stream);
+    readEventListQuery('sesn_1', list);
+    parseQuery(new URL('http://gateway.internal/v1/x?beta=true'), NO_QUERY);
+  }
+  expect(schemaCompilations()).toBe(before);
 });

@@ -1,10 +1,19 @@
-import type { Static, TObject } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { invalidRequest } from '@shared/errors/api-error';
 import { coerceText } from '@shared/validation/coerce';
 import { validate } from '@shared/validation/validate';
 
 /** Parameters the gateway itself consumes on every route. */
 const GATEWAY_PARAMS = new Set(['beta']);
+
+/**
+ * What a route that declares no query accepts: nothing but `beta`. The guard refuses the rest
+ * before any body is read where its rule can tell (domain/query-parameters.ts); this also covers
+ * the GETs that rule takes for lists (`.../work/stats`, `.../content`). One object: a schema is
+ * compiled once per object (shared/validation/validate.ts), so one made per request was compiled
+ * at every request.
+ */
+export const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 /**
  * Reads the query string against a route's schema: unknown parameters and repeated

@@ -1,8 +1,8 @@
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ResolvePath } from 'elysia';
 import type { CallContext } from '@shared/bus/call-context';
 import type { PendingIdempotentRequest } from '../idempotency/idempotent-requests';
-import { parseQuery } from '../http/query';
+import { NO_QUERY, parseQuery } from '../http/query';
 import { emptyBody, jsonBody, type RawBody } from '../http/raw-body';
 import { json, type ErrorStatus, type Media, type Method, type RouteContract } from './route-contract';
 
@@ -142,12 +142,6 @@ function define<Path extends string, S extends RouteSchemas>(method: Method, pat
   };
 }
 
-/**
- * What a route that declares no query accepts: nothing but `beta`. The guard refuses the rest
- * before any body is read where its rule can tell (domain/query-parameters.ts); this also covers
- * the GETs that rule takes for lists (`.../work/stats`, `.../content`).
- */
-const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 function readBody(spec: RouteSchemas['body'], raw: RawBody | undefined): unknown {
   if (spec === undefined) return emptyBody(raw);

@@ -5,7 +5,7 @@ import { IdOf } from '@shared/schema/common';
 import { SESSION_EVENT_TYPES, SessionEvent, SessionEventListFilters, SessionEventListOrder } from '@shared/schema/session-event';
 import { EventDelta, EventStart, PREVIEWED_EVENT_TYPES, PreviewedEventType } from '@shared/schema/session-preview';
 import { createdAtRange } from '../../domain/created-at';
-import { parseQuery } from '../../http/query';
+import { NO_QUERY, parseQuery } from '../../http/query';
 import { pagedQuery, type BidirectionalPageQuery, type BidirectionalPageRoute } from '../../routing/pagination';
 import type { Media } from '../../routing/route-contract';
 
@@ -66,7 +66,7 @@ export const EventStreamQuery = Type.Object({ event_deltas: Type.Optional(Type.A
  */
 export function readEventStreamQuery(url: URL): ReadonlySet<PreviewedEventType> {
   const { values, rest } = takeArrayParameter(url, 'event_deltas', PREVIEWED_EVENT_TYPES);
-  parseQuery(rest, Type.Object({}, { additionalProperties: false }));
+  parseQuery(rest, NO_QUERY);
   return new Set(values ?? []);
 }
 

@@ -14,6 +14,7 @@ import { expectError, expectOk } from '../support/expect';
 import { createAgentVersion, createMemoryStore, MODELS, uploadFile, userMessage } from '../support/fixtures';
 import { expectSdkShape } from '../support/sdk-shape';
 import { Stack } from '../support/stack';
+import { publishedEvents } from '../support/streams';
 
 /** The SDK version the current block runs under (each block sets it in its beforeAll). */
 let sdk: SdkUnderTest;
@@ -327,6 +328,16 @@ describeEachSdk('sessions through the SDK and HTTP', (under) => {
       expectError(await readOnly('POST', '/v1/sessions', { body: { agent: agent.id, environment_id: environmentId } }), 403, 'permission_error');
       expect(expectOk(await readOnly('GET', `/v1/sessions/${session.id}`))).toEqual(await client.beta.sessions.retrieve(session.id));
       expect(await client.beta.sessions.retrieve(session.id)).toEqual(session);
+    });
+  });
+
+  describe('sessions.created', () => {
+    test('an API session is announced once, with how many initial events its log begins with', async () => {
+      const empty = await newSession();
+      const started = await newSession({ initial_events: [{ type: 'user.message', content: [{ type: 'text', text: 'Hi' }] }] } as never);
+      const announced = (await publishedEvents(stack, 'deployments', 'sessions')).filter((m) => m.subject.endsWith('sessions.created'));
+      const of = (id: string) => announced.filter((m) => m.data.data.session_id === id).map((m) => m.data.data.initial_events);
+      expect([of(empty.id), of(started.id)]).toEqual([[0], [1]]);
     });
   });
 

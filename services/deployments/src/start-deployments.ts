@@ -43,14 +43,15 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       ...tenantLanes((item: NewDeployment) => tenantOfRow(item.row)),
     });
     runtime.onStop(() => creations.idle());
-    // API sessions alike; their events (sessions.created) leave once the transaction commits.
+    // API sessions alike; their events (sessions.created) leave from memory once the transaction
+    // commits (a poke made the relay claim them from the table: a transaction of its own per batch).
     const sessionCreations = createWriteBatcher(
       runtime.database.db,
       async (tx, items: NewSessionRecord[]) => {
         await recordNewSessions(tx, items);
       },
       {
-        committed: () => shared.eventsRecorded(),
+        committed: (items) => shared.eventsRecorded(items.map((i) => i.created)),
         logger: runtime.logger,
         ...tenantLanes((item: NewSessionRecord) => tenantOfRow(item.session)),
       },

@@ -10,7 +10,7 @@ import type { DeploymentRunListFilters } from '@shared/schema/deployment-run';
 import type { Tenant } from '@shared/schema/tenant';
 import { deploymentRuns, deployments, RUN_LIST_INDEXES, type DeploymentRow, type DeploymentRunRow, type SessionRow } from './schema';
 import { ownRow } from '../domain/row-tenant';
-import { recordNewSessions } from './sessions';
+import { recordNewSessions, sessionCreatedEnvelope } from './sessions';
 
 /** A fire's first read: the deployment, and for a scheduled fire the occurrence it names. */
 export interface OccurrenceLookup {
@@ -101,7 +101,7 @@ export interface FireRecord {
  */
 export async function insertRuns(tx: Executor, fires: FireRecord[]): Promise<void> {
   if (fires.length === 0) return;
-  await recordNewSessions(tx, fires.flatMap((f) => (f.session ? [{ session: f.session, run: f.run, secrets: [] }] : [])));
+  await recordNewSessions(tx, fires.flatMap((f) => (f.session ? [{ session: f.session, run: f.run, secrets: [], created: sessionCreatedEnvelope(f.session, f.run) }] : [])));
   await tx.insert(deploymentRuns).values(fires.map((f) => f.run));
 }
 

@@ -71,12 +71,21 @@ const selectSessionForAppend = prepared((db) =>
     .prepare(),
 );
 
-/** A new session as it is recorded: the row, the fire's run when a fire created it, its sealed tokens. */
+/**
+ * A new session as it is recorded: the row, the fire's run when a fire created it, its sealed
+ * tokens, and its `sessions.created` event (sessionCreatedEnvelope), made before the write so that
+ * whoever commits it can publish it from memory.
+ */
 export interface NewSessionRecord {
   session: SessionRow;
   run: DeploymentRunRow | null;
   secrets: Array<{ resourceId: string; sealed: string }>;
+  created: EventEnvelope;
 }
+
+/** A new session's `sessions.created` event. */
+export const sessionCreatedEnvelope = (session: SessionRow, run: DeploymentRunRow | null): EventEnvelope =>
+  newEventEnvelope(sessionEvents.created, tenantOfRow(session), sessionCreatedEvent(session, run), session.createdAt);
 
 /**
  * Records new sessions in the caller's transaction, one statement per table whatever their
@@ -95,9 +104,7 @@ export async function recordNewSessions(tx: Executor, records: NewSessionRecord[
   await appendSessionEvents(tx, rows.map((row) => ({ sessionId: row.id, events: row.initialEvents, at: row.createdAt })));
   const secrets = records.flatMap((r) => r.secrets.map((s) => ({ sessionId: r.session.id, ...s })));
   if (secrets.length > 0) await tx.insert(sessionSecrets).values(secrets);
-  const envelopes = records.map(({ session, run }) =>
-    newEventEnvelope(sessionEvents.created, tenantOfRow(session), sessionCreatedEvent(session, run), session.createdAt),
-  );
+  const envelopes = records.map((r) => r.created);
   await recordEvents(tx, outbox, envelopes);
   return envelopes;
 }

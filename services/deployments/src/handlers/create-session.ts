@@ -8,6 +8,7 @@ import { sealSessionTokens } from '../domain/repository-tokens';
 import { attachMemoryStores } from '../domain/session-resources';
 import { newSessionRow, planSessionCreate, sessionFromRequest, tokenResourceIds } from '../domain/session-create';
 import { sessionReferenceRefusal } from '../domain/session-update';
+import { sessionCreatedEnvelope } from '../db/sessions';
 import type { DeploymentsDeps } from '../deps';
 
 /**
@@ -32,6 +33,6 @@ export const createSession =
     const row = newSessionRow(id, sessionFromRequest(tenantOf(ctx), request, attached, agent, dataKey), deps.clock.now());
     // The group commit holds one connection for the batch: the wait needs no slot of the tenant's.
     ctx.releaseTenantSlot?.();
-    await deps.sessionCreations.write({ session: row, run: null, secrets });
+    await deps.sessionCreations.write({ session: row, run: null, secrets, created: sessionCreatedEnvelope(row, null) });
     return presentSession(row, agent);
   };

@@ -7,8 +7,12 @@ export interface KnownLog {
   bytes: number;
 }
 
-/** What a replica keeps of logs between drives, at most (about a turn's few KB for each of thousands of sessions). */
-const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * What a replica keeps of logs between drives, at most, as JSON: a few KB for each of thousands
+ * of sessions. Held as objects they take two to three times that, well inside the runtime pod's
+ * memory request (256 MiB in the chart) beside everything else.
+ */
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * The session logs this replica's drives have read, kept between drives, so that a drive reads

@@ -1,6 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { sql } from 'drizzle-orm';
-import { preparedByShape } from '../db/prepared';
+import { preparedInsert } from '../db/prepared';
 import { newId } from '../ids/ids';
 import type { Executor } from '../db/executor';
 import type { OutboxTable } from '../db/outbox-table';
@@ -29,35 +28,15 @@ export function newEventEnvelope<P extends TSchema>(
  * that transaction commits, and then always (the relay retries until they do).
  */
 export async function recordEvents(tx: Executor, outbox: OutboxTable, envelopes: readonly EventEnvelope[]): Promise<void> {
-  if (envelopes.length === 0) return;
-  const rows = envelopes.map((e) => ({ eventId: e.id, subject: e.type, payload: e, createdAt: new Date(e.occurred_at) }));
-  if (rows.length > PREPARED_MAX_ROWS) {
-    await tx.insert(outbox).values(rows);
-    return;
-  }
-  // Most transactions record one or two events: those inserts are prepared, per table and count.
-  let insert = preparedInserts.get(outbox);
-  if (!insert) preparedInserts.set(outbox, (insert = preparedOutboxInsert(outbox)));
-  await insert(tx, rows.length, Object.fromEntries(rows.flatMap((row, i) => Object.entries(row).map(([column, value]) => [`${column}${i}`, value]))));
+  let insert = inserts.get(outbox);
+  if (!insert) inserts.set(outbox, (insert = outboxInsert(outbox)));
+  await insert(tx, envelopes.map((e) => ({ eventId: e.id, subject: e.type, payload: e, createdAt: new Date(e.occurred_at) })));
 }
 
-const PREPARED_MAX_ROWS = 4;
-const preparedInserts = new WeakMap<OutboxTable, ReturnType<typeof preparedOutboxInsert>>();
-
-const preparedOutboxInsert = (outbox: OutboxTable) =>
-  preparedByShape((db, count: number) =>
-    db
-      .insert(outbox)
-      .values(
-        Array.from({ length: count }, (_, i) => ({
-          eventId: sql.placeholder(`eventId${i}`),
-          subject: sql.placeholder(`subject${i}`),
-          payload: sql.placeholder(`payload${i}`),
-          createdAt: sql.placeholder(`createdAt${i}`),
-        })),
-      )
-      .prepare(),
-  );
+/** Most transactions record one or two events: those inserts are prepared, per table and count. */
+const outboxInsert = (outbox: OutboxTable) =>
+  preparedInsert(['eventId', 'subject', 'payload', 'createdAt'], 4, (db, rows) => db.insert(outbox).values(rows as Array<OutboxTable['$inferInsert']>));
+const inserts = new WeakMap<OutboxTable, ReturnType<typeof outboxInsert>>();
 
 /** Records one event in the caller's transaction (see recordEvents); returns its id. */
 export async function recordEvent<P extends TSchema>(

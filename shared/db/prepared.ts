@@ -44,6 +44,34 @@ export function preparedByShape<K extends string | number, R>(
 }
 
 /**
+ * A multi-row INSERT of `columns`, prepared per row count up to `maxRows` (most writes are one to
+ * a few rows); more rows are built as before, each count being a statement kept for good.
+ * `insert` is the statement for some rows: placeholders when it is prepared (`<column><row>`),
+ * the rows themselves beyond `maxRows`.
+ */
+export function preparedInsert<C extends string>(
+  columns: readonly C[],
+  maxRows: number,
+  insert: (db: Executor, rows: Array<Record<C, unknown>>) => PromiseLike<unknown> & { prepare(): PreparedQuery<unknown> },
+): (executor: Executor, rows: ReadonlyArray<Record<C, unknown>>) => Promise<void> {
+  const byCount = preparedByShape((db, count: number) =>
+    insert(db, Array.from({ length: count }, (_, i) => Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${column}${i}`)])) as Record<C, unknown>)).prepare(),
+  );
+  return async (executor, rows) => {
+    if (rows.length === 0) return;
+    if (rows.length > maxRows) {
+      await insert(executor, [...rows]);
+      return;
+    }
+    const values: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const column of columns) values[`${column}${i}`] = row[column];
+    });
+    await byCount(executor, rows.length, values);
+  };
+}
+
+/**
  * An UPDATE's SET of placeholders, each named as its column (the call's values by those names).
  * drizzle's update maps a placeholder through its column, as an insert's values do; its types
  * name only values and SQL there.

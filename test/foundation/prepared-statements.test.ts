@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { datetime, int, mysqlTable } from 'drizzle-orm/mysql-core';
 import { connectDatabase, dropDatabase, type DatabaseHandle } from '@shared/db/connect';
 import { jsonColumn } from '@shared/db/json-column';
-import { prepared, preparedByShape } from '@shared/db/prepared';
+import { prepared, preparedByShape, preparedInsert } from '@shared/db/prepared';
 import { infrastructure } from '../support/infrastructure';
 
 const DATABASE = 't_prepared_statements';
@@ -79,4 +79,14 @@ test('a row locked by a prepared FOR UPDATE in a transaction is locked to every 
   } finally {
     other.release();
   }
+});
+
+test('a prepared multi-row insert: up to its bound by placeholders, beyond it built as before; both land whole', async () => {
+  const insert = preparedInsert(['id', 'body', 'at'], 2, (db, rows) => db.insert(things).values(rows as Array<typeof things.$inferInsert>));
+  const at = new Date('2026-11-29T09:00:00.000Z');
+  await insert(handle.db, [10, 11].map((id) => ({ id, body: { n: id }, at })));
+  await insert(handle.db, [12, 13, 14].map((id) => ({ id, body: { n: id }, at })));
+  await insert(handle.db, []);
+  const rows = await handle.db.select().from(things);
+  expect(rows.filter((r) => r.id >= 10).sort((a, b) => a.id - b.id)).toEqual([10, 11, 12, 13, 14].map((id) => ({ id, body: { n: id }, at })));
 });

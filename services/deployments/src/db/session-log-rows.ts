@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '@shared/db/executor';
-import { preparedByShape, setPlaceholders } from '@shared/db/prepared';
+import { preparedByShape, preparedInsert, setPlaceholders } from '@shared/db/prepared';
 import { sessionEventLog, sessions, type SessionEventRow, type SessionRow } from './schema';
 
 /**
@@ -13,26 +13,10 @@ import { sessionEventLog, sessions, type SessionEventRow, type SessionRow } from
 const PREPARED_MAX_ROWS = 8;
 
 /** The log's rows of one append, in one INSERT. */
-export async function insertLogRows(tx: Executor, rows: SessionEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  if (rows.length > PREPARED_MAX_ROWS) {
-    await tx.insert(sessionEventLog).values(rows);
-    return;
-  }
-  const values: Record<string, unknown> = {};
-  rows.forEach((row, i) => {
-    for (const column of LOG_COLUMNS) values[`${column}${i}`] = row[column];
-  });
-  await insertRows(tx, rows.length, values);
-}
-
-const LOG_COLUMNS = ['sessionId', 'sequence', 'id', 'type', 'processedAt', 'body'] as const satisfies ReadonlyArray<keyof SessionEventRow>;
-
-const insertRows = preparedByShape((db, count: number) =>
-  db
-    .insert(sessionEventLog)
-    .values(Array.from({ length: count }, (_, i) => Object.fromEntries(LOG_COLUMNS.map((column) => [column, sql.placeholder(`${column}${i}`)])) as never))
-    .prepare(),
+export const insertLogRows: (tx: Executor, rows: SessionEventRow[]) => Promise<void> = preparedInsert(
+  ['sessionId', 'sequence', 'id', 'type', 'processedAt', 'body'],
+  PREPARED_MAX_ROWS,
+  (db, rows) => db.insert(sessionEventLog).values(rows as SessionEventRow[]),
 );
 
 /** What a session's row sums up of its log (the columns an append moves on). */

@@ -72,9 +72,12 @@ export const FollowSessionEventsRequest = Closed({
   limit: Type.Integer({ minimum: 1, maximum: 1000 }),
   with_session: Type.Optional(Type.Boolean()),
 });
+/** Events of a session's log with their sequences, in order. */
+export const LoggedEvents = Type.Array(Closed({ sequence: Type.Integer({ minimum: 1 }), event: SessionEvent }));
+
 /** A run of the log: what a follow read and the runtime's append both answer. */
 const LogRun = {
-  events: Type.Array(Closed({ sequence: Type.Integer({ minimum: 1 }), event: SessionEvent })),
+  events: LoggedEvents,
   /** The sequence the read started after (what `after` named); the events follow it with no gap. */
   from: Type.Integer({ minimum: 0 }),
   /** The log's last sequence when it was read (0: empty). */
@@ -84,6 +87,8 @@ export const FollowSessionEventsReply = Closed({
   ...LogRun,
   /** The session, read before the log, when the request asked `with_session`; absent otherwise. */
   session: Type.Optional(Session),
+  /** With the session: its row's revision (SessionLogAppended.revision), what the runtime keeps it by. */
+  revision: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
 /** What a model response added to the session's usage: its tokens and their list cost (shared/usage/list-cost.ts units). */
@@ -132,6 +137,9 @@ export type SessionEventsAppended = Static<typeof SessionEventsAppended>;
 // ---------------------------------------------------------------------------------------------
 // Notifications (the `sessions` stream, published through the outbox after the commit).
 
+/** The most characters of events a `sessions.log_appended` notice carries (its `events`). */
+export const NOTICE_EVENTS_MAX_CHARS = 8000;
+
 /**
  * A session's log grew up to `sequence`. Small and lossy-tolerant: a stream that sees one reads
  * the log after what it delivered, so a lost or late notification costs latency, never an event.
@@ -145,6 +153,18 @@ export const SessionLogAppended = Closed({
    * append ends at a sequence: with this, a runtime replica tells its own appends' notices apart.
    */
   appended: Type.Optional(Type.Integer({ minimum: 0 })),
+  /**
+   * The session row's revision when the append was made (moved by every change of the row but
+   * its log's summary): with `events`, a runtime that holds the session as of this revision and
+   * the log up to the append drives on without reading either.
+   */
+  revision: Type.Optional(Type.Integer({ minimum: 0 })),
+  /**
+   * The appended events (LoggedEvents) as JSON, when that is at most NOTICE_EVENTS_MAX_CHARS
+   * characters (a client's message, a tool's result); absent when larger: the runtime reads them.
+   * A string, so the notice keeps a size bound whatever an event may hold.
+   */
+  events: Type.Optional(Type.String({ maxLength: NOTICE_EVENTS_MAX_CHARS })),
 });
 /** A session was deleted: open streams send this `session.deleted` event and end. */
 export const SessionLogDeleted = Closed({ session_id: IdParam, event_id: IdParam, processed_at: Type.String({ maxLength: 40 }) });

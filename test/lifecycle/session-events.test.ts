@@ -296,7 +296,10 @@ describe('the log as streams and the runtime follow it (the bus subject)', () =>
     expect(both.session).toEqual(await deployments.call(sessionSubjects.get, systemContext(newId('request'), t.mine.tenant), { session_id: sessionId }));
     expect(both.session!.status).toBe('running');
     expect(alone.session).toBeUndefined();
-    expect({ ...both, session: undefined }).toEqual({ ...alone, session: undefined });
+    expect({ ...both, session: undefined, revision: undefined }).toEqual({ ...alone, session: undefined, revision: undefined });
+    // The row's revision, which a send's notice carries too (nothing has changed the row yet).
+    expect(both.revision).toBe(0);
+    expect(alone.revision).toBeUndefined();
     expect(both.events.map((e) => e.sequence)).toEqual([4, 5]);
     await expect(call(t.theirs.tenant, { with_session: true })).rejects.toMatchObject({ type: 'not_found_error' });
   });

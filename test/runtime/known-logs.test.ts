@@ -1,20 +1,20 @@
 /**
- * A drive reads only what its session's log added since the last drive on this replica
- * (domain/known-logs.ts), through the real parts: the runtime's follow requests to the
- * deployments service, seen on the bus, ask from where the last drive ended, and the model still
- * gets the whole conversation.
+ * A drive reads only what its session's log added since the last drive on this replica, and
+ * nothing when its notice carries that (domain/known-logs.ts), through the real parts: the
+ * runtime's follow requests to the deployments service, seen on the bus, ask from where the last
+ * drive ended, or are not made, and the model still gets the whole conversation.
  */
 import { expect, test } from 'bun:test';
 import { rpcSubject } from '@shared/bus/subject';
 import { sessionEventSubjects } from '@shared/bus/subjects/session-events';
-import { createAgent, createEnvironment } from '../support/fixtures';
+import { createAgent, createEnvironment, uploadFile } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { runtimeSettled } from '../support/runtime-settled';
 import { sessionLog, useRuntimeWorld } from '../support/runtime-world';
 
 const world = useRuntimeWorld();
 
-test("a session's second turn is read from where its first ended, and the model gets the whole conversation", async () => {
+test("a session's second turn reads nothing (its notice carries it), a third after a change of the row reads from where the second ended; the model gets the whole conversation", async () => {
   const client = world.sdk();
   const agent = await createAgent(world.api);
   const environment = await createEnvironment(world.api);
@@ -41,14 +41,22 @@ test("a session's second turn is read from where its first ended, and the model 
   };
   try {
     await turn('First question', 'First answer');
-    const firstEnd = (await sessionLog(client, session.id)).length;
-    const readsBefore = reads.length;
+    expect(reads.map((r) => r.after)).toEqual([{ sequence: 0 }]);
     await turn('Second question', 'Second answer');
-    // The second turn's drive asked only for what followed the first turn's log (6 events).
-    expect(reads.slice(readsBefore)[0]!.after).toEqual({ sequence: firstEnd });
-    expect(reads[0]!.after).toEqual({ sequence: 0 });
+    // The second turn's drive read nothing: its notice carried the message, and the session it
+    // held is the one the send saw (the same revision of its row).
+    expect(reads).toHaveLength(1);
     const conversation = JSON.stringify(world.model.requests.at(-1)!.messages);
     for (const said of ['First question', 'First answer', 'Second question']) expect(conversation).toContain(said);
+    // A change of the session's row (a resource added, no event) moves its revision: the next
+    // drive reads the session again, and the log only from where the last drive ended.
+    const secondEnd = (await sessionLog(client, session.id)).length;
+    const file = await uploadFile(world.api);
+    await client.beta.sessions.resources.add(session.id, { type: 'file', file_id: file.id });
+    await turn('Third question', 'Third answer');
+    expect(reads.map((r) => r.after)).toEqual([{ sequence: 0 }, { sequence: secondEnd }]);
+    const third = JSON.stringify(world.model.requests.at(-1)!.messages);
+    for (const said of ['First question', 'Second answer', 'Third question']) expect(third).toContain(said);
   } finally {
     sub.unsubscribe();
   }

@@ -187,6 +187,13 @@ export const sessions = mysqlTable(
      * the column still append: an append that collides on the log's key reads the log's end.
      */
     lastSequence: int('last_sequence').notNull().default(0),
+    /**
+     * Moved by every change of the row that is not its log's summary (db/sessions.ts
+     * updateSession: an update, an archive, a resource change), never by an append. An append's
+     * notice carries it, so the runtime knows the session it read for the last drive is the one
+     * it would read now (docs/decisions.md, "A drive's first read comes with its notice").
+     */
+    revision: int('revision').notNull().default(0),
     /** This session's data key (wrapped), sealing its own repository tokens; null while it holds none. */
     dataKeyId: varchar('data_key_id', { length: 32 }),
     dataKeyWrapped: varchar('data_key_wrapped', { length: 255 }),

@@ -7,7 +7,7 @@ import { newId } from '@shared/ids/ids';
 import { sessionLogEvents, type NewSessionEventBody, type SessionEventBody, type UsageDelta } from '@shared/schema/session-event';
 import { advanceOutcomeEvaluations, outcomeEvaluationsOf, touchesOutcomes } from '../domain/outcome-evaluations';
 import { tenantOfRow } from '../domain/row-tenant';
-import { outcomeIdOf, statusAfter } from '../domain/session-events';
+import { noticeEvents, outcomeIdOf, statusAfter } from '../domain/session-events';
 import { addUsage } from '../domain/session-usage';
 import { outbox, type SessionEventRow, type SessionRow } from './schema';
 import { insertLogRows, writeLogSummary, type LogSummaryChange } from './session-log-rows';
@@ -34,7 +34,7 @@ export interface SessionLogAppend {
 
 type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
 /** An existing session as its appender locked it: what its row's summary of the log follows from. */
-type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence'>;
+type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence' | 'revision'>;
 
 /**
  * Appends events to session logs in the caller's transaction, with one INSERT for the whole
@@ -156,7 +156,7 @@ async function appendAfter(
   const change = sessionRowAfter(session, events, after + 1, at, usage);
   if (change) await writeLogSummary(tx, session.id, change);
   if (!notify) return { rows };
-  const notice = logNotice(session, after + events.length, events.length, at);
+  const notice = logNotice(session, after + events.length, events.length, at, { revision: session.revision, rows });
   await recordEvents(tx, outbox, [notice]);
   return { rows, notice };
 }
@@ -194,9 +194,18 @@ async function insertAfter(
   }
 }
 
-/** `sessions.log_appended`: the session's log now ends at `sequence`, `appended` events of it added by this append (0: none). */
-const logNotice = (session: LoggedSession, sequence: number, appended: number, at: Date): EventEnvelope =>
-  newEventEnvelope(sessionLogEvents.appended, tenantOfRow(session), { session_id: session.id, sequence, appended }, at);
+/**
+ * `sessions.log_appended`: the session's log now ends at `sequence`, `appended` events of it added
+ * by this append (0: none). An append's notice also carries the row's revision and, when small
+ * enough, the events themselves (noticeEvents), so the runtime's drive need not read them.
+ */
+const logNotice = (session: LoggedSession, sequence: number, appended: number, at: Date, append?: { revision: number; rows: SessionEventRow[] }): EventEnvelope =>
+  newEventEnvelope(
+    sessionLogEvents.appended,
+    tenantOfRow(session),
+    { session_id: session.id, sequence, appended, ...(append ? { revision: append.revision, ...noticeEvents(append.rows) } : {}) },
+    at,
+  );
 
 /**
  * What an existing session's row says of its log once `events` are appended at `at`

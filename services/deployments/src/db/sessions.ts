@@ -39,7 +39,7 @@ export const lockSession = (tx: Executor, tenant: Tenant, id: string): Promise<S
 /** What an append reads of its session: who owns it, whether it takes events, where its log ends and what the append moves on. */
 export type AppendingSession = Pick<
   SessionRow,
-  'id' | 'organizationId' | 'workspaceId' | 'status' | 'archivedAt' | 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence'
+  'id' | 'organizationId' | 'workspaceId' | 'status' | 'archivedAt' | 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence' | 'revision'
 >;
 
 /**
@@ -64,6 +64,7 @@ const selectSessionForAppend = prepared((db) =>
       initialEvents: sessions.initialEvents,
       usage: sessions.usage,
       lastSequence: sessions.lastSequence,
+      revision: sessions.revision,
     })
     .from(sessions)
     .where(and(eq(sessions.id, sql.placeholder('id')), ownedBy(sessions, tenantPlaceholders)))
@@ -119,12 +120,13 @@ const mountsOf = (row: SessionRow, storeIds: string[]) =>
   }));
 
 /**
- * Writes a change of a locked session; when its resources change, the memory stores it mounts
- * follow (the rows of stores no longer mounted go, new ones come).
+ * Writes a change of a locked session, moving its `revision` (the one writer of the row besides
+ * its log's summary, so every change the runtime would read moves it); when its resources
+ * change, the memory stores it mounts follow (the rows of stores no longer mounted go, new ones come).
  */
 export async function updateSession(tx: Executor, row: SessionRow, change: SessionChange): Promise<SessionRow> {
-  await tx.update(sessions).set(change).where(eq(sessions.id, row.id));
-  const next = { ...row, ...change };
+  await tx.update(sessions).set({ ...change, revision: sql`${sessions.revision} + 1` }).where(eq(sessions.id, row.id));
+  const next = { ...row, ...change, revision: row.revision + 1 };
   if (change.resources) {
     const before = new Set(mountedMemoryStores(row.resources));
     const after = new Set(mountedMemoryStores(change.resources));

@@ -53,6 +53,7 @@ export function newSessionRow(id: string, source: SessionSource, now: Date): Ses
     usage: null,
     // Its log starts as its initial events, sequences 1 to n (db/sessions.ts recordNewSessions writes both).
     lastSequence: source.initialEvents.length,
+    revision: 0,
     dataKeyId: source.dataKey?.keyId ?? null,
     dataKeyWrapped: source.dataKey?.wrapped ?? null,
   };

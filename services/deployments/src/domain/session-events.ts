@@ -2,6 +2,7 @@ import { invalidRequest } from '@shared/errors/api-error';
 import { derivedId } from '@shared/ids/ids';
 import type { SessionStatus } from '@shared/schema/session';
 import {
+  NOTICE_EVENTS_MAX_CHARS,
   STATUS_EVENT_TYPES,
   type NewSessionEventBody,
   type SessionEvent,
@@ -20,6 +21,15 @@ export const outcomeIdOf = (sessionId: string, sequence: number): string => deri
 /** An event as list, send and stream return it: its id, its own fields, when the log accepted it. */
 export function presentSessionEvent(row: Pick<SessionEventRow, 'id' | 'body' | 'processedAt'>): SessionEvent {
   return { id: row.id, ...row.body, processed_at: row.processedAt.toISOString() } as SessionEvent;
+}
+
+/**
+ * An append's events as its `sessions.log_appended` notice carries them (`events`, the follow
+ * read's form as JSON), or nothing when they are too large for it: the runtime reads those.
+ */
+export function noticeEvents(rows: ReadonlyArray<Pick<SessionEventRow, 'id' | 'body' | 'processedAt' | 'sequence'>>): { events?: string } {
+  const events = JSON.stringify(rows.map((row) => ({ sequence: row.sequence, event: presentSessionEvent(row) })));
+  return events.length <= NOTICE_EVENTS_MAX_CHARS ? { events } : {};
 }
 
 /** The status the last status event of `events` moves a session to; undefined when there is none. */

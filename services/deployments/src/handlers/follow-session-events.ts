@@ -26,7 +26,7 @@ export const followSessionEvents =
   async ({ session_id, after, limit, with_session }, ctx) => {
     const row = found(await findSession(deps.db, tenantOf(ctx), session_id), () => sessionNotFound(session_id));
     const run = await readLogFrom(deps, session_id, after, limit);
-    return with_session ? { ...run, session: presentSession(row, await deps.agents.ofSession(ctx, row)) } : run;
+    return with_session ? { ...run, session: presentSession(row, await deps.agents.ofSession(ctx, row)), revision: row.revision } : run;
   };
 
 /** The log after `after` (a sequence, an event id, or null: the log's end), and its last sequence. */

@@ -14,7 +14,8 @@ export interface SessionsClient {
   /** The log after sequence `after` (0: all of it), in order, read in pages of the follow subject. */
   readLog(ctx: CallContext, sessionId: string, after?: number): Promise<LoggedEvent[]>;
   /** The session and its log after `after`, as get and readLog give them, the session with the log's first page (a drive's step). */
-  readWithLog(ctx: CallContext, sessionId: string, after: number): Promise<{ session: Session; log: LoggedEvent[] }>;
+  /** The session (with its row's revision; none from an older deployments replica) and its log after `after`. */
+  readWithLog(ctx: CallContext, sessionId: string, after: number): Promise<{ session: Session; revision?: number; log: LoggedEvent[] }>;
   /** What the session mounts, its repository tokens opened (for a cloud item's claim only). */
   mounts(ctx: CallContext, sessionId: string): Promise<SessionMounts>;
   append(ctx: CallContext, request: RequestOf<typeof sessionEventSubjects.append>): Promise<ReplyOf<typeof sessionEventSubjects.append>>;
@@ -31,6 +32,7 @@ export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
   async function follow(ctx: CallContext, sessionId: string, after: number, withSession: boolean) {
     const log: LoggedEvent[] = [];
     let session: Session | undefined;
+    let revision: number | undefined;
     for (;;) {
       const page = await bus.call(sessionEventSubjects.follow, ctx, {
         session_id: sessionId,
@@ -38,10 +40,10 @@ export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
         limit: LOG_PAGE,
         ...(withSession && !session ? { with_session: true } : {}),
       });
-      session ??= page.session;
+      if (!session) ({ session, revision } = page);
       // The reply was validated against the follow schema; its events' precise kinds are SessionEvent's (see LoggedEvent).
       log.push(...(page.events as LoggedEvent[]));
-      if (page.events.length === 0 || (log.at(-1)?.sequence ?? after) >= page.last) return { session, log };
+      if (page.events.length === 0 || (log.at(-1)?.sequence ?? after) >= page.last) return { session, revision, log };
     }
   }
   return {
@@ -59,7 +61,7 @@ export function sessionsClient(bus: Pick<BusClient, 'call'>): SessionsClient {
         return { session, log: log.log };
       }
       if (!read.session) throw new Error(`the follow read of session ${sessionId} came without the session it was asked for`);
-      return { session: read.session, log: read.log };
+      return { session: read.session, revision: read.revision, log: read.log };
     },
     mounts: (ctx, sessionId) => bus.call(sessionResourceSubjects.resolve, ctx, { session_id: sessionId }),
     append: (ctx, request) =>

@@ -1,3 +1,6 @@
+import type { Session } from '@shared/schema/session';
+import { LoggedEvents } from '@shared/schema/session-event';
+import { isValid } from '@shared/validation/validate';
 import type { LoggedEvent } from './session-log';
 
 /** One session's log as a drive left it: its events from the first, and how much of it is weighed. */
@@ -5,6 +8,15 @@ export interface KnownLog {
   events: LoggedEvent[];
   weighed: number;
   bytes: number;
+  /** The session as the drive last read it, with its row's revision (none from an older deployments replica). */
+  session?: HeldSession;
+}
+
+export interface HeldSession {
+  value: Session;
+  revision: number | undefined;
+  /** Its JSON's size once weighed (undefined until kept). */
+  bytes?: number;
 }
 
 /**
@@ -42,9 +54,13 @@ export class KnownLogs {
     return known;
   }
 
-  /** Keeps a drive's log for the session's next drive, weighing the events it added. */
+  /** Keeps a drive's log (and the session it read) for the session's next drive, weighing what it added. */
   keep(sessionId: string, known: KnownLog): void {
     for (; known.weighed < known.events.length; known.weighed++) known.bytes += this.weigh(known.events[known.weighed]!);
+    if (known.session && known.session.bytes === undefined) {
+      known.session.bytes = JSON.stringify(known.session.value).length;
+      known.bytes += known.session.bytes;
+    }
     this.forget(sessionId);
     if (known.bytes > this.maxBytes) return;
     this.logs.set(sessionId, known);
@@ -68,4 +84,50 @@ export class KnownLogs {
   get size(): number {
     return this.bytes;
   }
+}
+
+/** The session a drive read, held with its log from now on (the one held before no longer weighs). */
+export function holdSession(known: KnownLog, session: Session, revision: number | undefined): void {
+  known.bytes -= known.session?.bytes ?? 0;
+  known.session = { value: session, revision };
+}
+
+/**
+ * A drive's read replaced by its notice (`sessions.log_appended` with its events and the session
+ * row's revision): the events to add to the log this replica holds, when they continue it with
+ * no gap and the session it holds is the one the append saw (same revision: no change of the row
+ * since it was read). Undefined, and the drive reads, whenever anything says otherwise: no events
+ * in the notice (too large, an older deployments replica, an archive's), no session held or one
+ * of another revision, a gap, or a `session.*` event (a status the row sums up, an update).
+ */
+export function noticedContinuation(known: KnownLog, noticed: NoticedAppend): LoggedEvent[] | undefined {
+  const held = known.session;
+  if (!held || held.revision === undefined || noticed.revision !== held.revision || noticed.events === undefined) return undefined;
+  const events = parsedEvents(noticed.events);
+  let end = known.events.at(-1)?.sequence ?? 0;
+  if (!events || events.length === 0 || events.at(-1)!.sequence !== noticed.sequence) return undefined;
+  for (const logged of events) {
+    if (logged.sequence !== end + 1 || logged.event.type.startsWith('session.')) return undefined;
+    end = logged.sequence;
+  }
+  return events;
+}
+
+/** The notice's events as a follow read returns them; undefined when they are not (nothing is taken on trust). */
+function parsedEvents(json: string): LoggedEvent[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return isValid(LoggedEvents, parsed) ? (parsed as LoggedEvent[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a drive's notice said of the append that started it. */
+export interface NoticedAppend {
+  /** The log's end after the append. */
+  sequence: number;
+  revision: number | undefined;
+  /** Its events as the notice carried them (LoggedEvents as JSON), if it did. */
+  events: string | undefined;
 }

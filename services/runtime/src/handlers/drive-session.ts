@@ -48,6 +48,8 @@ export const driveSession = (
       return;
     }
     const demand: DriveDemand = { notices: 0, appending: (last, count) => own.add(sessionId, last, count) };
+    // What the notice says of its append may stand in for the drive's first read (domain/known-logs.ts noticedContinuation).
+    if ('sequence' in envelope.data) demand.noticed = { sequence: envelope.data.sequence, revision: envelope.data.revision, events: envelope.data.events };
     driving.set(sessionId, demand);
     try {
       // Again when a notice came after the drive's last read, as late as while it gave the lease back.

@@ -8,6 +8,7 @@ import { budgetReached } from '@shared/usage/list-cost';
 import { releaseSessionLease, renewSessionLease, takeSessionLease } from '../db/session-leases';
 import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/work-items';
 import { spentUnits } from '../domain/model-response';
+import { holdSession, noticedContinuation, type KnownLog, type NoticedAppend } from '../domain/known-logs';
 import { nextStep, type NextStep } from '../domain/next-step';
 import { readLogState, type LoggedEvent, type LogState } from '../domain/session-log';
 import type { RuntimeDeps } from '../deps';
@@ -42,6 +43,8 @@ export interface DriveDemand {
    * takes nothing from the drive: a step whose append was refused always reads again.
    */
   appending: (last: number, count: number) => void;
+  /** The append whose notice started the drive, for its first step (taken by it). */
+  noticed?: NoticedAppend;
 }
 
 /**
@@ -84,7 +87,7 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
   try {
     for (let step = 0; step < MAX_STEPS; step++) {
       covered = demand.notices;
-      const done = await runStep(deps, ctx, sessionId, log, demand);
+      const done = await runStep(deps, ctx, sessionId, known, demand);
       // Done when nothing was left to do on the session as read, or nothing is after the step's
       // own appends; unless a notice came since the read began.
       if (demand.notices === covered && (!done.acted || settledAfter(log, done))) {
@@ -135,33 +138,52 @@ const budgetReachedOn = (log: LoggedEvent[], session: Session, price: ListPrice 
   session.budget ? budgetReached(spentUnits(log, price), session.budget.max_list_cost.amount) : false;
 
 /** One step on the session as read now. */
-async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, log: LoggedEvent[], demand: DriveDemand): Promise<StepDone> {
+async function runStep(deps: RuntimeDeps, ctx: CallContext, sessionId: string, known: KnownLog, demand: DriveDemand): Promise<StepDone> {
   const runs: AppendedRun[] = [];
-  const { session, price, acted } = await decideAndAct(deps, ctx, sessionId, log, { appending: demand.appending, landed: (run) => runs.push(run) });
+  const session = await sessionAndLog(deps, ctx, sessionId, known, demand);
+  const { price, acted } = await decideAndAct(deps, ctx, session, known.events, { appending: demand.appending, landed: (run) => runs.push(run) });
   return { acted, session, price, runs };
 }
 
-/** Reads the session and what its log added, decides the next step and does it; `acted` false when there was none. */
+/**
+ * The session, and what its log added to `known`: from the notice that started the drive when it
+ * continues what this replica holds, of the session as held (domain/known-logs.ts
+ * noticedContinuation: one request and the session's JSON less a turn), else read in one request
+ * for both (each read of its own made the deployments service read the session's row).
+ */
+async function sessionAndLog(deps: RuntimeDeps, ctx: CallContext, sessionId: string, known: KnownLog, demand: DriveDemand): Promise<Session> {
+  const noticed = demand.noticed;
+  demand.noticed = undefined;
+  const added = noticed && noticedContinuation(known, noticed);
+  if (added && known.session) {
+    known.events.push(...added);
+    return known.session.value;
+  }
+  const read = await deps.sessions.readWithLog(ctx, sessionId, known.events.at(-1)?.sequence ?? 0);
+  known.events.push(...read.log);
+  holdSession(known, read.session, read.revision);
+  return read.session;
+}
+
+/** Decides the next step on the session and its log as read, and does it; `acted` false when there was none. */
 async function decideAndAct(
   deps: RuntimeDeps,
   ctx: CallContext,
-  sessionId: string,
+  session: Session,
   log: LoggedEvent[],
   own: Pick<LogCursor, 'appending' | 'landed'>,
-): Promise<{ session: Session; price: ListPrice | null; acted: boolean }> {
-  // One request for both: each read of its own made the deployments service read the session's row.
-  const { session, log: added } = await deps.sessions.readWithLog(ctx, sessionId, log.at(-1)?.sequence ?? 0);
-  log.push(...added);
+): Promise<{ price: ListPrice | null; acted: boolean }> {
+  const sessionId = session.id;
   const state = readLogState(log);
   const price = await deps.prices.of(ctx, session.agent.model.id);
   if (session.status === 'terminated') {
     // Ended (an archived session is shown terminated): nothing more runs, its worker included.
     await stopSessionWork(deps.db, sessionId, deps.clock.now());
-    return { session, price, acted: false };
+    return { price, acted: false };
   }
   const step = nextStep(state, { reached: budgetReachedOn(log, session, price) });
   const cursor: LogCursor = { sessionId, after: state.last, ...own };
-  return { session, price, acted: await act(deps, ctx, step, { session, log, cursor, price, state }) };
+  return { price, acted: await act(deps, ctx, step, { session, log, cursor, price, state }) };
 }
 
 /** Does a step; false when there was nothing to do (or it is waiting on the session's worker). */

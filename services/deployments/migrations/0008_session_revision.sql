@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `revision` int DEFAULT 0 NOT NULL;

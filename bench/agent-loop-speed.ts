@@ -13,6 +13,9 @@
  * - many: `--many` sessions started at once, 3 turns each (a turn sent when the last went idle),
  *   against a model answering in 1 s; wall time against the ideal (3 x 1 s), streams refused (429)
  *   or failed. A client whose stream is refused still runs its turns, watching by polling.
+ *   `--rounds` rounds of it on one stack, one after another, each printed: the first runs on
+ *   processes just started, whose code Bun's JIT is still compiling (a quarter to a third more CPU
+ *   a turn); the last is the stack as it runs in service, warm.
  *
  * Not part of `bun test`. All in this process, like the tests' stacks, or with `--processes` each
  * service in its own (bench/agent-loop-stack.ts); `--help` for the flags:
@@ -23,7 +26,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { parseArgs } from 'node:util';
 import { wallClock } from './caching-messages-api';
-import { cpuLine, watch, withBench, type BenchOptions, type Event } from './agent-loop-stack';
+import { cpuLine, watch, withBench, type Bench, type BenchOptions, type Event } from './agent-loop-stack';
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
@@ -35,6 +38,7 @@ const { values: flags } = parseArgs({
     parallel: { type: 'string', default: '1' },
     many: { type: 'string', default: '200' },
     'many-turns': { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
     'model-ms': { type: 'string', default: '1000' },
     /** Extra environment for every service, `NAME=value,NAME=value` (e.g. RUNTIME_CONCURRENCY=64). */
     env: { type: 'string', default: '' },
@@ -43,7 +47,7 @@ const { values: flags } = parseArgs({
   },
 });
 if (flags.help) {
-  console.log('flags: --parts first-token,overhead,many --samples N --sessions N --turns N --parallel N --many N --many-turns N --model-ms N --env A=1,B=2 --processes');
+  console.log('flags: --parts first-token,overhead,many --samples N --sessions N --turns N --parallel N --many N --many-turns N --rounds N --model-ms N --env A=1,B=2 --processes');
   process.exit(0);
 }
 const env = Object.fromEntries(flags.env.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
@@ -131,61 +135,71 @@ async function overhead() {
 }
 
 async function many() {
+  const modelMs = Number(flags['model-ms']);
+  const rounds = Math.max(1, Number(flags.rounds));
+  await withBench(bench({ answerTokens: 20, firstTokenMs: modelMs }), async (context) => {
+    for (let round = 1; round <= rounds; round++) await manyRound(context, round, rounds);
+  });
+}
+
+/** One round of the many part: `--many` clients at once, each its own session of `--many-turns` turns. */
+async function manyRound({ client, model, agentId, environmentId, cpu }: Bench, round: number, rounds: number) {
   const count = Number(flags.many);
   const turns = Number(flags['many-turns']);
   const modelMs = Number(flags['model-ms']);
-  await withBench(bench({ answerTokens: 20, firstTokenMs: modelMs }), async ({ client, model, agentId, environmentId, cpu }) => {
-    const outcome = { refused: 0, streamFailed: 0, failed: 0, done: 0 };
-    /** Per turn: the send's own round trip, send -> the model request, the model's last byte -> idle seen. */
-    const phases = { send: [] as number[], before: [] as number[], after: [] as number[] };
-    const cpuBefore = cpu();
-    const startedAt = wallClock();
-    let createdAll = 0;
-    let created = 0;
-    const runClient = async (i: number) => {
-      const session = await phase('create', () => client.beta.sessions.create({ agent: agentId, environment_id: environmentId }));
-      if (++created === count) createdAll = wallClock();
-      let watcher: ReturnType<typeof watch> | undefined;
-      let stream: Awaited<ReturnType<typeof client.beta.sessions.events.stream>> | undefined;
-      try {
-        stream = await client.beta.sessions.events.stream(session.id);
-        watcher = watch(stream);
-      } catch (err) {
-        if (err instanceof Anthropic.APIError && err.status === 429) outcome.refused++;
-        else outcome.streamFailed++;
-      }
-      for (let turn = 1; turn <= turns; turn++) {
-        const text = `many c${i} t${turn}`;
-        const sentAt = wallClock();
-        await phase('send', () => client.beta.sessions.events.send(session.id, userMessage(text)));
-        phases.send.push(wallClock() - sentAt);
-        const idle = await phase('waiting for idle', async () => (watcher ? watcher.until(isIdle) : { event: await pollIdle(client, session.id, turn), at: wallClock() }));
-        const stop = (idle.event.stop_reason as { type?: string } | undefined)?.type;
-        if (stop !== 'end_turn') throw new Error(`turn ${turn} ended ${JSON.stringify(idle.event.stop_reason)}`);
-        const requests = model.timings.filter((t) => t.lastText === text);
-        phases.before.push(requests[0]!.receivedAt - sentAt);
-        phases.after.push(idle.at - requests.at(-1)!.doneAt!);
-      }
-      stream?.controller.abort();
-      outcome.done++;
-    };
-    const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => runClient(i)));
-    const errors = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
-    const kinds = new Map<string, number>();
-    for (const e of errors) kinds.set(e.slice(0, 120), (kinds.get(e.slice(0, 120)) ?? 0) + 1);
-    outcome.failed = errors.length;
-    const wall = wallClock() - startedAt;
-    const cpuAfter = cpu();
-    const ideal = turns * modelMs;
-    console.log(`many sessions: ${count} sessions x ${turns} turns at once, model answering in ${modelMs} ms (${model.billing.requests} model requests)`);
-    console.log(`  wall ${ms(wall)} (all sessions created after ${ms(createdAll - startedAt)}), ideal ${ms(ideal)}: ratio ${(wall / ideal).toFixed(2)}`);
-    console.log(`  sessions done ${outcome.done}, failed ${outcome.failed}; streams refused (429) ${outcome.refused}, streams failed otherwise ${outcome.streamFailed}`);
-    for (const [kind, n] of kinds) console.log(`  failed ${n}x: ${kind}`);
-    const inFlight = concurrencyProfile(model.timings.map((t) => [t.receivedAt, t.doneAt ?? t.receivedAt] as const));
-    console.log(`  model requests in flight at once: max ${inFlight}`);
-    console.log(`  per turn: the send ${spread(phases.send)}; send -> model request ${spread(phases.before)}; model's last byte -> idle seen ${spread(phases.after)}`);
-    console.log(`  ${cpuLine(cpuBefore, cpuAfter, count * turns)}`);
-  });
+  const requestsBefore = model.billing.requests;
+  const timingsBefore = model.timings.length;
+  const outcome = { refused: 0, streamFailed: 0, failed: 0, done: 0 };
+  /** Per turn: the send's own round trip, send -> the model request, the model's last byte -> idle seen. */
+  const phases = { send: [] as number[], before: [] as number[], after: [] as number[] };
+  const cpuBefore = cpu();
+  const startedAt = wallClock();
+  let createdAll = 0;
+  let created = 0;
+  const runClient = async (i: number) => {
+    const session = await phase('create', () => client.beta.sessions.create({ agent: agentId, environment_id: environmentId }));
+    if (++created === count) createdAll = wallClock();
+    let watcher: ReturnType<typeof watch> | undefined;
+    let stream: Awaited<ReturnType<typeof client.beta.sessions.events.stream>> | undefined;
+    try {
+      stream = await client.beta.sessions.events.stream(session.id);
+      watcher = watch(stream);
+    } catch (err) {
+      if (err instanceof Anthropic.APIError && err.status === 429) outcome.refused++;
+      else outcome.streamFailed++;
+    }
+    for (let turn = 1; turn <= turns; turn++) {
+      const text = `many r${round} c${i} t${turn}`;
+      const sentAt = wallClock();
+      await phase('send', () => client.beta.sessions.events.send(session.id, userMessage(text)));
+      phases.send.push(wallClock() - sentAt);
+      const idle = await phase('waiting for idle', async () => (watcher ? watcher.until(isIdle) : { event: await pollIdle(client, session.id, turn), at: wallClock() }));
+      const stop = (idle.event.stop_reason as { type?: string } | undefined)?.type;
+      if (stop !== 'end_turn') throw new Error(`turn ${turn} ended ${JSON.stringify(idle.event.stop_reason)}`);
+      const requests = model.timings.filter((t) => t.lastText === text);
+      phases.before.push(requests[0]!.receivedAt - sentAt);
+      phases.after.push(idle.at - requests.at(-1)!.doneAt!);
+    }
+    stream?.controller.abort();
+    outcome.done++;
+  };
+  const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => runClient(i)));
+  const errors = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+  const kinds = new Map<string, number>();
+  for (const e of errors) kinds.set(e.slice(0, 120), (kinds.get(e.slice(0, 120)) ?? 0) + 1);
+  outcome.failed = errors.length;
+  const wall = wallClock() - startedAt;
+  const cpuAfter = cpu();
+  const ideal = turns * modelMs;
+  const state = round === 1 ? 'processes just started' : round === rounds ? 'warm, as in service' : 'warming';
+  console.log(`many sessions, round ${round} of ${rounds} (${state}): ${count} sessions x ${turns} turns at once, model answering in ${modelMs} ms (${model.billing.requests - requestsBefore} model requests)`);
+  console.log(`  wall ${ms(wall)} (all sessions created after ${ms(createdAll - startedAt)}), ideal ${ms(ideal)}: ratio ${(wall / ideal).toFixed(2)}`);
+  console.log(`  sessions done ${outcome.done}, failed ${outcome.failed}; streams refused (429) ${outcome.refused}, streams failed otherwise ${outcome.streamFailed}`);
+  for (const [kind, n] of kinds) console.log(`  failed ${n}x: ${kind}`);
+  const inFlight = concurrencyProfile(model.timings.slice(timingsBefore).map((t) => [t.receivedAt, t.doneAt ?? t.receivedAt] as const));
+  console.log(`  model requests in flight at once: max ${inFlight}`);
+  console.log(`  per turn: the send ${spread(phases.send)}; send -> model request ${spread(phases.before)}; model's last byte -> idle seen ${spread(phases.after)}`);
+  console.log(`  ${cpuLine(cpuBefore, cpuAfter, count * turns)}`);
 }
 
 /** `work`, its failure named by what the client was doing. */

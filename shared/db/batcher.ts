@@ -1,6 +1,15 @@
 /** One call's result in a batch: its value, or what it throws. */
 export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
+/** `work`'s outcome as a batch item's: its value, or what it threw. */
+export async function settle<O>(work: () => Promise<O>): Promise<Settled<O>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 export interface BatcherOptions<I> {
   /** Most items one batch takes; the rest wait for the next. */
   maxBatch?: number;

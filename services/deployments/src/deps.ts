@@ -10,6 +10,8 @@ import type { ReferenceBus } from './clients/references';
 import type { NewDeployment } from './db/deployments';
 import type { FireWrite } from './db/record-fires';
 import type { OccurrenceLookup, OccurrenceRead } from './db/runs';
+import type { LogAppend } from './db/append-batch';
+import type { AppendedToLog } from './db/session-log';
 import type { NewSessionRecord } from './db/sessions';
 import type { RepositoryUrlRules } from './domain/resources';
 
@@ -33,6 +35,8 @@ export interface DeploymentsDeps extends StoreDeps {
    * `eventsRecorded`.
    */
   announceAppend: AnnounceAppend;
+  /** Clients' sends and the runtime's appends, many to a transaction under load (db/append-batch.ts appendBatch). */
+  logAppends: Batcher<LogAppend, AppendedToLog>;
   /** Agent versions' definitions, asked of the catalog once per replica (versions are immutable). */
   agents: AgentVersions;
   /**

@@ -13,6 +13,7 @@ import type { DeploymentsConfig } from './config';
 import { insertDeployments, type NewDeployment } from './db/deployments';
 import { writeFires, type FireWrite } from './db/record-fires';
 import { findDeploymentsAndOccurrenceRuns, type OccurrenceLookup } from './db/runs';
+import { appendBatch, type LogAppend } from './db/append-batch';
 import { recordNewSessions, type NewSessionRecord } from './db/sessions';
 import * as schema from './db/schema';
 import { tenantOfRow } from './domain/row-tenant';
@@ -24,6 +25,10 @@ export const DEPLOYMENTS_MIGRATIONS = join(import.meta.dir, '..', 'migrations');
 const MAX_FIRES_PER_BATCH = 100;
 /** Fire batches in progress at once per replica and kind: one commits while the next is built. */
 const CONCURRENT_FIRE_BATCHES = 2;
+/** Most appends one transaction serves (each a few rows and its session's UPDATE). */
+const MAX_APPENDS_PER_BATCH = 50;
+/** Append batches in progress at once per replica. */
+const CONCURRENT_APPEND_BATCHES = 2;
 
 export async function startDeployments(config: DeploymentsConfig, options: StartOptions = {}) {
   const register = (runtime: ServiceHost) => {
@@ -75,11 +80,22 @@ export async function startDeployments(config: DeploymentsConfig, options: Start
       ),
       writer: createBatcher((writes: FireWrite[]) => writeFires(shared, writes), fireBatches),
     };
+    // Appends to sessions' logs alike (a turn's send and the runtime's two): at most one per
+    // session in a batch, so each goes after what the previous one wrote; two batches at once,
+    // one committing while the next is built, as for fires.
+    const logAppends = createBatcher((items: LogAppend[]) => appendBatch(runtime.database.db, items, () => runtime.clock.now()), {
+      maxBatch: MAX_APPENDS_PER_BATCH,
+      concurrency: CONCURRENT_APPEND_BATCHES,
+      keyOf: (item) => item.sessionId,
+      ...tenantLanes((item: LogAppend) => item.tenant),
+    });
+    runtime.onStop(() => logAppends.idle());
     registerDeploymentHandlers(runtime.server, {
       ...shared,
       creations,
       sessionCreations,
       announceAppend: appendedEventsFeed(runtime.nc, config.BUS_PREFIX, shared.eventsRecorded),
+      logAppends,
       fires,
       agents: new AgentVersions(runtime.client),
       bus: { client: runtime.client, cache },

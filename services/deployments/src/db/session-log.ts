@@ -34,7 +34,7 @@ export interface SessionLogAppend {
 
 type LoggedSession = Pick<SessionRow, 'id' | 'organizationId' | 'workspaceId'>;
 /** An existing session as its appender locked it: what its row's summary of the log follows from. */
-type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence' | 'revision'>;
+export type LockedSession = LoggedSession & Pick<SessionRow, 'outcomeEvaluations' | 'initialEvents' | 'usage' | 'lastSequence' | 'revision'>;
 
 /**
  * Appends events to session logs in the caller's transaction, with one INSERT for the whole
@@ -153,12 +153,52 @@ async function appendAfter(
   { usage, notify = true, fence }: AppendOptions = {},
 ): Promise<AppendedToLog> {
   const { rows, after } = await insertAfter(tx, session.id, events, at, expected, fence);
+  const appended = await summarizeAppend(tx, session, events, rows, after, at, { usage, notify });
+  if (appended.notice) await recordEvents(tx, outbox, [appended.notice]);
+  return appended;
+}
+
+/**
+ * Appends to several sessions' logs at once (a batch of db/append-batch.ts), in the caller's
+ * transaction under their rows' locks, each after the end its row holds (a runtime append only
+ * when that is its fence; the caller checks): one INSERT for all their rows, each row's UPDATE,
+ * one outbox INSERT for their notices. A log ahead of its row (an older replica's append) makes
+ * the INSERT collide and throw; the caller then appends each alone.
+ */
+export async function appendRunsAtRowEnds(
+  tx: Executor,
+  appends: ReadonlyArray<{ session: LockedSession; events: NewSessionEventBody[]; usage?: UsageDelta; notify: boolean }>,
+  at: Date,
+): Promise<AppendedToLog[]> {
+  const runs = appends.map((append) => ({ ...append, rows: logRows([{ sessionId: append.session.id, events: append.events, at, after: append.session.lastSequence }]) }));
+  await insertLogRows(tx, runs.flatMap((run) => run.rows));
+  const appended: AppendedToLog[] = [];
+  for (const { session, events, rows, usage, notify } of runs) {
+    appended.push(await summarizeAppend(tx, session, events, rows, session.lastSequence, at, { usage, notify }));
+  }
+  const notices = appended.flatMap(({ notice }) => (notice ? [notice] : []));
+  if (notices.length > 0) await recordEvents(tx, outbox, notices);
+  return appended;
+}
+
+/**
+ * What follows an append's rows (logged after `after`): the session's row brought in line with
+ * them (sessionRowAfter, one UPDATE), and the notice to record when `notify` (the caller records
+ * it, alone or with a batch's).
+ */
+async function summarizeAppend(
+  tx: Executor,
+  session: LockedSession,
+  events: NewSessionEventBody[],
+  rows: SessionEventRow[],
+  after: number,
+  at: Date,
+  { usage, notify = true }: Pick<AppendOptions, 'usage' | 'notify'>,
+): Promise<AppendedToLog> {
   const change = sessionRowAfter(session, events, after + 1, at, usage);
   if (change) await writeLogSummary(tx, session.id, change);
   if (!notify) return { rows };
-  const notice = logNotice(session, after + events.length, events.length, at, { revision: session.revision, rows });
-  await recordEvents(tx, outbox, [notice]);
-  return { rows, notice };
+  return { rows, notice: logNotice(session, after + events.length, events.length, at, { revision: session.revision, rows }) };
 }
 
 /**

@@ -52,25 +52,36 @@ export async function lockSessionForAppend(tx: Executor, tenant: Tenant, id: str
   return row;
 }
 
+/** The columns of AppendingSession. */
+const appendingColumns = {
+  id: sessions.id,
+  organizationId: sessions.organizationId,
+  workspaceId: sessions.workspaceId,
+  status: sessions.status,
+  archivedAt: sessions.archivedAt,
+  outcomeEvaluations: sessions.outcomeEvaluations,
+  initialEvents: sessions.initialEvents,
+  usage: sessions.usage,
+  lastSequence: sessions.lastSequence,
+  revision: sessions.revision,
+};
+
 const selectSessionForAppend = prepared((db) =>
   db
-    .select({
-      id: sessions.id,
-      organizationId: sessions.organizationId,
-      workspaceId: sessions.workspaceId,
-      status: sessions.status,
-      archivedAt: sessions.archivedAt,
-      outcomeEvaluations: sessions.outcomeEvaluations,
-      initialEvents: sessions.initialEvents,
-      usage: sessions.usage,
-      lastSequence: sessions.lastSequence,
-      revision: sessions.revision,
-    })
+    .select(appendingColumns)
     .from(sessions)
     .where(and(eq(sessions.id, sql.placeholder('id')), ownedBy(sessions, tenantPlaceholders)))
     .for('update')
     .prepare(),
 );
+
+/**
+ * Sessions locked for a batch of appends (db/runtime-append-batch.ts), in one statement, by id
+ * alone: the caller keeps each item's own (ownRow), so another tenant's row is no row, as for one.
+ * One statement takes its locks in the primary key's order, so two batches never deadlock.
+ */
+export const lockSessionsForAppend = (tx: Executor, ids: string[]): Promise<AppendingSession[]> =>
+  tx.select(appendingColumns).from(sessions).where(inArray(sessions.id, ids)).for('update');
 
 /**
  * A new session as it is recorded: the row, the fire's run when a fire created it, its sealed

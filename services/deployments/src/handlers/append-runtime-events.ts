@@ -1,11 +1,6 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
-import { retryTransient } from '@shared/db/retry-transient';
-import { found, invalidRequest } from '@shared/errors/api-error';
-import { appendFencedToSessionLog } from '../db/session-log';
-import { lockSessionForAppend } from '../db/sessions';
-import { sessionNotFound } from '../domain/not-found';
 import type { DeploymentsDeps } from '../deps';
 
 /**
@@ -15,17 +10,21 @@ import type { DeploymentsDeps } from '../deps';
  * writes nothing: each event of a turn is recorded once, however often the turn is retried.
  * A drive's own append (`caller_drives`) records no notice for the work queue: the drive goes on
  * from the reply, and the notice would only be acked by it (two of a turn's three, before).
+ * Group-committed with the appends that arrive meanwhile (db/append-batch.ts).
  */
 export const appendRuntimeEvents =
   (deps: DeploymentsDeps): Handler<typeof sessionEventSubjects.append> =>
   async ({ session_id, after_sequence, events, usage, caller_drives }, ctx) => {
-    const tenant = tenantOf(ctx);
-    const appended = await retryTransient(() =>
-      deps.db.transaction(async (tx) => {
-        const locked = found(await lockSessionForAppend(tx, tenant, session_id), () => sessionNotFound(session_id));
-        if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated`);
-        return appendFencedToSessionLog(tx, locked, { afterSequence: after_sequence, events, usage, callerDrives: caller_drives }, deps.clock.now());
-      }),
-    );
+    // The group commit holds one connection for the batch: the wait needs no slot of the tenant's.
+    ctx.releaseTenantSlot?.();
+    const appended = await deps.logAppends.call({
+      appender: 'runtime',
+      tenant: tenantOf(ctx),
+      sessionId: session_id,
+      afterSequence: after_sequence,
+      events,
+      ...(usage ? { usage } : {}),
+      ...(caller_drives === undefined ? {} : { callerDrives: caller_drives }),
+    });
     return deps.announceAppend(session_id, appended);
   };

@@ -1,16 +1,13 @@
 import type { Handler } from '@shared/bus/bus-server';
 import { tenantOf } from '@shared/bus/call-context';
 import type { sessionEventSubjects } from '@shared/bus/subjects/session-events';
-import { found, invalidRequest } from '@shared/errors/api-error';
-import { retryTransient } from '@shared/db/retry-transient';
+import { found } from '@shared/errors/api-error';
 import { requireReferences } from '../clients/references';
-import { findSessionEvents } from '../db/session-events';
-import { appendToSessionLog } from '../db/session-log';
-import { findSession, lockSessionForAppend } from '../db/sessions';
+import { findSession } from '../db/sessions';
 import { eventFileReferences } from '../domain/initial-events';
 import { sessionNotFound } from '../domain/not-found';
 import { referenceRefusal, type ReferenceSet } from '../domain/references';
-import { checkSentEvents, checkToolReferences, sentEventBodies, toolReferences } from '../domain/session-events';
+import { checkSentEvents, sentEventBodies, toolReferences } from '../domain/session-events';
 import type { DeploymentsDeps } from '../deps';
 
 /**
@@ -21,7 +18,8 @@ import type { DeploymentsDeps } from '../deps';
  * session's row lock, the session itself (missing or another tenant's: 404; archived: refused)
  * and the events tool results and confirmations answer. The events get the next sequences, and
  * the `sessions.log_appended` notification is recorded in the same transaction, so every open
- * stream hears of them once they are committed.
+ * stream hears of them once they are committed. Group-committed with the appends that arrive
+ * meanwhile (db/append-batch.ts).
  *
  * Nothing is invented on the agent's side: with no runtime yet (next issue), the session stays
  * `idle` with the input pending, and no status event is written.
@@ -47,17 +45,14 @@ export const sendSessionEvents =
       };
       await requireReferences(deps.bus, ctx, refs, referenceRefusal);
     }
-    const bodies = sentEventBodies(events);
-    const references = toolReferences(events);
-    const appended = await retryTransient(() =>
-      deps.db.transaction(async (tx) => {
-        // The lock first: the log's end is read after it, so two sends to one session never take the same sequence.
-        const locked = found(await lockSessionForAppend(tx, tenant, session_id), () => sessionNotFound(session_id));
-        if (locked.archivedAt) throw invalidRequest(`session '${session_id}' is archived and cannot receive events`);
-        if (locked.status === 'terminated') throw invalidRequest(`session '${session_id}' is terminated and cannot receive events`);
-        checkToolReferences(references, await findSessionEvents(tx, session_id, references.map((r) => r.id)));
-        return appendToSessionLog(tx, locked, bodies, deps.clock.now());
-      }),
-    );
+    // The group commit holds one connection for the batch: the wait needs no slot of the tenant's.
+    ctx.releaseTenantSlot?.();
+    const appended = await deps.logAppends.call({
+      appender: 'client',
+      tenant,
+      sessionId: session_id,
+      events: sentEventBodies(events),
+      references: toolReferences(events),
+    });
     return { data: deps.announceAppend(session_id, appended).events.map(({ event }) => event) };
   };

@@ -47,27 +47,24 @@ export function preparedByShape<K extends string | number, R>(
  * A multi-row INSERT of `columns`, prepared per row count up to `maxRows` (most writes are one to
  * a few rows); more rows are built as before, each count being a statement kept for good.
  * `insert` is the statement for some rows: placeholders when it is prepared (`<column><row>`),
- * the rows themselves beyond `maxRows`.
+ * the rows themselves beyond `maxRows`. Resolves with the driver's result (its affected rows).
  */
 export function preparedInsert<C extends string>(
   columns: readonly C[],
   maxRows: number,
   insert: (db: Executor, rows: Array<Record<C, unknown>>) => PromiseLike<unknown> & { prepare(): PreparedQuery<unknown> },
-): (executor: Executor, rows: ReadonlyArray<Record<C, unknown>>) => Promise<void> {
+): (executor: Executor, rows: ReadonlyArray<Record<C, unknown>>) => Promise<unknown> {
   const byCount = preparedByShape((db, count: number) =>
     insert(db, Array.from({ length: count }, (_, i) => Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${column}${i}`)])) as Record<C, unknown>)).prepare(),
   );
   return async (executor, rows) => {
-    if (rows.length === 0) return;
-    if (rows.length > maxRows) {
-      await insert(executor, [...rows]);
-      return;
-    }
+    if (rows.length === 0) return undefined;
+    if (rows.length > maxRows) return insert(executor, [...rows]);
     const values: Record<string, unknown> = {};
     rows.forEach((row, i) => {
       for (const column of columns) values[`${column}${i}`] = row[column];
     });
-    await byCount(executor, rows.length, values);
+    return byCount(executor, rows.length, values);
   };
 }
 

@@ -3,12 +3,12 @@
  * drive at a time holds it, a lapsed one is taken over, a renewal keeps it, and a drive that lost
  * it can neither renew it nor give it back. The times are given, not read from a clock.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import type { Database } from '@shared/db/connect';
 import { newId } from '@shared/ids/ids';
 import { sessionLeases } from '../../services/runtime/src/db/schema';
-import { releaseSessionLease, renewSessionLease, takeSessionLease } from '../../services/runtime/src/db/session-leases';
+import { batchedSessionLeases, changeSessionLeases, releaseSessionLease, renewSessionLease, takeSessionLease } from '../../services/runtime/src/db/session-leases';
 import { Stack } from '../support/stack';
 
 let stack: Stack;
@@ -72,4 +72,43 @@ test('drives racing for a lapsed lease: exactly one takes it over', async () => 
   const won = await Promise.all(['b', 'c', 'd'].map((holder) => takeSessionLease(db, session, holder, at(31), at(61))));
   expect(won.filter(Boolean)).toHaveLength(1);
   expect((await holderOf(session))?.holder).toBe(['b', 'c', 'd'][won.indexOf(true)]);
+});
+
+describe('a batch of lease changes (changeSessionLeases)', () => {
+  test('releases and takes of many sessions: each take granted or not as alone, each release its holder\'s only', async () => {
+    const [given, free, held, lapsed, notMine] = Array.from({ length: 5 }, () => newId('session'));
+    expect(await takeSessionLease(db, given!, 'a', at(0), at(30))).toBe(true);
+    expect(await takeSessionLease(db, held!, 'other', at(0), at(30))).toBe(true);
+    expect(await takeSessionLease(db, lapsed!, 'other', at(0), at(5))).toBe(true);
+    expect(await takeSessionLease(db, notMine!, 'other', at(0), at(30))).toBe(true);
+    const granted = await changeSessionLeases(db, [
+      { kind: 'release', sessionId: given!, holder: 'a' },
+      { kind: 'take', sessionId: free!, holder: 'b', now: at(10), until: at(40) },
+      { kind: 'take', sessionId: held!, holder: 'b', now: at(10), until: at(40) },
+      { kind: 'take', sessionId: lapsed!, holder: 'b', now: at(10), until: at(40) },
+      { kind: 'release', sessionId: notMine!, holder: 'a' },
+    ]);
+    expect(granted).toEqual([true, true, false, true, true]);
+    expect(await holderOf(given!)).toBeUndefined();
+    expect(await holderOf(free!)).toMatchObject({ holder: 'b', expiresAt: at(40) });
+    expect(await holderOf(held!)).toMatchObject({ holder: 'other', expiresAt: at(30) });
+    expect(await holderOf(lapsed!)).toMatchObject({ holder: 'b', expiresAt: at(40) });
+    expect(await holderOf(notMine!)).toMatchObject({ holder: 'other' });
+  });
+
+  test('takes of free sessions are granted together; batched, a release is stored before the next take of its session', async () => {
+    const sessions = Array.from({ length: 4 }, () => newId('session'));
+    expect(await changeSessionLeases(db, sessions.map((sessionId) => ({ kind: 'take' as const, sessionId, holder: 'a', now: at(0), until: at(30) })))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    const leases = batchedSessionLeases(db);
+    // Asked in the same moment: the release is stored before the take is tried.
+    const [, next] = await Promise.all([leases.release(sessions[0]!, 'a'), leases.take(sessions[0]!, 'b', at(1), at(31))]);
+    expect(next).toBe(true);
+    expect(await holderOf(sessions[0]!)).toMatchObject({ holder: 'b' });
+    await leases.idle();
+  });
 });

@@ -12,6 +12,7 @@ import type { SessionPreviews } from './clients/session-previews';
 import type { SessionsClient } from './clients/sessions';
 import type { VaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
+import type { SessionLeases } from './db/session-leases';
 import type { ToolsetCatalog } from './domain/model-request';
 import type { KnownLogs } from './domain/known-logs';
 import type { RuntimeMetrics } from './metrics';
@@ -19,6 +20,8 @@ import type { RuntimeMetrics } from './metrics';
 /** What the runtime's handlers are given, built once by start-runtime.ts. */
 export interface RuntimeDeps {
   db: Database;
+  /** Drives' session leases, taken and given back in batches (db/session-leases.ts). */
+  leases: SessionLeases;
   clock: Clock;
   /** Waits between a model request's retries (clients/model-api.ts); injected so tests can drive the wait. */
   sleep: Sleep;

@@ -15,6 +15,7 @@ import { sessionsClient } from './clients/sessions';
 import { vaultCredentials } from './clients/vault-credentials';
 import type { RuntimeConfig } from './config';
 import { parseAllowedHosts } from '@shared/agents/mcp-hosts';
+import { batchedSessionLeases } from './db/session-leases';
 import { KnownLogs } from './domain/known-logs';
 import type { ToolsetCatalog } from './domain/model-request';
 import { createRuntimeMetrics } from './metrics';
@@ -39,6 +40,7 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
   const metrics = createRuntimeMetrics(runtime.telemetry.registry);
   const deps: RuntimeDeps = {
     db: runtime.database.db,
+    leases: batchedSessionLeases(runtime.database.db),
     clock: runtime.clock,
     sleep: (ms) => Bun.sleep(ms),
     logger: runtime.logger,
@@ -74,6 +76,8 @@ export async function startRuntime(config: RuntimeConfig, options: { clock?: Clo
     });
     // Turns in flight finish (or their notices go back) before the bus drains.
     runtime.onStop(() => notices.stop());
+    // Their leases' last releases are written before the database closes.
+    runtime.onStop(() => deps.leases.idle());
     runtime.onStop(async () => deps.sessionLog.stop());
     const gauge = startCloudWorkGauge(deps);
     runtime.onStop(async () => gauge.stop());

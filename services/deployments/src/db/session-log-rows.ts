@@ -13,7 +13,7 @@ import { sessionEventLog, sessions, type SessionEventRow, type SessionRow } from
 const PREPARED_MAX_ROWS = 8;
 
 /** The log's rows of one append, in one INSERT. */
-export const insertLogRows: (tx: Executor, rows: SessionEventRow[]) => Promise<void> = preparedInsert(
+export const insertLogRows: (tx: Executor, rows: SessionEventRow[]) => Promise<unknown> = preparedInsert(
   ['sessionId', 'sequence', 'id', 'type', 'processedAt', 'body'],
   PREPARED_MAX_ROWS,
   (db, rows) => db.insert(sessionEventLog).values(rows as SessionEventRow[]),

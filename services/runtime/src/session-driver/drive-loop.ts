@@ -5,7 +5,7 @@ import type { Session } from '@shared/schema/session';
 import type { TenantIds } from '@shared/schema/tenant';
 import type { ListPrice } from '@shared/usage/list-cost';
 import { budgetReached } from '@shared/usage/list-cost';
-import { releaseSessionLease, renewSessionLease, takeSessionLease } from '../db/session-leases';
+import { renewSessionLease } from '../db/session-leases';
 import { queueSessionWork, sessionWorkStopping, stopSessionWork } from '../db/work-items';
 import { spentUnits } from '../domain/model-response';
 import { holdSession, noticedContinuation, type KnownLog, type NoticedAppend } from '../domain/known-logs';
@@ -66,7 +66,7 @@ export interface DriveResult {
 export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sessionId: string, demand: DriveDemand = { notices: 0, appending: () => undefined }): Promise<DriveResult> {
   const holder = `${deps.config.RUNTIME_WORKER_ID}/${randomUUID()}`;
   const leaseFor = () => new Date(deps.clock.now().getTime() + deps.config.RUNTIME_LEASE_MS);
-  if (!(await takeSessionLease(deps.db, sessionId, holder, deps.clock.now(), leaseFor()))) {
+  if (!(await deps.leases.take(sessionId, holder, deps.clock.now(), leaseFor()))) {
     // Another drive has it: this notice comes back after a short delay, and finds the work done or still there.
     throw new SessionBusy(`session ${sessionId} is driven elsewhere`);
   }
@@ -103,7 +103,7 @@ export async function driveUnderLease(deps: RuntimeDeps, tenant: TenantIds, sess
     throw err;
   } finally {
     clearInterval(renew);
-    await releaseSessionLease(deps.db, sessionId, holder).catch(() => undefined);
+    await deps.leases.release(sessionId, holder).catch(() => undefined);
   }
 }
 

@@ -88,11 +88,11 @@ function appendAlone(db: Database, item: LogAppend, now: () => Date): Promise<Ap
 async function appendTogether(tx: Executor, items: LogAppend[], at: Date): Promise<Array<Settled<AppendedToLog> | undefined>> {
   const rows = new Map((await lockSessionsForAppend(tx, items.map((item) => item.sessionId))).map((row) => [row.id, row]));
   const outcomes: Array<Settled<AppendedToLog> | undefined> = items.map(() => undefined);
-  const together: Array<{ at: number; session: LockedSession; item: LogAppend }> = [];
+  const together: Array<{ index: number; session: LockedSession; item: LogAppend }> = [];
   for (const [index, item] of items.entries()) {
     try {
       const session = writable(ownRow(rows.get(item.sessionId), item.tenant), item);
-      if (atRowEnd(session, item)) together.push({ at: index, session, item });
+      if (atRowEnd(session, item)) together.push({ index, session, item });
     } catch (error) {
       outcomes[index] = { ok: false, error };
     }
@@ -104,7 +104,7 @@ async function appendTogether(tx: Executor, items: LogAppend[], at: Date): Promi
     ),
     at,
   );
-  together.forEach(({ at: index }, i) => (outcomes[index] = { ok: true, value: appended[i]! }));
+  together.forEach(({ index }, i) => (outcomes[index] = { ok: true, value: appended[i]! }));
   return outcomes;
 }
 

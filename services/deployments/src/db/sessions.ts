@@ -76,9 +76,10 @@ const selectSessionForAppend = prepared((db) =>
 );
 
 /**
- * Sessions locked for a batch of appends (db/runtime-append-batch.ts), in one statement, by id
+ * Sessions locked for a batch of appends (db/append-batch.ts), in one statement, by id
  * alone: the caller keeps each item's own (ownRow), so another tenant's row is no row, as for one.
- * One statement takes its locks in the primary key's order, so two batches never deadlock.
+ * One statement takes its locks in the primary key's order, so two batches do not deadlock on
+ * them (a deadlock elsewhere is retried, as every append's is).
  */
 export const lockSessionsForAppend = (tx: Executor, ids: string[]): Promise<AppendingSession[]> =>
   tx.select(appendingColumns).from(sessions).where(inArray(sessions.id, ids)).for('update');

@@ -88,7 +88,9 @@ export async function changeSessionLeases(db: Executor, changes: LeaseChange[]):
     await releaseStatements(db, releases.length, values);
   }
   const granted = new Map<LeaseChange, boolean>();
-  if (takes.length > 0) {
+  // One take alone: its own INSERT, and the takeover's UPDATE only if that stored nothing.
+  if (takes.length === 1) granted.set(takes[0]!, await takeSessionLease(db, takes[0]!.sessionId, takes[0]!.holder, takes[0]!.now, takes[0]!.until));
+  else if (takes.length > 1) {
     const stored = affected(await insertLeases(db, takes.map(({ sessionId, holder, until }) => ({ sessionId, holder, expiresAt: until }))));
     for (const take of takes) granted.set(take, stored === takes.length || (await takeSessionLease(db, take.sessionId, take.holder, take.now, take.until)));
   }
